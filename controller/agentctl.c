@@ -1,0 +1,4 @@
+/*
+ * agentctl: placeholder; see agentctl.h.
+ */
+#include "agentctl.h"

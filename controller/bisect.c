@@ -1,0 +1,4 @@
+/*
+ * bisect: placeholder; see bisect.h.
+ */
+#include "bisect.h"

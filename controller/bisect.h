@@ -1,0 +1,7 @@
+/*
+ * bisect: placeholder; its interface arrives with issue #7.
+ */
+#ifndef LABRAT_BISECT_H
+#define LABRAT_BISECT_H
+
+#endif

@@ -1,0 +1,4 @@
+/*
+ * client: placeholder; see client.h.
+ */
+#include "client.h"

@@ -1,0 +1,35 @@
+/*
+ * cmd: the subcommands of labrat.  Each lives in its own cmd_NAME.c and gets
+ * argv with argv[0] set to the subcommand's name.  Exit statuses follow
+ * DESIGN.md: 0 success, 1 failure, 2 bad usage or bad config.
+ */
+#ifndef LABRAT_CMD_H
+#define LABRAT_CMD_H
+
+#define CMD_EXIT_OK	0
+#define CMD_EXIT_FAIL	1
+#define CMD_EXIT_USAGE	2
+
+/*
+ * Declared weak so the command table can list every planned subcommand while
+ * a file may not exist yet: main() reports such a command plainly as not
+ * implemented instead of pretending.
+ */
+#define CMD_DECL(name) \
+	int cmd_##name(int, char **) __attribute__((weak))
+
+CMD_DECL(demo);
+CMD_DECL(lab);
+CMD_DECL(config);
+CMD_DECL(db);
+CMD_DECL(hosts);
+CMD_DECL(run);
+CMD_DECL(report);
+CMD_DECL(compare);
+CMD_DECL(bisect);
+CMD_DECL(serve);
+
+/* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
+char	*cmd_db_path(const char *opt);
+
+#endif

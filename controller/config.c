@@ -1,0 +1,4 @@
+/*
+ * config: placeholder; see config.h.
+ */
+#include "config.h"

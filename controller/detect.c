@@ -1,0 +1,4 @@
+/*
+ * detect: placeholder; see detect.h.
+ */
+#include "detect.h"

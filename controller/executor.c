@@ -1,0 +1,4 @@
+/*
+ * executor: placeholder; see executor.h.
+ */
+#include "executor.h"

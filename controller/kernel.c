@@ -1,0 +1,4 @@
+/*
+ * kernel: placeholder; see kernel.h.
+ */
+#include "kernel.h"

@@ -1,0 +1,4 @@
+/*
+ * lab: placeholder; see lab.h.
+ */
+#include "lab.h"

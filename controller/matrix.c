@@ -1,0 +1,4 @@
+/*
+ * matrix: placeholder; see matrix.h.
+ */
+#include "matrix.h"

@@ -1,0 +1,4 @@
+/*
+ * report: placeholder; see report.h.
+ */
+#include "report.h"

@@ -1,0 +1,4 @@
+/*
+ * ssh: placeholder; see ssh.h.
+ */
+#include "ssh.h"

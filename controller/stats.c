@@ -1,0 +1,4 @@
+/*
+ * stats: placeholder; see stats.h.
+ */
+#include "stats.h"

@@ -1,0 +1,4 @@
+/*
+ * store: placeholder; see store.h.
+ */
+#include "store.h"

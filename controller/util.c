@@ -1,0 +1,376 @@
+/*
+ * util: see util.h.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "util.h"
+
+void *
+xmalloc(size_t n)
+{
+	void	*p;
+
+	if (n == 0)
+		n = 1;
+	if ((p = malloc(n)) == NULL)
+		fatal("malloc(%zu)", n);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = calloc(nmemb, size)) == NULL)
+		fatal("calloc(%zu, %zu)", nmemb, size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		fatalx("xreallocarray: %zu * %zu overflows", nmemb, size);
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = realloc(ptr, nmemb * size)) == NULL)
+		fatal("realloc(%zu)", nmemb * size);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		fatal("strdup");
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+
+	if ((p = strndup(s, n)) == NULL)
+		fatal("strndup");
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		fatal("vasprintf");
+	return s;
+}
+
+void
+buf_init(struct buf *b, size_t max)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+	b->max = max;
+	b->truncated = 0;
+}
+
+int
+buf_append(struct buf *b, const void *p, size_t n)
+{
+	size_t	 want, ncap;
+
+	if (n > b->max || b->len > b->max - n) {
+		/* Keep what fits so the caller can still show the start. */
+		n = b->max - b->len;
+		b->truncated = 1;
+	}
+	want = b->len + n + 1;
+	if (want > b->cap) {
+		ncap = b->cap == 0 ? 256 : b->cap;
+		while (ncap < want)
+			ncap *= 2;
+		if (ncap > b->max + 1)
+			ncap = b->max + 1;
+		b->data = xreallocarray(b->data, ncap, 1);
+		b->cap = ncap;
+	}
+	if (n > 0)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return b->truncated ? -1 : 0;
+}
+
+int
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		fatal("vasprintf");
+	r = buf_append(b, s, (size_t)r);
+	free(s);
+	return r;
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	b->truncated = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b, b->max);
+}
+
+char *
+buf_release(struct buf *b)
+{
+	char	*p;
+
+	if (b->data == NULL)
+		return xstrdup("");
+	p = b->data;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->truncated = 0;
+	return p;
+}
+
+int
+util_strtonum(const char *s, long long min, long long max, long long *out,
+    const char **errstr)
+{
+	char		*end;
+	long long	 v;
+
+	*errstr = NULL;
+	if (s == NULL || *s == '\0' || (*s != '-' && (*s < '0' || *s > '9'))) {
+		*errstr = "invalid";
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0') {
+		*errstr = "invalid";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MIN) || v < min) {
+		*errstr = "too small";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MAX) || v > max) {
+		*errstr = "too large";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+util_strtod(const char *s, double *out)
+{
+	char	*end;
+	double	 v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void
+util_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int64_t
+util_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
+util_time(void)
+{
+	return (int64_t)time(NULL);
+}
+
+int
+util_mkdirs(const char *dir, int mode)
+{
+	char	 path[PATH_MAX];
+	char	*p;
+
+	if (strlen(dir) >= sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(path, dir);
+	for (p = path + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, (mode_t)mode) == -1 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(path, (mode_t)mode) == -1 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+char *
+util_read_file(const char *path, size_t max, size_t *lenp, char *err,
+    size_t errlen)
+{
+	struct buf	 b;
+	char		 chunk[8192];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf_init(&b, max);
+	for (;;) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_seterr(err, errlen, "%s: read: %s", path,
+			    strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		if (buf_append(&b, chunk, (size_t)n) == -1) {
+			util_seterr(err, errlen, "%s: larger than %zu bytes",
+			    path, max);
+			goto fail;
+		}
+	}
+	close(fd);
+	if (lenp != NULL)
+		*lenp = b.len;
+	return buf_release(&b);
+fail:
+	close(fd);
+	buf_free(&b);
+	return NULL;
+}
+
+int
+util_write_file_atomic(const char *path, const void *data, size_t len,
+    int mode, char *err, size_t errlen)
+{
+	char		*tmp;
+	const char	*p = data;
+	ssize_t		 n;
+	int		 fd;
+
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (mode_t)mode);
+	if (fd == -1) {
+		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_seterr(err, errlen, "%s: write: %s", tmp,
+			    strerror(errno));
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) == -1 || close(fd) == -1) {
+		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1) {
+		util_seterr(err, errlen, "rename(%s, %s): %s", tmp, path,
+		    strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+uint64_t
+util_fnv1a64(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char	*p = data;
+	uint64_t		 h = seed ^ 0xcbf29ce484222325ULL;
+	size_t			 i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

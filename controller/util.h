@@ -1,0 +1,74 @@
+/*
+ * util: allocation that cannot fail silently, bounded growable buffers for
+ * anything read from a remote host, strict number parsing and small string
+ * helpers shared by every module.
+ */
+#ifndef LABRAT_UTIL_H
+#define LABRAT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* x-allocators: abort through fatal() when memory is exhausted. */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+/* Returns a heap string the caller frees. */
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A growable byte buffer with a hard ceiling.  buf_append() refuses to grow
+ * past max and returns -1 (setting b->truncated), so a chatty or hostile peer
+ * can never make the controller allocate without bound.  The data is always
+ * NUL-terminated.
+ */
+struct buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+	size_t	 max;
+	int	 truncated;
+};
+
+void	buf_init(struct buf *, size_t max);
+int	buf_append(struct buf *, const void *, size_t);
+int	buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	buf_reset(struct buf *);
+void	buf_free(struct buf *);
+/* Hands the data to the caller (who frees it) and empties the buffer. */
+char	*buf_release(struct buf *);
+
+/*
+ * Parses a whole string as an integer in [min, max].  Returns 0, or -1 with
+ * *errstr set to "invalid", "too small" or "too large".
+ */
+int	util_strtonum(const char *, long long min, long long max,
+	    long long *out, const char **errstr);
+/* Parses a whole string as a finite double.  Returns 0 or -1. */
+int	util_strtod(const char *, double *out);
+
+/* snprintf into err, tolerating err == NULL. */
+void	util_seterr(char *err, size_t errlen, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Monotonic time in milliseconds. */
+int64_t	util_now_ms(void);
+/* Wall-clock time, seconds since the epoch. */
+int64_t	util_time(void);
+
+/* Creates dir and its parents with mode (like mkdir -p).  0 or -1 + errno. */
+int	util_mkdirs(const char *dir, int mode);
+/* Reads a whole file of at most max bytes; heap result the caller frees. */
+char	*util_read_file(const char *path, size_t max, size_t *lenp,
+	    char *err, size_t errlen);
+/* Writes a file atomically (temp file + fsync + rename).  0 or -1. */
+int	util_write_file_atomic(const char *path, const void *, size_t,
+	    int mode, char *err, size_t errlen);
+
+/* FNV-1a 64: a cheap non-cryptographic hash for keys and seeds. */
+uint64_t util_fnv1a64(const void *, size_t, uint64_t seed);
+
+#endif

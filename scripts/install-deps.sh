@@ -1,0 +1,38 @@
+#!/bin/sh
+# Install the Debian packages labrat needs to build, test and run the simulated
+# lab.  Idempotent: when every package is present it does nothing at all.
+set -eu
+
+PKGS="build-essential cmake pkg-config git
+libssh2-1-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev
+libcmocka-dev sqlite3
+openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps
+psmisc util-linux kmod"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing (run as root to install them)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Keep package scripts from starting services (sshd, iperf) on the host itself.
+policy=/usr/sbin/policy-rc.d
+made_policy=0
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod 755 "$policy"
+	made_policy=1
+fi
+trap '[ "$made_policy" -eq 1 ] && rm -f "$policy"' EXIT
+apt-get update -qq
+# iperf3 asks a debconf question about starting a daemon: answer no.
+echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
