@@ -1,7 +1,357 @@
 /*
- * config: placeholder; its interface arrives with issue #2.
+ * config: the inventory (hosts, NICs, links, kernel providers, power hooks)
+ * and the plan (links, knob lists, workloads, repetitions, timeouts, stats
+ * settings) parsed once from JSON into the plain structs below.  This is the
+ * only module that uses json-c for configs; json_object never leaves
+ * config.c.
+ *
+ * Every rule of schemas/inventory.schema.json and schemas/plan.schema.json
+ * is enforced here too: unknown keys, types, ranges, patterns, references and
+ * duplicates.  All errors are collected in a struct config_errors, each as
+ * "FILE: JSON.PATH: what is wrong", never first-error-wins.
+ *
+ * Everything a loaded config holds has been validated: names, interface
+ * names, revision ids and addresses match their patterns, so they may be
+ * used in commands (still shell-quoted: see config_shell_quote_argv()).
  */
 #ifndef LABRAT_CONFIG_H
 #define LABRAT_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Ceilings: a config file and its parts can never make us allocate much. */
+#define CONFIG_FILE_MAX		(1024 * 1024)
+#define CONFIG_HOSTS_MAX	256
+#define CONFIG_NICS_MAX		32
+#define CONFIG_LINKS_MAX	64
+#define CONFIG_ARGV_MAX		64	/* elements of a command template */
+#define CONFIG_ARG_MAX		1024	/* bytes of one template element */
+#define CONFIG_PATH_MAX		1024
+#define CONFIG_WORKLOADS_MAX	32
+#define CONFIG_KNOB_VALUES_MAX	16	/* values in one knob list */
+#define CONFIG_ERRORS_MAX	200	/* further errors are counted only */
+
+/* Pattern limits (see formats): host 63, interface 15, link 32, rev 64. */
+#define CONFIG_HOSTNAME_MAX	63
+#define CONFIG_IFNAME_MAX	15
+#define CONFIG_LINKNAME_MAX	32
+#define CONFIG_REV_MAX		64
+
+/* ---- errors ---------------------------------------------------------- */
+
+struct config_errors {
+	char	**msgs;		/* "file: path: message", heap */
+	size_t	  n;
+	size_t	  cap;
+	size_t	  dropped;	/* errors beyond CONFIG_ERRORS_MAX */
+};
+
+void	config_errors_init(struct config_errors *);
+void	config_errors_free(struct config_errors *);
+/* Appends "file: path: fmt..." (path may be NULL or "": "file: fmt..."). */
+void	config_errors_add(struct config_errors *, const char *file,
+	    const char *path, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+
+/* ---- inventory ------------------------------------------------------- */
+
+enum config_os {
+	CONFIG_OS_FREEBSD,
+	CONFIG_OS_LINUX,
+};
+
+enum config_nic_role {
+	CONFIG_ROLE_TEST,
+	CONFIG_ROLE_MANAGEMENT,
+};
+
+/* A command template: an argv whose elements may hold {rev} / {host}. */
+struct config_argv {
+	char	**argv;		/* NULL when the template is absent */
+	size_t	  argc;
+};
+
+struct config_ssh {
+	char	*user;		/* default "root" */
+	int	 port;		/* default 22 */
+	char	*key;		/* absolute (resolved against the inventory) */
+	char	*known_hosts;	/* absolute */
+};
+
+struct config_nic {
+	char			*name;	/* interface name, e.g. "em0" */
+	char			*driver;
+	char			*chip;	/* "0x10968086" or NULL */
+	enum config_nic_role	 role;
+};
+
+enum config_kernel_type {
+	CONFIG_KERNEL_NONE,		/* no "kernel": revisions can't change */
+	CONFIG_KERNEL_FREEBSD_SRC,
+	CONFIG_KERNEL_LINUX,
+	CONFIG_KERNEL_COMMAND,
+};
+
+struct config_kernel {
+	enum config_kernel_type	 type;
+	/* freebsd-src */
+	char			*src;		/* default "/usr/src" */
+	char			*kernconf;	/* default "GENERIC" */
+	int			 jobs;		/* default 4 */
+	char			*kodir;		/* default "labrat" */
+	/* linux (all optional) and command (install, reboot, verify
+	 * required; power_cycle optional) */
+	struct config_argv	 install;
+	struct config_argv	 reboot;
+	struct config_argv	 verify;
+	struct config_argv	 power_cycle;
+};
+
+enum config_power_type {
+	CONFIG_POWER_NONE,
+	CONFIG_POWER_COMMAND,	/* run on the controller, no shell */
+	CONFIG_POWER_URL,
+};
+
+struct config_power {
+	enum config_power_type	 type;
+	struct config_argv	 command;	/* only {host} allowed */
+	char			*url;		/* http:// or https:// */
+	char			*method;	/* "POST" (default) or "GET" */
+};
+
+struct config_host {
+	char			*name;
+	enum config_os		 os;
+	char			*address;	/* IPv4/IPv6 literal or DNS name */
+	struct config_ssh	 ssh;
+	struct config_nic	*nics;
+	size_t			 nnics;
+	struct config_kernel	 kernel;
+	struct config_power	 power;
+};
+
+struct config_endpoint {
+	char			*host;		/* host name */
+	char			*ifname;	/* JSON key "if" */
+	char			*address;	/* IPv4 or IPv6 literal */
+	size_t			 host_index;	/* into inventory->hosts */
+};
+
+enum config_nat_side {
+	CONFIG_NAT_SIDE_NONE,	/* "nat": null */
+	CONFIG_NAT_SIDE_CLIENT,
+	CONFIG_NAT_SIDE_SERVER,
+};
+
+struct config_link {
+	char			*name;
+	struct config_endpoint	 client;	/* the sender */
+	struct config_endpoint	 server;	/* the receiver */
+	char			*nat;		/* host name or NULL */
+	enum config_nat_side	 nat_side;
+};
+
+struct config_inventory {
+	char			*path;	/* as given, used in messages */
+	char			*dir;	/* its directory, absolute */
+	struct config_host	*hosts;
+	size_t			 nhosts;
+	struct config_link	*links;
+	size_t			 nlinks;
+};
+
+/*
+ * Reads and validates an inventory file.  Returns a heap inventory the
+ * caller frees with config_inventory_free(), or NULL with the reasons
+ * appended to errs.
+ */
+struct config_inventory *config_inventory_load(const char *path,
+	    struct config_errors *errs);
+/* Same from memory; path is used in messages and to resolve relative
+ * paths (its directory, against the current directory if relative). */
+struct config_inventory *config_inventory_parse(const char *path,
+	    const char *text, size_t len, struct config_errors *errs);
+void	config_inventory_free(struct config_inventory *);
+
+/* Lookups: NULL when absent.  The result points into the inventory. */
+const struct config_host *config_inventory_host(
+	    const struct config_inventory *, const char *name);
+const struct config_link *config_inventory_link(
+	    const struct config_inventory *, const char *name);
+const struct config_nic *config_host_nic(const struct config_host *,
+	    const char *ifname);
+
+/* ---- plan ------------------------------------------------------------ */
+
+/*
+ * Knobs in canonical (alphabetical) order: a knob key lists them in this
+ * order, so enum order == key order.
+ */
+enum config_knob {
+	CONFIG_KNOB_LRO,
+	CONFIG_KNOB_MTU,
+	CONFIG_KNOB_NAT,
+	CONFIG_KNOB_RXCSUM,
+	CONFIG_KNOB_TSO,
+	CONFIG_KNOB_TXCSUM,
+	CONFIG_KNOB_COUNT
+};
+
+enum config_nat {
+	CONFIG_NAT_OFF,
+	CONFIG_NAT_DIVERT,
+	CONFIG_NAT_KERNEL,
+};
+
+/*
+ * One knob's list of values.  Booleans are 0/1, mtu is the MTU, nat is an
+ * enum config_nat.  present == 0: the plan omits the knob and it is left as
+ * the host has it.
+ */
+struct config_knoblist {
+	int	present;
+	size_t	n;
+	int	values[CONFIG_KNOB_VALUES_MAX];
+};
+
+struct config_knobset {
+	struct config_knoblist	knob[CONFIG_KNOB_COUNT];
+};
+
+/* per_link.<link>.knobs: replaces the plan's whole knob set for a link. */
+struct config_link_knobs {
+	char			*link;
+	struct config_knobset	 knobs;
+};
+
+enum config_tso_on {
+	CONFIG_TSO_ON_SENDER,
+	CONFIG_TSO_ON_BOTH,
+};
+
+enum config_tool {
+	CONFIG_TOOL_IPERF2,
+	CONFIG_TOOL_IPERF3,
+	CONFIG_TOOL_SCP,
+};
+
+/*
+ * A workload.  Sizes keep the plan's spelling ("512k", passed to iperf as
+ * is) and their value in bytes (k = 1024).  iperf: len, window optional
+ * (NULL / 0 = the tool's default), nodelay default false, time default 10,
+ * parallel default 1.  scp: size required, the iperf keys are refused.
+ */
+struct config_workload {
+	enum config_tool	 tool;
+	char			*len;
+	uint64_t		 len_bytes;
+	char			*window;
+	uint64_t		 window_bytes;
+	int			 nodelay;
+	int			 time;		/* seconds */
+	int			 parallel;
+	char			*size;
+	uint64_t		 size_bytes;
+};
+
+struct config_stats {
+	double	alpha;			/* default 0.05, (0, 0.5] */
+	double	min_effect;		/* default 0.03, [0, 1] */
+	int	min_samples;		/* default 5, 2..1000 */
+	int	max_samples;		/* default 20, min_samples..10000 */
+	double	collapse_factor;	/* default 5, (1, 1e6] */
+	int	adaptive;		/* default true */
+};
+
+struct config_plan {
+	char			*path;
+	char			**links;	/* link names, in plan order */
+	size_t			 nlinks;
+	struct config_knobset	 knobs;
+	struct config_link_knobs *per_link;
+	size_t			 nper_link;
+	enum config_tso_on	 tso_on;	/* default sender */
+	struct config_workload	*workloads;
+	size_t			 nworkloads;
+	int			 repetitions;	/* default 1, 1..1000 */
+	int			 connect_timeout; /* s, default 10, 1..600 */
+	int			 job_timeout;	/* s, default 120, 1..86400 */
+	int			 retries;	/* default 2, 0..10 */
+	struct config_stats	 stats;
+};
+
+/*
+ * Reads and validates a plan.  When inv is not NULL the plan is also
+ * checked against it (every link exists, NAT values need a NAT host,
+ * divert needs FreeBSD).  Returns a heap plan freed with config_plan_free(),
+ * or NULL with the reasons appended to errs.
+ */
+struct config_plan *config_plan_load(const char *path,
+	    const struct config_inventory *inv, struct config_errors *errs);
+struct config_plan *config_plan_parse(const char *path, const char *text,
+	    size_t len, const struct config_inventory *inv,
+	    struct config_errors *errs);
+void	config_plan_free(struct config_plan *);
+/* Cross-checks a plan against an inventory; 0 or -1 with errs appended. */
+int	config_plan_check(const struct config_plan *,
+	    const struct config_inventory *, struct config_errors *errs);
+/* The knob set in force for a link (its per_link override or the plan's). */
+const struct config_knobset *config_plan_knobs(const struct config_plan *,
+	    const char *link);
+
+/* ---- kinds, names, templates ---------------------------------------- */
+
+enum config_kind {
+	CONFIG_KIND_UNKNOWN,
+	CONFIG_KIND_INVENTORY,
+	CONFIG_KIND_PLAN,
+};
+
+/* Guesses a file's kind from its content (a top-level "hosts" or "workloads"
+ * key).  UNKNOWN when it is not a JSON object or has neither. */
+enum config_kind config_detect(const char *text, size_t len);
+
+const char *config_knob_name(enum config_knob);		/* "tso" */
+/* -1 when unknown. */
+int	config_knob_from_name(const char *);
+const char *config_nat_name(enum config_nat);		/* "divert" */
+int	config_nat_from_name(const char *);
+const char *config_tool_name(enum config_tool);	/* "iperf2" */
+const char *config_os_name(enum config_os);
+
+/* Pattern checks (the same as the loader's); 1 if valid. */
+int	config_valid_hostname(const char *);
+int	config_valid_ifname(const char *);
+int	config_valid_linkname(const char *);
+int	config_valid_revision(const char *);
+
+/*
+ * Substitutes {rev} and {host} in a template.  rev and host are validated
+ * (revision id and host name patterns) before use; rev may be NULL when
+ * the template does not use it.  Returns a heap, NULL-terminated argv
+ * (free with config_argv_free()), or NULL with the reason in err.
+ */
+char	**config_template_expand(const struct config_argv *tmpl,
+	    const char *rev, const char *host, char *err, size_t errlen);
+void	config_argv_free(char **argv);
+
+/*
+ * Joins an argv into one string for a remote shell (what SSH exec takes),
+ * single-quoting every element that is not made of safe characters only.
+ * Returns a heap string the caller frees.
+ */
+char	*config_shell_quote_argv(char *const *argv);
+
+/*
+ * For the schema test: the keys the loader accepts in the object the
+ * schemas call $defs/NAME ("inventory", "host", "ssh", "nic", "kernel",
+ * "power", "link", "endpoint", "plan", "knobs", "per_link_entry",
+ * "workload", "timeouts", "stats").  NULL-terminated; NULL for an unknown
+ * NAME.  config_schema_objects() lists the NAMEs, NULL-terminated.
+ */
+const char *const *config_schema_keys(const char *name);
+const char *const *config_schema_objects(void);
 
 #endif
