@@ -1,7 +1,494 @@
 /*
- * store: placeholder; its interface arrives with issue #2.
+ * store: labrat's SQLite database, the only includer of sqlite3.h.
+ *
+ * It owns the schema (schemas/sql/NNNN_name.sql, embedded in the binary and
+ * applied in order by PRAGMA user_version, each in its own transaction) and
+ * every read and write of the data: runs, the jobs of a run and their state
+ * machine, samples, raw tool output, hosts and the facts they ran under,
+ * bisects and schedules.  Callers never see SQL.
+ *
+ * The database is opened in WAL mode with foreign keys on and a busy
+ * timeout.  A struct store is one connection: use it from one thread at a
+ * time (give every worker thread its own; WAL lets them run side by side and
+ * the busy timeout serialises their writes).  Never carry one across fork().
+ *
+ * Every function returns 0 on success and -1 on failure with a message in
+ * err (naming the database file, the operation and SQLite's reason), unless
+ * its comment says otherwise.  Strings in the structs below that are arrays
+ * are truncated copies; the *_MAX limits are enforced on insert (a longer
+ * value is an error, never silently cut).  Timestamps are milliseconds
+ * since the epoch, 0 meaning never.
+ *
+ * Job state machine:  queued -> running -> done | failed | cancelled
+ *                     running -> queued    (requeue, or reset on resume)
+ *                     queued  -> cancelled
  */
 #ifndef LABRAT_STORE_H
 #define LABRAT_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_NAME_MAX		64	/* host, link, metric, unit, revision */
+#define STORE_KEY_MAX		128	/* canonical knobs key, incl. NUL */
+#define STORE_TOOL_MAX		16
+#define STORE_PARAMS_MAX	1024	/* workload params text, incl. NUL */
+#define STORE_REASON_MAX	512	/* failure reasons, incl. NUL */
+#define STORE_OWNER_MAX		128	/* lease owner, incl. NUL */
+
+struct store;
+
+/* ---- opening, schema ------------------------------------------------- */
+
+#define STORE_OPEN_CREATE	0x1	/* create the file and its parent dirs */
+#define STORE_OPEN_MIGRATE	0x2	/* bring the schema up to date */
+#define STORE_OPEN_READONLY	0x4	/* no writes at all (check, report) */
+
+/* The newest schema version this binary knows (the number of migrations). */
+int	store_schema_latest(void);
+
+/*
+ * Opens the database at path.  A database whose schema is newer than this
+ * binary knows is refused and left untouched ("FILE: schema version 7 is
+ * newer than this labrat (5); upgrade labrat").  Without STORE_OPEN_MIGRATE
+ * an older schema is opened as is; functions then fail on missing tables,
+ * so commands that write should pass STORE_OPEN_MIGRATE.
+ * *stp is owned by the caller: store_close() it.
+ */
+int	store_open(const char *path, int flags, struct store **stp,
+	    char *err, size_t errlen);
+void	store_close(struct store *);
+const char *store_path(const struct store *);
+
+/* Applies pending migrations; *from / *to (may be NULL) get the versions. */
+int	store_migrate(struct store *, int *from, int *to, char *err,
+	    size_t errlen);
+/* The schema version of the open database. */
+int	store_schema_version(struct store *, int *version, char *err,
+	    size_t errlen);
+
+/*
+ * PRAGMA integrity_check and foreign_key_check.  Returns 0 when both are
+ * clean, 1 when the database is damaged (the first problems are in err),
+ * -1 when the check itself could not run.
+ */
+int	store_check(struct store *, char *err, size_t errlen);
+
+/* ---- knobs ------------------------------------------------------------ */
+
+/*
+ * One knob combination.  A knob that is not set is left as the host has
+ * it: booleans use -1, mtu 0 and nat "".
+ */
+struct store_knobs {
+	int	tso;		/* -1 unset, 0 off, 1 on */
+	int	lro;
+	int	rxcsum;
+	int	txcsum;
+	int	mtu;		/* 0 unset */
+	char	nat[8];		/* "", "off", "divert", "kernel" */
+};
+
+/* All knobs unset. */
+void	store_knobs_init(struct store_knobs *);
+/*
+ * The canonical key of a combination: the set knobs in alphabetical order,
+ * "lro=on,mtu=9000,nat=off,tso=on"; "" when none is set.  It is what reports
+ * group by.  Returns the length, or -1 if it does not fit.
+ */
+int	store_knobs_key(const struct store_knobs *, char *key, size_t keylen);
+
+/* ---- runs ------------------------------------------------------------- */
+
+enum store_run_state {
+	STORE_RUN_RUNNING = 0,
+	STORE_RUN_DONE,
+	STORE_RUN_FAILED,
+	STORE_RUN_CANCELLED,
+};
+const char *store_run_state_name(enum store_run_state);
+
+struct store_run_spec {
+	const char	*kind;		/* "manual", "nightly", "bisect", "demo" */
+	const char	*inventory_path;
+	const char	*inventory_text;	/* a copy of the file, may be NULL */
+	const char	*plan_path;
+	const char	*plan_text;
+	const char	*owner;		/* e.g. "host:pid", may be NULL */
+	int64_t		 schedule_id;	/* 0 = none */
+	int64_t		 bisect_id;	/* 0 = none */
+};
+
+/*
+ * A run as read back.  The char * fields are heap copies owned by the
+ * struct (store_run_free()); the texts are NULL in store_run_list().
+ */
+struct store_run {
+	int64_t			 id;
+	enum store_run_state	 state;
+	char			 kind[16];
+	int64_t			 created_at;
+	int64_t			 finished_at;	/* 0 while running */
+	int64_t			 schedule_id;
+	int64_t			 bisect_id;
+	char			*owner;
+	char			*reason;	/* why it failed / was cancelled */
+	char			*inventory_path;
+	char			*plan_path;
+	char			*inventory_text;
+	char			*plan_text;
+};
+
+int	store_run_create(struct store *, const struct store_run_spec *,
+	    int64_t *run_id, char *err, size_t errlen);
+/* Returns 1 and fills *run, 0 if there is no such run, -1 on error. */
+int	store_run_get(struct store *, int64_t run_id, struct store_run *run,
+	    char *err, size_t errlen);
+/* Sets the final state (and reason, may be NULL) of a run. */
+int	store_run_finish(struct store *, int64_t run_id,
+	    enum store_run_state state, const char *reason, char *err,
+	    size_t errlen);
+/* Sets the owner (e.g. when a run is resumed by another controller). */
+int	store_run_set_owner(struct store *, int64_t run_id, const char *owner,
+	    char *err, size_t errlen);
+/* Newest first, at most limit (0 = all).  *runs: store_runs_free(). */
+int	store_run_list(struct store *, size_t limit, struct store_run **runs,
+	    size_t *nruns, char *err, size_t errlen);
+void	store_run_free(struct store_run *);
+void	store_runs_free(struct store_run *, size_t);
+
+/* ---- hosts and host facts ---------------------------------------------- */
+
+/* Creates or updates a host by name; *host_id (may be NULL) gets its id. */
+int	store_host_upsert(struct store *, const char *name, const char *os,
+	    const char *address, int64_t *host_id, char *err, size_t errlen);
+
+/*
+ * What a host was running at a point of a run.  Recorded at the start of a
+ * run and again whenever it changes (a bisect installs another revision).
+ */
+struct store_host_facts {
+	const char	*host;		/* name; the host is upserted */
+	const char	*os;
+	const char	*address;	/* may be NULL */
+	const char	*kernel_version;	/* e.g. "FreeBSD 8.1-PRERELEASE" */
+	const char	*revision;	/* kernel revision id, e.g. "r209169" */
+	const char	*ifname;	/* the test interface */
+	const char	*driver;
+	const char	*chip;		/* "0x164c14e4", may be NULL */
+	const char	*knobs;		/* knobs in force, canonical key */
+	const char	*facts_json;	/* the agent's raw facts, may be NULL */
+};
+
+int	store_host_facts_add(struct store *, int64_t run_id,
+	    const struct store_host_facts *, int64_t *facts_id, char *err,
+	    size_t errlen);
+
+/* A facts row as read back; strings owned by the struct. */
+struct store_host_facts_row {
+	int64_t	 id;
+	int64_t	 run_id;
+	int64_t	 recorded_at;
+	char	*host;
+	char	*os;
+	char	*kernel_version;
+	char	*revision;
+	char	*ifname;
+	char	*driver;
+	char	*chip;
+	char	*knobs;
+	char	*facts_json;
+};
+
+/* Every facts row of a run, oldest first.  Free with store_facts_free(). */
+int	store_host_facts_list(struct store *, int64_t run_id,
+	    struct store_host_facts_row **rows, size_t *nrows, char *err,
+	    size_t errlen);
+void	store_facts_free(struct store_host_facts_row *, size_t);
+
+/* ---- jobs ------------------------------------------------------------- */
+
+enum store_job_state {
+	STORE_JOB_QUEUED = 0,
+	STORE_JOB_RUNNING,
+	STORE_JOB_DONE,
+	STORE_JOB_FAILED,
+	STORE_JOB_CANCELLED,
+	STORE_JOB_NSTATES
+};
+const char *store_job_state_name(enum store_job_state);
+
+/* One job to insert.  Its seq is its index in the batch (plus the run's
+ * existing jobs): claim order follows it. */
+struct store_job_spec {
+	const char		*link;
+	struct store_knobs	 knobs;
+	const char		*tool;		/* "iperf2", "iperf3", "scp" */
+	const char		*params;	/* canonical workload text */
+	int			 repetition;	/* 0-based */
+};
+
+struct store_job {
+	int64_t			 id;
+	int64_t			 run_id;
+	int64_t			 seq;
+	enum store_job_state	 state;
+	char			 link[STORE_NAME_MAX];
+	struct store_knobs	 knobs;
+	char			 knobs_key[STORE_KEY_MAX];
+	char			 tool[STORE_TOOL_MAX];
+	char			 params[STORE_PARAMS_MAX];
+	int			 repetition;
+	int			 attempt;	/* claims so far */
+	char			 reason[STORE_REASON_MAX];	/* last failure */
+	char			 owner[STORE_OWNER_MAX];	/* lease */
+	int64_t			 queued_at;
+	int64_t			 started_at;
+	int64_t			 finished_at;
+};
+
+/* Inserts n jobs in one transaction (all or none). */
+int	store_jobs_add(struct store *, int64_t run_id,
+	    const struct store_job_spec *, size_t n, char *err, size_t errlen);
+
+/*
+ * Claims the next queued job of a run for a link (NULL = any link), lowest
+ * seq first: queued -> running, attempt + 1, lease owner set.  Returns 1
+ * with *job filled, 0 when nothing is queued, -1 on error.  Two connections
+ * can never claim the same job.
+ */
+int	store_job_claim(struct store *, int64_t run_id, const char *link,
+	    const char *owner, struct store_job *job, char *err,
+	    size_t errlen);
+
+/* Returns 1 and fills *job, 0 if there is no such job, -1 on error. */
+int	store_job_get(struct store *, int64_t job_id, struct store_job *job,
+	    char *err, size_t errlen);
+
+/*
+ * Puts a running job back in the queue after an infrastructure failure
+ * (SSH drop, agent timeout, reboot), keeping reason as its last failure.
+ * The caller bounds the retries with job->attempt.  Fails unless running.
+ */
+int	store_job_requeue(struct store *, int64_t job_id, const char *reason,
+	    char *err, size_t errlen);
+
+struct store_sample {
+	const char	*metric;	/* "throughput_bps", "retransmits", ... */
+	double		 value;
+	const char	*unit;		/* "bit/s", "B", "s", "%", "" */
+	int		 interval;	/* 0 = whole transfer, n = n-th second */
+};
+
+struct store_raw {
+	const char	*name;		/* "client.stdout", "server.stderr" ... */
+	const void	*data;
+	size_t		 len;
+	int		 truncated;	/* the capture hit its ceiling */
+};
+
+struct store_job_result {
+	enum store_job_state	 state;		/* DONE or FAILED */
+	const char		*reason;	/* why it failed, NULL if done */
+	const char		*knobs_in_force;	/* verified, may be NULL */
+	int64_t			 client_facts_id;	/* 0 = not recorded */
+	int64_t			 server_facts_id;
+	const struct store_sample	*samples;
+	size_t				 nsamples;
+	const struct store_raw		*raws;
+	size_t				 nraws;
+};
+
+/*
+ * Records the end of a running job: its state, reason, samples and raw
+ * outputs in ONE transaction, so a crash leaves either all of it or the job
+ * still running with nothing recorded.  Fails (changing nothing) unless the
+ * job is running, or if the state is not DONE or FAILED.
+ */
+int	store_job_finish(struct store *, int64_t job_id,
+	    const struct store_job_result *, char *err, size_t errlen);
+
+/* Jobs of a run in one state (or all with state < 0), by seq.  *jobs is a
+ * heap array the caller frees with free(). */
+int	store_job_list(struct store *, int64_t run_id, int state,
+	    struct store_job **jobs, size_t *njobs, char *err, size_t errlen);
+
+/* Every queued or running job of a run -> cancelled; *n (may be NULL) gets
+ * how many. */
+int	store_run_cancel_jobs(struct store *, int64_t run_id,
+	    const char *reason, int64_t *n, char *err, size_t errlen);
+
+/*
+ * For --resume: jobs left running by a controller that died go back to
+ * queued, their lease cleared and attempt kept.  *n (may be NULL) gets how
+ * many.  Only call it when no other controller works on the run.
+ */
+int	store_run_reset_running(struct store *, int64_t run_id, int64_t *n,
+	    char *err, size_t errlen);
+
+struct store_counts {
+	int64_t	n[STORE_JOB_NSTATES];	/* indexed by enum store_job_state */
+	int64_t	total;
+};
+
+/* Job counts of a run by state, for one link (NULL = all). */
+int	store_job_counts(struct store *, int64_t run_id, const char *link,
+	    struct store_counts *, char *err, size_t errlen);
+
+/* ---- samples, raw output ------------------------------------------------ */
+
+/*
+ * The whole-transfer values (interval 0) of one metric of the done jobs of
+ * a run, grouped by link + knobs + tool + params (+ the client's kernel
+ * revision), values in job order.  The struct owns its arrays.
+ */
+struct store_series {
+	char			 link[STORE_NAME_MAX];
+	struct store_knobs	 knobs;
+	char			 knobs_key[STORE_KEY_MAX];
+	char			 tool[STORE_TOOL_MAX];
+	char			 params[STORE_PARAMS_MAX];
+	char			 revision[STORE_NAME_MAX];	/* "" = unknown */
+	char			 metric[STORE_NAME_MAX];
+	char			 unit[STORE_NAME_MAX];
+	double			*values;
+	int64_t			*job_ids;	/* the job of each value */
+	size_t			 n;
+};
+
+/* Ordered by link, knobs key, tool, params, revision.  Free with
+ * store_series_free(). */
+int	store_samples_query(struct store *, int64_t run_id,
+	    const char *metric, struct store_series **series, size_t *nseries,
+	    char *err, size_t errlen);
+void	store_series_free(struct store_series *, size_t);
+
+/* The distinct metric names recorded in a run (heap array of heap strings,
+ * free each and the array). */
+int	store_run_metrics(struct store *, int64_t run_id, char ***metrics,
+	    size_t *n, char *err, size_t errlen);
+
+/*
+ * One raw output of a job.  Returns 1 with *data (heap, NUL-terminated,
+ * caller frees) and *len, 0 if there is none by that name, -1 on error.
+ */
+int	store_raw_get(struct store *, int64_t job_id, const char *name,
+	    char **data, size_t *len, char *err, size_t errlen);
+
+/* ---- bisects ------------------------------------------------------------ */
+
+struct store_bisect_spec {
+	const char	*link;
+	const char	*knobs;		/* knobs key of the regressed combination */
+	const char	*tool;
+	const char	*params;
+	const char	*metric;
+	const char	*good;		/* revision known good */
+	const char	*bad;		/* revision known bad */
+	const char	*revisions;	/* ordered candidate list, one per line */
+	const char	*inventory_path;
+	const char	*plan_path;
+};
+
+struct store_bisect {
+	int64_t	 id;
+	char	 state[16];	/* "running", "done", "failed", "reset" */
+	int64_t	 created_at;
+	int64_t	 finished_at;
+	char	 link[STORE_NAME_MAX];
+	char	 knobs[STORE_KEY_MAX];
+	char	 tool[STORE_TOOL_MAX];
+	char	 metric[STORE_NAME_MAX];
+	char	 good[STORE_NAME_MAX];
+	char	 bad[STORE_NAME_MAX];
+	char	 culprit[STORE_NAME_MAX];	/* "" until found */
+	double	 confidence;
+	char	*params;	/* heap, owned (store_bisect_free()) */
+	char	*revisions;
+	char	*inventory_path;
+	char	*plan_path;
+	char	*reason;
+};
+
+int	store_bisect_create(struct store *, const struct store_bisect_spec *,
+	    int64_t *bisect_id, char *err, size_t errlen);
+/* 1 found, 0 none, -1 error.  bisect_id 0 = the newest bisect. */
+int	store_bisect_get(struct store *, int64_t bisect_id,
+	    struct store_bisect *, char *err, size_t errlen);
+/* Sets state, culprit (may be NULL), confidence and reason (may be NULL). */
+int	store_bisect_update(struct store *, int64_t bisect_id,
+	    const char *state, const char *culprit, double confidence,
+	    const char *reason, char *err, size_t errlen);
+/* Newest first; free with store_bisects_free(). */
+int	store_bisect_list(struct store *, struct store_bisect **, size_t *,
+	    char *err, size_t errlen);
+void	store_bisect_free(struct store_bisect *);
+void	store_bisects_free(struct store_bisect *, size_t);
+
+/* One tested revision.  verdict "" while its run is in progress. */
+struct store_bisect_step {
+	int64_t	id;
+	int64_t	bisect_id;
+	int	seq;
+	char	revision[STORE_NAME_MAX];
+	int64_t	run_id;		/* the run measuring it, 0 = none yet */
+	char	verdict[16];	/* "", "good", "bad", "skip", "inconclusive" */
+	int	n;		/* samples per side */
+	double	median;		/* of this revision */
+	double	baseline_median;	/* of the good revision */
+	double	ratio;
+	double	p;
+	int64_t	created_at;
+	int64_t	updated_at;
+};
+
+/* Appends a step (id, bisect_id, seq, timestamps are filled in). */
+int	store_bisect_step_add(struct store *, int64_t bisect_id,
+	    const struct store_bisect_step *, int64_t *step_id, char *err,
+	    size_t errlen);
+/* Updates run_id, verdict, n, medians, ratio, p of a step. */
+int	store_bisect_step_update(struct store *, const struct store_bisect_step *,
+	    char *err, size_t errlen);
+/* Steps in order; *steps is a heap array the caller frees with free(). */
+int	store_bisect_steps(struct store *, int64_t bisect_id,
+	    struct store_bisect_step **steps, size_t *nsteps, char *err,
+	    size_t errlen);
+
+/* ---- schedules ---------------------------------------------------------- */
+
+struct store_schedule {
+	int64_t	 id;
+	char	 name[STORE_NAME_MAX];
+	char	 cron[STORE_NAME_MAX];	/* "0 2 * * *" */
+	char	*inventory_path;	/* heap, owned */
+	char	*plan_path;
+	int	 enabled;
+	int64_t	 last_run_at;		/* 0 = never */
+	int64_t	 last_run_id;
+	int64_t	 next_run_at;
+};
+
+/* Creates or replaces the schedule called s->name (id is ignored). */
+int	store_schedule_upsert(struct store *, const struct store_schedule *,
+	    int64_t *schedule_id, char *err, size_t errlen);
+int	store_schedule_delete(struct store *, const char *name, char *err,
+	    size_t errlen);
+/* By name; free with store_schedules_free(). */
+int	store_schedule_list(struct store *, struct store_schedule **,
+	    size_t *, char *err, size_t errlen);
+/* Records that a schedule fired (run_id, now) and when it fires next. */
+int	store_schedule_fired(struct store *, int64_t schedule_id,
+	    int64_t run_id, int64_t next_run_at, char *err, size_t errlen);
+void	store_schedules_free(struct store_schedule *, size_t);
+
+/* ---- testing ------------------------------------------------------------ */
+
+/*
+ * Called inside store_job_finish()'s transaction after each sample row
+ * (where = "sample", i = its index) so a test can crash the process
+ * mid-transaction.  NULL to remove.  Not for production use.
+ */
+void	store_set_test_hook(struct store *,
+	    void (*)(void *arg, const char *where, size_t i), void *arg);
 
 #endif
