@@ -46,6 +46,12 @@ const struct json_value *json_path(const struct json_value *, const char *);
 /* Array/object element count, element i (NULL past the end). */
 size_t		 json_len(const struct json_value *);
 const struct json_value *json_at(const struct json_value *, size_t);
+/* Iteration over an array/object: first element, next sibling (NULL at
+ * the end); O(1) each, unlike json_at(). */
+const struct json_value *json_first(const struct json_value *);
+const struct json_value *json_next(const struct json_value *);
+/* Member name of an object member, or NULL. */
+const char	*json_key(const struct json_value *);
 /* 0 and the number, or -1 if v is NULL or not a number. */
 int		 json_number(const struct json_value *, double *);
 /* The string (NUL-terminated, owned by the document), or NULL. */
