@@ -242,6 +242,8 @@ enum config_tool {
  * is) and their value in bytes (k = 1024).  iperf: len, window optional
  * (NULL / 0 = the tool's default), nodelay default false, time default 10,
  * parallel default 1.  scp: size required, the iperf keys are refused.
+ * Optional "links" (an addition to formats.md) restricts a workload to some
+ * of the plan's links, e.g. scp only on the NAT pair.
  */
 struct config_workload {
 	enum config_tool	 tool;
@@ -254,6 +256,9 @@ struct config_workload {
 	int			 parallel;
 	char			*size;
 	uint64_t		 size_bytes;
+	/* "links": the plan links this workload runs on; NULL = all. */
+	char			**links;
+	size_t			 nlinks;
 };
 
 struct config_stats {
@@ -297,6 +302,9 @@ void	config_plan_free(struct config_plan *);
 /* Cross-checks a plan against an inventory; 0 or -1 with errs appended. */
 int	config_plan_check(const struct config_plan *,
 	    const struct config_inventory *, struct config_errors *errs);
+/* 1 if the workload runs on that link (its "links" is absent or names it). */
+int	config_workload_on_link(const struct config_workload *,
+	    const char *link);
 /* The knob set in force for a link (its per_link override or the plan's). */
 const struct config_knobset *config_plan_knobs(const struct config_plan *,
 	    const char *link);
@@ -309,9 +317,13 @@ enum config_kind {
 	CONFIG_KIND_PLAN,
 };
 
-/* Guesses a file's kind from its content (a top-level "hosts" or "workloads"
- * key).  UNKNOWN when it is not a JSON object or has neither. */
-enum config_kind config_detect(const char *text, size_t len);
+/*
+ * Tells a file's kind from its content: a top-level "hosts" key makes an
+ * inventory, "workloads" or "knobs" a plan.  UNKNOWN, with the reason
+ * appended to errs (invalid JSON, neither key), otherwise.
+ */
+enum config_kind config_detect(const char *path, const char *text,
+	    size_t len, struct config_errors *errs);
 
 const char *config_knob_name(enum config_knob);		/* "tso" */
 /* -1 when unknown. */
