@@ -1,4 +1,965 @@
 /*
- * ssh: placeholder; see ssh.h.
+ * ssh: see ssh.h.  Call order and pitfalls of libssh2 1.10 follow
+ * REFERENCE.md §8: non-blocking session, poll() as
+ * libssh2_session_block_directions() says, the host-key method asked for is
+ * the one known_hosts holds, exit status read only after the channel closed.
  */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libssh2.h>
+#include <libssh2_sftp.h>
+
+#include "log.h"
 #include "ssh.h"
+#include "util.h"
+
+#define SSH_DEFAULT_CONNECT_MS	10000
+#define SSH_DEFAULT_KEEPALIVE_S	15
+#define SSH_TEARDOWN_MS		500
+#define SSH_KH_MAX		(1024 * 1024)
+
+struct ssh_conn {
+	char		*name;
+	char		*address;
+	char		*user;
+	char		*key;
+	char		*known_hosts;
+	int		 port;
+	int		 connect_ms;
+	int		 keepalive_s;
+	int		 no_reconnect;
+
+	int		 sock;
+	LIBSSH2_SESSION	*s;
+	int		 dead;		/* session must be re-established */
+	char		 dead_why[256];
+	int		 reconnects;
+	char		 fp[64];
+};
+
+static const char rsa_help[] = "Debian 12's libssh2 1.10 cannot sign RSA "
+    "with SHA-2 and OpenSSH >= 8.8 rejects ssh-rsa signatures: use an "
+    "ed25519 (or ECDSA) key";
+
+static void	ssh_teardown(struct ssh_conn *, int graceful);
+static int	ssh_connect(struct ssh_conn *, char *, size_t);
+
+int
+ssh_global_init(void)
+{
+	return libssh2_init(0) == 0 ? 0 : -1;
+}
+
+void
+ssh_global_cleanup(void)
+{
+	libssh2_exit();
+}
+
+const char *
+ssh_strstatus(int st)
+{
+	switch (st) {
+	case SSH_OK:
+		return "ok";
+	case SSH_EFAIL:
+		return "failed";
+	case SSH_ECONNECT:
+		return "cannot connect";
+	case SSH_ETIMEOUT:
+		return "timed out";
+	case SSH_EDROPPED:
+		return "connection dropped";
+	case SSH_EOUTPUT:
+		return "output too large";
+	}
+	return "unknown";
+}
+
+static const char *
+ssh_lasterr(LIBSSH2_SESSION *s)
+{
+	char	*msg = NULL;
+	int	 len = 0;
+
+	if (s == NULL)
+		return "no session";
+	libssh2_session_last_error(s, &msg, &len, 0);
+	return msg != NULL && *msg != '\0' ? msg : "unknown libssh2 error";
+}
+
+/* Errors after which the session cannot carry another command. */
+static int
+ssh_fatal_rc(int rc)
+{
+	switch (rc) {
+	case LIBSSH2_ERROR_SOCKET_SEND:
+	case LIBSSH2_ERROR_SOCKET_RECV:
+	case LIBSSH2_ERROR_SOCKET_DISCONNECT:
+	case LIBSSH2_ERROR_SOCKET_TIMEOUT:
+	case LIBSSH2_ERROR_TIMEOUT:
+	case LIBSSH2_ERROR_BAD_SOCKET:
+	case LIBSSH2_ERROR_KEX_FAILURE:
+	case LIBSSH2_ERROR_KEY_EXCHANGE_FAILURE:
+	case LIBSSH2_ERROR_DECRYPT:
+	case LIBSSH2_ERROR_INVALID_MAC:
+	case LIBSSH2_ERROR_PROTO:
+	case LIBSSH2_ERROR_BANNER_RECV:
+	case LIBSSH2_ERROR_BANNER_SEND:
+		return 1;
+	}
+	return 0;
+}
+
+static void
+ssh_mark_dead(struct ssh_conn *c, const char *why)
+{
+	if (!c->dead)
+		snprintf(c->dead_why, sizeof c->dead_why, "%s", why);
+	c->dead = 1;
+}
+
+/*
+ * Waits until the socket is ready in the direction libssh2 is blocked on,
+ * sending keepalives on the way.  0 when ready (or worth retrying), 1 when
+ * the deadline passed, -1 when the keepalive could not be sent.
+ */
+static int
+ssh_wait(struct ssh_conn *c, int64_t deadline)
+{
+	struct pollfd	pfd;
+	int64_t		left;
+	int		dir, next = 0, ms;
+
+	left = deadline - util_now_ms();
+	if (left <= 0)
+		return 1;
+	if (c->s != NULL && c->keepalive_s > 0 &&
+	    libssh2_keepalive_send(c->s, &next) < 0)
+		return -1;
+	ms = left > 1000 ? 1000 : (int)left;
+	if (next > 0 && next * 1000 < ms)
+		ms = next * 1000;
+	pfd.fd = c->sock;
+	pfd.events = 0;
+	pfd.revents = 0;
+	dir = c->s != NULL ? libssh2_session_block_directions(c->s) : 0;
+	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
+		pfd.events |= POLLIN;
+	if (dir & LIBSSH2_SESSION_BLOCK_OUTBOUND)
+		pfd.events |= POLLOUT;
+	if (pfd.events == 0)
+		pfd.events = POLLIN;
+	if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+		return -1;
+	return 0;
+}
+
+static void
+b64_encode(const unsigned char *in, size_t n, char *out, size_t outlen)
+{
+	static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t	 i, o = 0;
+	uint32_t v;
+
+	/* OpenSSH prints SHA256 fingerprints without '=' padding. */
+	for (i = 0; i < n && o + 5 < outlen; i += 3) {
+		v = (uint32_t)in[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)in[i + 1] << 8;
+		if (i + 2 < n)
+			v |= in[i + 2];
+		out[o++] = t[(v >> 18) & 63];
+		out[o++] = t[(v >> 12) & 63];
+		if (i + 1 < n)
+			out[o++] = t[(v >> 6) & 63];
+		if (i + 2 < n)
+			out[o++] = t[v & 63];
+	}
+	out[o] = '\0';
+}
+
+/* Non-blocking connect() to every address of the host until the deadline. */
+static int
+ssh_tcp(struct ssh_conn *c, int64_t deadline, char *err, size_t errlen)
+{
+	struct addrinfo	 hints, *res = NULL, *ai;
+	struct pollfd	 pfd;
+	char		 portstr[16];
+	int		 fd = -1, r, soerr;
+	socklen_t	 sl;
+	int64_t		 left;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV;
+	snprintf(portstr, sizeof portstr, "%d", c->port);
+	if ((r = getaddrinfo(c->address, portstr, &hints, &res)) != 0) {
+		util_seterr(err, errlen, "%s: resolve %s: %s", c->name,
+		    c->address, gai_strerror(r));
+		return -1;
+	}
+	util_seterr(err, errlen, "%s: connect(%s:%d): no address", c->name,
+	    c->address, c->port);
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd == -1)
+			continue;
+		r = connect(fd, ai->ai_addr, ai->ai_addrlen);
+		if (r == -1 && errno == EINPROGRESS) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			left = deadline - util_now_ms();
+			r = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+			if (r == 0) {
+				util_seterr(err, errlen, "%s: connect(%s:%d): "
+				    "timed out after %d ms", c->name,
+				    c->address, c->port, c->connect_ms);
+				close(fd);
+				fd = -1;
+				break;
+			}
+			sl = sizeof soerr;
+			soerr = 0;
+			if (r > 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR,
+			    &soerr, &sl) == 0 && soerr == 0)
+				r = 0;
+			else {
+				errno = r < 0 ? errno : soerr;
+				r = -1;
+			}
+		}
+		if (r == 0)
+			break;
+		util_seterr(err, errlen, "%s: connect(%s:%d): %s", c->name,
+		    c->address, c->port, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		return -1;
+	/* Small request/reply packets: Nagle + delayed ACK would add ~40 ms
+	 * to every step of every command. */
+	r = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &r, sizeof r);
+	c->sock = fd;
+	return 0;
+}
+
+/*
+ * The host-key methods known_hosts holds for this host, in file order, as a
+ * libssh2 method list.  Hashed entries cannot be matched without HMAC, so
+ * their types count too.  Returns 0 (pref may be empty) or -1.
+ */
+static int
+ssh_kh_methods(struct ssh_conn *c, char *pref, size_t preflen, char *err,
+    size_t errlen)
+{
+	static const char *known[] = { "ssh-ed25519", "ecdsa-sha2-nistp256",
+	    "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-rsa",
+	    "ssh-dss" };
+	char	*text, *line, *save = NULL, *hosts, *type, *h, *hsave;
+	char	 bracket[300];
+	size_t	 i, len;
+	int	 match;
+
+	pref[0] = '\0';
+	text = util_read_file(c->known_hosts, SSH_KH_MAX, &len, err, errlen);
+	if (text == NULL)
+		return -1;
+	snprintf(bracket, sizeof bracket, "[%s]:%d", c->address, c->port);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (*line == '#' || *line == '@' || *line == '\0')
+			continue;
+		hosts = strtok_r(line, " \t", &hsave);
+		type = strtok_r(NULL, " \t\r", &hsave);
+		if (hosts == NULL || type == NULL)
+			continue;
+		match = hosts[0] == '|';
+		for (h = strtok_r(hosts, ",", &hsave); h != NULL && !match;
+		    h = strtok_r(NULL, ",", &hsave))
+			match = strcmp(h, bracket) == 0 ||
+			    (c->port == 22 && strcmp(h, c->address) == 0);
+		if (!match || strstr(pref, type) != NULL)
+			continue;
+		for (i = 0; i < sizeof known / sizeof known[0]; i++)
+			if (strcmp(type, known[i]) == 0)
+				break;
+		if (i == sizeof known / sizeof known[0] ||
+		    strlen(pref) + strlen(type) + 2 > preflen)
+			continue;
+		if (pref[0] != '\0')
+			strcat(pref, ",");
+		strcat(pref, type);
+	}
+	free(text);
+	return 0;
+}
+
+static int
+ssh_kh_keybit(int type)
+{
+	switch (type) {
+	case LIBSSH2_HOSTKEY_TYPE_RSA:
+		return LIBSSH2_KNOWNHOST_KEY_SSHRSA;
+	case LIBSSH2_HOSTKEY_TYPE_DSS:
+		return LIBSSH2_KNOWNHOST_KEY_SSHDSS;
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_256:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_256;
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_384:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_384;
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_521:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_521;
+	case LIBSSH2_HOSTKEY_TYPE_ED25519:
+		return LIBSSH2_KNOWNHOST_KEY_ED25519;
+	}
+	return 0;
+}
+
+static const char *
+ssh_keytype_name(int type)
+{
+	switch (type) {
+	case LIBSSH2_HOSTKEY_TYPE_RSA:
+		return "ssh-rsa";
+	case LIBSSH2_HOSTKEY_TYPE_DSS:
+		return "ssh-dss";
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_256:
+		return "ecdsa-sha2-nistp256";
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_384:
+		return "ecdsa-sha2-nistp384";
+	case LIBSSH2_HOSTKEY_TYPE_ECDSA_521:
+		return "ecdsa-sha2-nistp521";
+	case LIBSSH2_HOSTKEY_TYPE_ED25519:
+		return "ssh-ed25519";
+	}
+	return "unknown";
+}
+
+/* Strict check of the server's key against known_hosts. */
+static int
+ssh_verify_hostkey(struct ssh_conn *c, char *err, size_t errlen)
+{
+	LIBSSH2_KNOWNHOSTS		*kh;
+	struct libssh2_knownhost	*entry = NULL;
+	const char			*key, *hash;
+	size_t				 keylen = 0;
+	int				 type = 0, r;
+
+	key = libssh2_session_hostkey(c->s, &keylen, &type);
+	hash = libssh2_hostkey_hash(c->s, LIBSSH2_HOSTKEY_HASH_SHA256);
+	if (key == NULL || hash == NULL) {
+		util_seterr(err, errlen, "%s: no host key from %s:%d: %s",
+		    c->name, c->address, c->port, ssh_lasterr(c->s));
+		return -1;
+	}
+	memcpy(c->fp, "SHA256:", 7);
+	b64_encode((const unsigned char *)hash, 32, c->fp + 7,
+	    sizeof c->fp - 7);
+	if ((kh = libssh2_knownhost_init(c->s)) == NULL) {
+		util_seterr(err, errlen, "%s: knownhost_init: %s", c->name,
+		    ssh_lasterr(c->s));
+		return -1;
+	}
+	if (libssh2_knownhost_readfile(kh, c->known_hosts,
+	    LIBSSH2_KNOWNHOST_FILE_OPENSSH) < 0) {
+		util_seterr(err, errlen, "%s: cannot read known_hosts %s: %s",
+		    c->name, c->known_hosts, ssh_lasterr(c->s));
+		libssh2_knownhost_free(kh);
+		return -1;
+	}
+	r = libssh2_knownhost_checkp(kh, c->address, c->port, key, keylen,
+	    LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW |
+	    ssh_kh_keybit(type), &entry);
+	libssh2_knownhost_free(kh);
+	switch (r) {
+	case LIBSSH2_KNOWNHOST_CHECK_MATCH:
+		return 0;
+	case LIBSSH2_KNOWNHOST_CHECK_MISMATCH:
+		util_seterr(err, errlen, "%s: HOST KEY MISMATCH for %s:%d: "
+		    "the server's %s key %s differs from known_hosts %s "
+		    "(refusing to connect)", c->name, c->address, c->port,
+		    ssh_keytype_name(type), c->fp, c->known_hosts);
+		return -1;
+	case LIBSSH2_KNOWNHOST_CHECK_NOTFOUND:
+		util_seterr(err, errlen, "%s: unknown host %s:%d: its %s key "
+		    "%s is not in known_hosts %s (add it, e.g. with "
+		    "ssh-keyscan -p %d -t ed25519 %s, after checking the "
+		    "fingerprint)", c->name, c->address, c->port,
+		    ssh_keytype_name(type), c->fp, c->known_hosts, c->port,
+		    c->address);
+		return -1;
+	}
+	util_seterr(err, errlen, "%s: host key check of %s:%d (%s) failed: "
+	    "%s", c->name, c->address, c->port, c->fp, ssh_lasterr(c->s));
+	return -1;
+}
+
+/* Best effort: is the private key an RSA key? (for a useful message) */
+static int
+ssh_key_is_rsa(const char *path)
+{
+	char	 pub[4096], line[64];
+	FILE	*fp;
+	int	 rsa = 0;
+
+	snprintf(pub, sizeof pub, "%s.pub", path);
+	if ((fp = fopen(pub, "r")) != NULL) {
+		if (fgets(line, sizeof line, fp) != NULL)
+			rsa = strncmp(line, "ssh-rsa ", 8) == 0;
+		fclose(fp);
+		return rsa;
+	}
+	if ((fp = fopen(path, "r")) != NULL) {
+		if (fgets(line, sizeof line, fp) != NULL)
+			rsa = strstr(line, "RSA PRIVATE KEY") != NULL;
+		fclose(fp);
+	}
+	return rsa;
+}
+
+static int
+ssh_auth(struct ssh_conn *c, int64_t deadline, char *err, size_t errlen)
+{
+	int	r, w;
+
+	while ((r = libssh2_userauth_publickey_fromfile_ex(c->s, c->user,
+	    (unsigned int)strlen(c->user), NULL, c->key, NULL)) ==
+	    LIBSSH2_ERROR_EAGAIN) {
+		if ((w = ssh_wait(c, deadline)) != 0) {
+			util_seterr(err, errlen, "%s: public-key auth: %s",
+			    c->name, w > 0 ? "timed out" : "socket error");
+			return -1;
+		}
+	}
+	if (r == 0)
+		return 0;
+	if (ssh_key_is_rsa(c->key))
+		util_seterr(err, errlen, "%s: public-key auth as %s with %s "
+		    "failed: it is an RSA key; %s", c->name, c->user, c->key,
+		    rsa_help);
+	else
+		util_seterr(err, errlen, "%s: public-key auth as %s with %s "
+		    "failed (%s): is its public key in the host's "
+		    "authorized_keys? (RSA keys cannot work: %s)", c->name,
+		    c->user, c->key, ssh_lasterr(c->s), rsa_help);
+	return -1;
+}
+
+static int
+ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
+{
+	char	pref[256];
+	int64_t	deadline;
+	int	r, w;
+
+	deadline = util_now_ms() + c->connect_ms;
+	if (ssh_kh_methods(c, pref, sizeof pref, err, errlen) == -1)
+		return -1;
+	if (ssh_tcp(c, deadline, err, errlen) == -1)
+		return -1;
+	if ((c->s = libssh2_session_init()) == NULL) {
+		util_seterr(err, errlen, "%s: libssh2_session_init failed",
+		    c->name);
+		goto fail;
+	}
+	libssh2_session_set_blocking(c->s, 0);
+	if (pref[0] != '\0' && libssh2_session_method_pref(c->s,
+	    LIBSSH2_METHOD_HOSTKEY, pref) != 0) {
+		util_seterr(err, errlen, "%s: host-key methods \"%s\" from %s: "
+		    "%s", c->name, pref, c->known_hosts, ssh_lasterr(c->s));
+		goto fail;
+	}
+	while ((r = libssh2_session_handshake(c->s, c->sock)) ==
+	    LIBSSH2_ERROR_EAGAIN) {
+		if ((w = ssh_wait(c, deadline)) != 0) {
+			util_seterr(err, errlen, "%s: SSH handshake with %s:%d: "
+			    "%s", c->name, c->address, c->port,
+			    w > 0 ? "timed out" : "socket error");
+			goto fail;
+		}
+	}
+	if (r != 0) {
+		util_seterr(err, errlen, "%s: SSH handshake with %s:%d "
+		    "(host-key methods %s): %s", c->name, c->address, c->port,
+		    pref[0] != '\0' ? pref : "any", ssh_lasterr(c->s));
+		goto fail;
+	}
+	if (ssh_verify_hostkey(c, err, errlen) == -1 ||
+	    ssh_auth(c, deadline, err, errlen) == -1)
+		goto fail;
+	if (c->keepalive_s > 0)
+		libssh2_keepalive_config(c->s, 1, (unsigned)c->keepalive_s);
+	c->dead = 0;
+	c->dead_why[0] = '\0';
+	return 0;
+fail:
+	ssh_teardown(c, 0);
+	return -1;
+}
+
+/*
+ * Ends the session.  shutdown() first when not graceful, so libssh2's
+ * own close attempts fail at once instead of returning EAGAIN forever;
+ * the descriptor is closed last so no other thread can reuse its number
+ * while libssh2 still holds it.
+ */
+static void
+ssh_teardown(struct ssh_conn *c, int graceful)
+{
+	int64_t	deadline = util_now_ms() + SSH_TEARDOWN_MS;
+
+	if (c->s != NULL && graceful) {
+		while (libssh2_session_disconnect(c->s, "labrat done") ==
+		    LIBSSH2_ERROR_EAGAIN)
+			if (ssh_wait(c, deadline) != 0)
+				break;
+	}
+	if (c->sock != -1)
+		shutdown(c->sock, SHUT_RDWR);
+	if (c->s != NULL) {
+		libssh2_session_set_blocking(c->s, 1);
+		libssh2_session_set_timeout(c->s, SSH_TEARDOWN_MS);
+		libssh2_session_free(c->s);
+		c->s = NULL;
+	}
+	if (c->sock != -1)
+		close(c->sock);
+	c->sock = -1;
+}
+
+struct ssh_conn *
+ssh_open(const struct ssh_target *t, char *err, size_t errlen)
+{
+	struct ssh_conn	*c;
+
+	if (t->address == NULL || t->key == NULL || t->known_hosts == NULL) {
+		util_seterr(err, errlen, "%s: ssh target needs address, key "
+		    "and known_hosts", t->name != NULL ? t->name : "?");
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->name = xstrdup(t->name != NULL ? t->name : t->address);
+	c->address = xstrdup(t->address);
+	c->user = xstrdup(t->user != NULL ? t->user : "root");
+	c->key = xstrdup(t->key);
+	c->known_hosts = xstrdup(t->known_hosts);
+	c->port = t->port > 0 ? t->port : 22;
+	c->connect_ms = t->connect_timeout_ms > 0 ? t->connect_timeout_ms :
+	    SSH_DEFAULT_CONNECT_MS;
+	c->keepalive_s = t->keepalive_s == 0 ? SSH_DEFAULT_KEEPALIVE_S :
+	    t->keepalive_s;
+	c->no_reconnect = t->no_reconnect;
+	c->sock = -1;
+	if (ssh_connect(c, err, errlen) == -1) {
+		ssh_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+void
+ssh_close(struct ssh_conn *c)
+{
+	if (c == NULL)
+		return;
+	ssh_teardown(c, !c->dead);
+	free(c->name);
+	free(c->address);
+	free(c->user);
+	free(c->key);
+	free(c->known_hosts);
+	free(c);
+}
+
+const char *
+ssh_name(const struct ssh_conn *c)
+{
+	return c->name;
+}
+
+int
+ssh_reconnects(const struct ssh_conn *c)
+{
+	return c->reconnects;
+}
+
+const char *
+ssh_fingerprint(const struct ssh_conn *c)
+{
+	return c->fp;
+}
+
+/* Re-establishes a dead session (once per call).  SSH_OK or SSH_ECONNECT. */
+static int
+ssh_revive(struct ssh_conn *c, char *err, size_t errlen)
+{
+	char	why[256];
+
+	if (!c->dead && c->s != NULL)
+		return SSH_OK;
+	snprintf(why, sizeof why, "%s", c->dead_why);
+	ssh_teardown(c, 0);
+	if (c->no_reconnect) {
+		util_seterr(err, errlen, "%s: session lost earlier (%s)",
+		    c->name, why);
+		return SSH_ECONNECT;
+	}
+	if (ssh_connect(c, err, errlen) == -1) {
+		c->dead = 1;
+		snprintf(c->dead_why, sizeof c->dead_why, "%s", why);
+		return SSH_ECONNECT;
+	}
+	c->reconnects++;
+	log_warnx("%s: SSH session lost (%s); reconnected", c->name, why);
+	return SSH_OK;
+}
+
+int
+ssh_check(struct ssh_conn *c, int timeout_ms, char *err, size_t errlen)
+{
+	int	next;
+
+	(void)timeout_ms;
+	if (!c->dead && c->s != NULL && libssh2_keepalive_send(c->s,
+	    &next) < 0)
+		ssh_mark_dead(c, "keepalive failed");
+	return ssh_revive(c, err, errlen);
+}
+
+/*
+ * Opens a session channel, reviving a dead session once when the open
+ * shows it is gone: nothing had been started on it, so that is safe.
+ */
+static LIBSSH2_CHANNEL *
+ssh_channel(struct ssh_conn *c, int64_t deadline, int *st, char *err,
+    size_t errlen)
+{
+	LIBSSH2_CHANNEL	*ch;
+	int		 attempt, rc, w;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		if ((*st = ssh_revive(c, err, errlen)) != SSH_OK)
+			return NULL;
+		for (;;) {
+			ch = libssh2_channel_open_session(c->s);
+			if (ch != NULL)
+				return ch;
+			rc = libssh2_session_last_errno(c->s);
+			if (rc != LIBSSH2_ERROR_EAGAIN)
+				break;
+			if ((w = ssh_wait(c, deadline)) > 0) {
+				*st = SSH_ETIMEOUT;
+				util_seterr(err, errlen, "%s: open channel: "
+				    "timed out", c->name);
+				ssh_mark_dead(c, "channel open timed out");
+				return NULL;
+			}
+			if (w < 0) {
+				rc = LIBSSH2_ERROR_SOCKET_SEND;
+				break;
+			}
+		}
+		if (!ssh_fatal_rc(rc) && rc != LIBSSH2_ERROR_CHANNEL_FAILURE) {
+			*st = SSH_EFAIL;
+			util_seterr(err, errlen, "%s: open channel: %s",
+			    c->name, ssh_lasterr(c->s));
+			return NULL;
+		}
+		ssh_mark_dead(c, ssh_lasterr(c->s));
+	}
+	*st = SSH_EDROPPED;
+	util_seterr(err, errlen, "%s: open channel: session lost again after "
+	    "reconnecting (%s)", c->name, c->dead_why);
+	return NULL;
+}
+
+/* Closes the channel and collects the exit status, within the deadline. */
+static int
+ssh_finish(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, int64_t deadline,
+    struct ssh_result *res)
+{
+	char	*sig = NULL;
+	size_t	 siglen = 0;
+	int	 rc;
+
+	while ((rc = libssh2_channel_close(ch)) == LIBSSH2_ERROR_EAGAIN)
+		if (ssh_wait(c, deadline) != 0)
+			return rc;
+	if (rc == 0)
+		while ((rc = libssh2_channel_wait_closed(ch)) ==
+		    LIBSSH2_ERROR_EAGAIN)
+			if (ssh_wait(c, deadline) != 0)
+				return rc;
+	if (rc != 0)
+		return rc;
+	res->exit_status = libssh2_channel_get_exit_status(ch);
+	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL,
+	    NULL, NULL) == 0 && sig != NULL) {
+		snprintf(res->exit_signal, sizeof res->exit_signal, "%.*s",
+		    (int)siglen, sig);
+		res->exit_status = -1;
+		libssh2_free(c->s, sig);
+	}
+	while ((rc = libssh2_channel_free(ch)) == LIBSSH2_ERROR_EAGAIN)
+		if (ssh_wait(c, deadline) != 0)
+			return rc;
+	return 0;
+}
+
+/* One pass over stdout and stderr: >0 data read, 0 nothing, <0 error. */
+static int
+ssh_drain(LIBSSH2_CHANNEL *ch, struct buf *out, struct buf *errout,
+    struct ssh_result *res, int *overflow)
+{
+	char	 tmp[16384];
+	ssize_t	 n;
+	int	 got = 0, stream;
+
+	for (stream = 0; stream < 2; stream++) {
+		while ((n = stream == 0 ?
+		    libssh2_channel_read(ch, tmp, sizeof tmp) :
+		    libssh2_channel_read_stderr(ch, tmp, sizeof tmp)) > 0) {
+			got = 1;
+			if (stream == 0 && out != NULL &&
+			    buf_append(out, tmp, (size_t)n) == -1) {
+				*overflow = 1;
+				return 1;
+			}
+			if (stream == 1 && errout != NULL &&
+			    !errout->truncated &&
+			    buf_append(errout, tmp, (size_t)n) == -1)
+				res->err_truncated = 1;
+		}
+		if (n < 0 && n != LIBSSH2_ERROR_EAGAIN)
+			return (int)n;
+	}
+	return got;
+}
+
+int
+ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
+    struct buf *out, struct buf *errout, struct ssh_result *res,
+    char *err, size_t errlen)
+{
+	LIBSSH2_CHANNEL	*ch;
+	int64_t		 start = util_now_ms(), deadline;
+	int		 st, rc, w, overflow = 0;
+
+	deadline = start + (timeout_ms > 0 ? timeout_ms : 1);
+	memset(res, 0, sizeof *res);
+	res->exit_status = -1;
+	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
+		return st;
+	while ((rc = libssh2_channel_exec(ch, cmd)) == LIBSSH2_ERROR_EAGAIN)
+		if ((w = ssh_wait(c, deadline)) != 0)
+			goto wait_failed;
+	if (rc != 0) {
+		if (ssh_fatal_rc(rc))
+			goto dropped;
+		util_seterr(err, errlen, "%s: exec refused: %s", c->name,
+		    ssh_lasterr(c->s));
+		while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN)
+			if (ssh_wait(c, deadline) != 0) {
+				ssh_mark_dead(c, "channel free timed out");
+				ssh_teardown(c, 0);
+				break;
+			}
+		return SSH_EFAIL;
+	}
+	for (;;) {
+		rc = ssh_drain(ch, out, errout, res, &overflow);
+		if (overflow) {
+			util_seterr(err, errlen, "%s: `%.80s`: stdout exceeds "
+			    "%zu bytes; command abandoned", c->name, cmd,
+			    out->max);
+			ssh_mark_dead(c, "command abandoned (output too large)");
+			ssh_teardown(c, 0);
+			return SSH_EOUTPUT;
+		}
+		if (rc < 0)
+			goto dropped;
+		if (rc == 0 && libssh2_channel_eof(ch))
+			break;
+		if (rc == 0 && (w = ssh_wait(c, deadline)) != 0)
+			goto wait_failed;
+	}
+	if ((rc = ssh_finish(c, ch, deadline, res)) != 0) {
+		if (rc == LIBSSH2_ERROR_EAGAIN) {
+			w = 1;
+			goto wait_failed;
+		}
+		goto dropped;
+	}
+	res->elapsed_ms = util_now_ms() - start;
+	return SSH_OK;
+wait_failed:
+	if (w > 0) {
+		util_seterr(err, errlen, "%s: `%.80s`: timed out after %d ms "
+		    "(session reset)", c->name, cmd, timeout_ms);
+		/* libssh2 1.10 cannot signal the command; sshd closes its
+		 * pipes when the connection goes. */
+		ssh_mark_dead(c, "previous command timed out");
+		ssh_teardown(c, 0);
+		return SSH_ETIMEOUT;
+	}
+	rc = LIBSSH2_ERROR_SOCKET_SEND;
+dropped:
+	util_seterr(err, errlen, "%s: `%.80s`: connection dropped: %s",
+	    c->name, cmd, ssh_lasterr(c->s));
+	ssh_mark_dead(c, ssh_lasterr(c->s));
+	ssh_teardown(c, 0);
+	return SSH_EDROPPED;
+}
+
+/* Waits for one SFTP step; sets err and the status on failure. */
+static int
+ssh_sftp_wait(struct ssh_conn *c, int64_t deadline, const char *what,
+    int *st, char *err, size_t errlen)
+{
+	int	w, rc;
+
+	rc = libssh2_session_last_errno(c->s);
+	if (rc != LIBSSH2_ERROR_EAGAIN) {
+		*st = ssh_fatal_rc(rc) ? SSH_EDROPPED : SSH_EFAIL;
+		util_seterr(err, errlen, "%s: sftp %s: %s", c->name, what,
+		    ssh_lasterr(c->s));
+		return -1;
+	}
+	if ((w = ssh_wait(c, deadline)) != 0) {
+		*st = w > 0 ? SSH_ETIMEOUT : SSH_EDROPPED;
+		util_seterr(err, errlen, "%s: sftp %s: %s", c->name, what,
+		    w > 0 ? "timed out" : "socket error");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ssh_sftp_put(struct ssh_conn *c, LIBSSH2_SFTP *sftp, const struct ssh_file *f,
+    int64_t deadline, char *err, size_t errlen)
+{
+	LIBSSH2_SFTP_HANDLE	*h;
+	const char		*p = f->data;
+	size_t			 left = f->len;
+	ssize_t			 n;
+	int			 st = SSH_EFAIL, rc;
+
+	while ((h = libssh2_sftp_open(sftp, f->path, LIBSSH2_FXF_WRITE |
+	    LIBSSH2_FXF_CREAT | LIBSSH2_FXF_TRUNC, f->mode)) == NULL) {
+		if (libssh2_session_last_errno(c->s) == LIBSSH2_ERROR_SFTP_PROTOCOL) {
+			util_seterr(err, errlen, "%s: sftp open %s: SFTP error "
+			    "%lu", c->name, f->path, libssh2_sftp_last_error(sftp));
+			return SSH_EFAIL;
+		}
+		if (ssh_sftp_wait(c, deadline, f->path, &st, err, errlen) == -1)
+			return st;
+	}
+	while (left > 0) {
+		n = libssh2_sftp_write(h, p, left);
+		if (n > 0) {
+			p += n;
+			left -= (size_t)n;
+		} else if (n != LIBSSH2_ERROR_EAGAIN) {
+			util_seterr(err, errlen, "%s: sftp write %s: %s",
+			    c->name, f->path, ssh_lasterr(c->s));
+			return ssh_fatal_rc((int)n) ? SSH_EDROPPED : SSH_EFAIL;
+		} else if (ssh_sftp_wait(c, deadline, f->path, &st, err,
+		    errlen) == -1)
+			return st;
+	}
+	while ((rc = libssh2_sftp_close(h)) == LIBSSH2_ERROR_EAGAIN)
+		if (ssh_sftp_wait(c, deadline, f->path, &st, err, errlen) == -1)
+			return st;
+	if (rc != 0) {
+		util_seterr(err, errlen, "%s: sftp close %s: %s", c->name,
+		    f->path, ssh_lasterr(c->s));
+		return SSH_EFAIL;
+	}
+	return SSH_OK;
+}
+
+int
+ssh_upload(struct ssh_conn *c, const struct ssh_file *files, size_t nfiles,
+    int timeout_ms, char *err, size_t errlen)
+{
+	LIBSSH2_SFTP	*sftp;
+	int64_t		 deadline = util_now_ms() + timeout_ms;
+	size_t		 i;
+	int		 st = SSH_OK, rc;
+
+	if ((st = ssh_revive(c, err, errlen)) != SSH_OK)
+		return st;
+	while ((sftp = libssh2_sftp_init(c->s)) == NULL)
+		if (ssh_sftp_wait(c, deadline, "init", &st, err, errlen) == -1)
+			goto fail;
+	for (i = 0; i < nfiles && st == SSH_OK; i++)
+		st = ssh_sftp_put(c, sftp, &files[i], deadline, err, errlen);
+	if (st == SSH_ETIMEOUT || st == SSH_EDROPPED)
+		goto fail;
+	while ((rc = libssh2_sftp_shutdown(sftp)) == LIBSSH2_ERROR_EAGAIN)
+		if (ssh_wait(c, deadline) != 0)
+			break;
+	if (rc != 0) {
+		ssh_mark_dead(c, "sftp shutdown did not finish");
+		ssh_teardown(c, 0);
+	}
+	return st;
+fail:
+	/* Channels of a half-done SFTP session cannot be closed in time. */
+	ssh_mark_dead(c, st == SSH_ETIMEOUT ? "upload timed out" :
+	    "upload failed");
+	ssh_teardown(c, 0);
+	return st == SSH_OK ? SSH_EFAIL : st;
+}
+
+int
+ssh_quote(struct buf *b, const char *s)
+{
+	const char	*q;
+	int		 r;
+
+	r = buf_append(b, "'", 1);
+	while ((q = strchr(s, '\'')) != NULL) {
+		r |= buf_append(b, s, (size_t)(q - s));
+		r |= buf_append(b, "'\\''", 4);
+		s = q + 1;
+	}
+	r |= buf_append(b, s, strlen(s));
+	r |= buf_append(b, "'", 1);
+	return r;
+}
+
+char *
+ssh_argv_command(const char *const *argv)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b, 1024 * 1024);
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			buf_append(&b, " ", 1);
+		ssh_quote(&b, argv[i]);
+	}
+	return buf_release(&b);
+}

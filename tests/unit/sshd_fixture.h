@@ -1,0 +1,235 @@
+/*
+ * sshd_fixture.h: a real OpenSSH sshd for the ssh and agentctl tests, on
+ * 127.0.0.1 and a random high port, with its own ed25519 host key, a client
+ * ed25519 key (and an RSA one) in a temporary AuthorizedKeysFile, `UsePAM
+ * no`, `Subsystem sftp internal-sftp` and LABRAT_AGENT_STATE pointing into
+ * the temporary directory.  Header-only (static functions) so each test
+ * program carries its own copy.
+ */
+#ifndef LABRAT_SSHD_FIXTURE_H
+#define LABRAT_SSHD_FIXTURE_H
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct sshd_fixture {
+	char	dir[256];
+	char	key[300];		/* client ed25519 private key */
+	char	rsakey[300];		/* client RSA private key */
+	char	known_hosts[300];	/* holds the right host key */
+	char	kh_wrong[300];		/* another key for the same host */
+	char	kh_unknown[300];	/* only some other host */
+	char	fingerprint[128];	/* SHA256:... of the host key */
+	char	state[300];		/* LABRAT_AGENT_STATE on the "host" */
+	int	port;
+	pid_t	pid;
+};
+
+static int
+fx_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int
+fx_sh(const char *fmt, ...)
+{
+	char	cmd[4096];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static int
+fx_port_free(int port)
+{
+	struct sockaddr_in	sin;
+	int			fd, r;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r = bind(fd, (struct sockaddr *)&sin, sizeof sin);
+	close(fd);
+	return r == 0;
+}
+
+static int
+fx_port_open(int port)
+{
+	struct sockaddr_in	sin;
+	int			fd, r;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r = connect(fd, (struct sockaddr *)&sin, sizeof sin);
+	close(fd);
+	return r == 0;
+}
+
+/* Kills pid and all its descendants (found through /proc), by pid. */
+static void
+fx_kill_tree(pid_t pid)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[300], buf[512], *p;
+	FILE		*fp;
+	int		 child, ppid;
+
+	kill(pid, SIGSTOP);
+	if ((d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			child = atoi(de->d_name);
+			if (child <= 0)
+				continue;
+			snprintf(path, sizeof path, "/proc/%d/stat", child);
+			if ((fp = fopen(path, "r")) == NULL)
+				continue;
+			ppid = -1;
+			if (fgets(buf, sizeof buf, fp) != NULL &&
+			    (p = strrchr(buf, ')')) != NULL)
+				sscanf(p + 2, "%*c %d", &ppid);
+			fclose(fp);
+			if (ppid == pid)
+				fx_kill_tree(child);
+		}
+		closedir(d);
+	}
+	kill(pid, SIGKILL);
+	kill(pid, SIGCONT);
+}
+
+static int
+fx_sshd_start(struct sshd_fixture *fx)
+{
+	char	conf[300], log[300];
+	int	i, fd;
+
+	snprintf(conf, sizeof conf, "%s/sshd_config", fx->dir);
+	snprintf(log, sizeof log, "%s/sshd.log", fx->dir);
+	fx->pid = fork();
+	if (fx->pid == -1)
+		return -1;
+	if (fx->pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl("/usr/sbin/sshd", "/usr/sbin/sshd", "-D", "-e", "-f", conf,
+		    (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 300; i++) {
+		if (fx_port_open(fx->port))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void
+fx_sshd_kill(struct sshd_fixture *fx)
+{
+	if (fx->pid > 0) {
+		fx_kill_tree(fx->pid);
+		waitpid(fx->pid, NULL, 0);
+	}
+	fx->pid = -1;
+}
+
+/* Returns 0, or -1 when sshd/ssh-keygen are missing (the caller skips). */
+static int
+fx_setup(struct sshd_fixture *fx)
+{
+	char	 tmpl[] = "/tmp/lrsshfx.XXXXXX", line[1024], *p;
+	FILE	*fp;
+	int	 i;
+
+	memset(fx, 0, sizeof *fx);
+	fx->pid = -1;
+	if (access("/usr/sbin/sshd", X_OK) != 0 ||
+	    system("command -v ssh-keygen >/dev/null 2>&1") != 0)
+		return -1;
+	if (mkdtemp(tmpl) == NULL)
+		return -1;
+	snprintf(fx->dir, sizeof fx->dir, "%s", tmpl);
+	snprintf(fx->key, sizeof fx->key, "%s/id_ed25519", fx->dir);
+	snprintf(fx->rsakey, sizeof fx->rsakey, "%s/id_rsa", fx->dir);
+	snprintf(fx->known_hosts, sizeof fx->known_hosts, "%s/known_hosts",
+	    fx->dir);
+	snprintf(fx->kh_wrong, sizeof fx->kh_wrong, "%s/kh_wrong", fx->dir);
+	snprintf(fx->kh_unknown, sizeof fx->kh_unknown, "%s/kh_unknown",
+	    fx->dir);
+	snprintf(fx->state, sizeof fx->state, "%s/state", fx->dir);
+	mkdir(fx->state, 0755);
+	mkdir("/run/sshd", 0755);
+	srand((unsigned)(getpid() ^ time(NULL)));
+	for (i = 0; i < 100; i++) {
+		fx->port = 20000 + rand() % 40000;
+		if (fx_port_free(fx->port))
+			break;
+	}
+	if (fx_sh("cd %s && ssh-keygen -q -t ed25519 -N '' -f hostkey && "
+	    "ssh-keygen -q -t ed25519 -N '' -f otherkey && "
+	    "ssh-keygen -q -t ed25519 -N '' -f id_ed25519 && "
+	    "ssh-keygen -q -t rsa -b 2048 -N '' -f id_rsa && "
+	    "cat id_ed25519.pub id_rsa.pub > authorized_keys && "
+	    "printf '[127.0.0.1]:%d %%s\\n' \"$(cut -d' ' -f1,2 hostkey.pub)\" "
+	    "> known_hosts && "
+	    "printf '[127.0.0.1]:%d %%s\\n' \"$(cut -d' ' -f1,2 otherkey.pub)\" "
+	    "> kh_wrong && "
+	    "printf '[127.0.0.2]:%d %%s\\n' \"$(cut -d' ' -f1,2 hostkey.pub)\" "
+	    "> kh_unknown", fx->dir, fx->port, fx->port, fx->port) != 0)
+		return -1;
+	snprintf(line, sizeof line, "ssh-keygen -l -E sha256 -f %s/hostkey.pub",
+	    fx->dir);
+	if ((fp = popen(line, "r")) == NULL)
+		return -1;
+	if (fgets(line, sizeof line, fp) != NULL &&
+	    (p = strstr(line, "SHA256:")) != NULL)
+		snprintf(fx->fingerprint, sizeof fx->fingerprint, "%.*s",
+		    (int)strcspn(p, " \n"), p);
+	pclose(fp);
+	snprintf(line, sizeof line, "%s/sshd_config", fx->dir);
+	if ((fp = fopen(line, "w")) == NULL)
+		return -1;
+	fprintf(fp, "ListenAddress 127.0.0.1:%d\nHostKey %s/hostkey\n"
+	    "UsePAM no\nPermitRootLogin prohibit-password\nStrictModes no\n"
+	    "AuthorizedKeysFile %s/authorized_keys\n"
+	    "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+	    "Subsystem sftp internal-sftp\nPidFile none\nLogLevel ERROR\n"
+	    "SetEnv LABRAT_AGENT_STATE=%s\n", fx->port, fx->dir, fx->dir,
+	    fx->state);
+	fclose(fp);
+	return fx_sshd_start(fx);
+}
+
+static void
+fx_teardown(struct sshd_fixture *fx)
+{
+	fx_sshd_kill(fx);
+	if (fx->dir[0] != '\0')
+		fx_sh("rm -rf %s", fx->dir);
+}
+
+#endif

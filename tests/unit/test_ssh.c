@@ -1,0 +1,406 @@
+/*
+ * test_ssh: the SSH transport against a real sshd (tests/unit/sshd_fixture.h):
+ * exit status and output, deadlines, output ceilings, host-key refusal with
+ * the fingerprint, RSA keys, connect timeout to a black hole, sshd killed
+ * mid-command, reconnect after an sshd restart, SFTP upload, quoting.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sshd_fixture.h"
+
+#include "ssh.h"
+#include "util.h"
+
+static struct sshd_fixture fx;
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	if (fx_setup(&fx) != 0) {
+		fx_teardown(&fx);
+		return -1;
+	}
+	ssh_global_init();
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	fx_teardown(&fx);
+	ssh_global_cleanup();
+	return 0;
+}
+
+static void
+target(struct ssh_target *t, const char *key, const char *kh)
+{
+	memset(t, 0, sizeof *t);
+	t->name = "test-host";
+	t->address = "127.0.0.1";
+	t->port = fx.port;
+	t->key = key;
+	t->known_hosts = kh;
+	t->connect_timeout_ms = 3000;
+}
+
+static struct ssh_conn *
+conn(void)
+{
+	struct ssh_target	 t;
+	struct ssh_conn		*c;
+	char			 err[512];
+
+	target(&t, fx.key, fx.known_hosts);
+	c = ssh_open(&t, err, sizeof err);
+	if (c == NULL)
+		fail_msg("ssh_open: %s", err);
+	return c;
+}
+
+/* Runs cmd with 64 KiB ceilings; returns the ssh status. */
+static int
+run(struct ssh_conn *c, const char *cmd, int ms, struct buf *out,
+    struct buf *eb, struct ssh_result *res, char *err, size_t errlen)
+{
+	buf_init(out, 65536);
+	buf_init(eb, 65536);
+	return ssh_exec(c, cmd, ms, out, eb, res, err, errlen);
+}
+
+static void
+test_exec_status(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512];
+	int64_t			 t0;
+	int			 i;
+
+	(void)state;
+	assert_int_equal(run(c, "echo hello; echo oops >&2; exit 3", 5000,
+	    &out, &eb, &res, err, sizeof err), SSH_OK);
+	assert_int_equal(res.exit_status, 3);
+	assert_string_equal(out.data, "hello\n");
+	assert_string_equal(eb.data, "oops\n");
+	buf_free(&out);
+	buf_free(&eb);
+	/* The session is reused: many commands, one connection. */
+	t0 = util_now_ms();
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(run(c, "true", 5000, &out, &eb, &res, err,
+		    sizeof err), SSH_OK);
+		assert_int_equal(res.exit_status, 0);
+		buf_free(&out);
+		buf_free(&eb);
+	}
+	print_message("exec round trip: %.1f ms per command\n",
+	    (double)(util_now_ms() - t0) / 20);
+	assert_int_equal(run(c, "kill -9 $$", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_int_equal(res.exit_status, -1);
+	assert_string_equal(res.exit_signal, "KILL");
+	buf_free(&out);
+	buf_free(&eb);
+	assert_int_equal(ssh_reconnects(c), 0);
+	assert_string_equal(ssh_fingerprint(c), fx.fingerprint);
+	ssh_close(c);
+}
+
+static void
+test_deadline(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512];
+	int64_t			 t0, dt;
+
+	(void)state;
+	t0 = util_now_ms();
+	assert_int_equal(run(c, "sleep 30", 1000, &out, &eb, &res, err,
+	    sizeof err), SSH_ETIMEOUT);
+	dt = util_now_ms() - t0;
+	print_message("sleep 30 with a 1 s deadline returned after %lld ms: "
+	    "%s\n", (long long)dt, err);
+	assert_true(dt >= 1000 && dt < 1500);
+	assert_non_null(strstr(err, "timed out"));
+	buf_free(&out);
+	buf_free(&eb);
+	/* The next command reconnects transparently. */
+	assert_int_equal(run(c, "echo again", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_string_equal(out.data, "again\n");
+	assert_int_equal(ssh_reconnects(c), 1);
+	buf_free(&out);
+	buf_free(&eb);
+	ssh_close(c);
+}
+
+static void
+test_output_cap(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512];
+	int64_t			 t0, dt;
+
+	(void)state;
+	t0 = util_now_ms();
+	assert_int_equal(run(c, "head -c 10485760 /dev/zero", 10000, &out,
+	    &eb, &res, err, sizeof err), SSH_EOUTPUT);
+	dt = util_now_ms() - t0;
+	print_message("10 MiB into a 64 KiB ceiling stopped after %lld ms: "
+	    "%s\n", (long long)dt, err);
+	assert_int_equal(out.len, 65536);
+	assert_true(out.truncated);
+	assert_non_null(strstr(err, "exceeds 65536 bytes"));
+	buf_free(&out);
+	buf_free(&eb);
+	/* stderr past its ceiling is dropped, the command still completes. */
+	assert_int_equal(run(c, "head -c 1048576 /dev/zero >&2; echo done",
+	    10000, &out, &eb, &res, err, sizeof err), SSH_OK);
+	assert_string_equal(out.data, "done\n");
+	assert_int_equal(eb.len, 65536);
+	assert_true(res.err_truncated);
+	assert_int_equal(res.exit_status, 0);
+	buf_free(&out);
+	buf_free(&eb);
+	ssh_close(c);
+}
+
+static void
+test_hostkey_refused(void **state)
+{
+	struct ssh_target	 t;
+	char			 err[1024];
+
+	(void)state;
+	target(&t, fx.key, fx.kh_unknown);
+	assert_null(ssh_open(&t, err, sizeof err));
+	print_message("unknown: %s\n", err);
+	assert_non_null(strstr(err, "test-host"));
+	assert_non_null(strstr(err, "unknown host"));
+	assert_non_null(strstr(err, fx.fingerprint));
+
+	target(&t, fx.key, fx.kh_wrong);
+	assert_null(ssh_open(&t, err, sizeof err));
+	print_message("wrong: %s\n", err);
+	assert_non_null(strstr(err, "MISMATCH"));
+	assert_non_null(strstr(err, fx.fingerprint));
+
+	target(&t, fx.key, "/nonexistent/known_hosts");
+	assert_null(ssh_open(&t, err, sizeof err));
+	assert_non_null(strstr(err, "/nonexistent/known_hosts"));
+}
+
+static void
+test_rsa_key(void **state)
+{
+	struct ssh_target	 t;
+	char			 err[1024];
+
+	(void)state;
+	target(&t, fx.rsakey, fx.known_hosts);
+	assert_null(ssh_open(&t, err, sizeof err));
+	print_message("rsa: %s\n", err);
+	assert_non_null(strstr(err, "RSA"));
+	assert_non_null(strstr(err, "ed25519"));
+	assert_non_null(strstr(err, "libssh2 1.10"));
+}
+
+static void
+test_connect_timeout(void **state)
+{
+	struct ssh_target	 t;
+	char			 ifname[16], ns[32], addr[32], err[512];
+	int64_t			 t0, dt;
+	int			 a, b;
+
+	(void)state;
+	if (geteuid() != 0 || system("command -v ip >/dev/null") != 0)
+		skip();
+	/*
+	 * A veth pair whose far end sits, up but without an address, in a
+	 * namespace of its own: SYNs to the /30 peer go out and nothing
+	 * answers (not even ARP).
+	 */
+	a = 200 + rand() % 8;
+	b = (rand() % 64) * 4;
+	snprintf(ifname, sizeof ifname, "lr%da", (int)getpid() % 100000);
+	snprintf(ns, sizeof ns, "lr%dbh", (int)getpid() % 100000);
+	snprintf(addr, sizeof addr, "198.18.%d.%d", a, b + 2);
+	if (fx_sh("ip netns add %s && ip link add %s type veth peer name "
+	    "%.*sb netns %s && ip -n %s link set %.*sb up && "
+	    "ip addr add 198.18.%d.%d/30 dev %s && ip link set %s up",
+	    ns, ifname, (int)strlen(ifname) - 1, ifname, ns, ns,
+	    (int)strlen(ifname) - 1, ifname, a, b + 1, ifname, ifname) != 0) {
+		fx_sh("ip link del %s 2>/dev/null; ip netns del %s 2>/dev/null",
+		    ifname, ns);
+		fail_msg("cannot create veth %s / netns %s", ifname, ns);
+	}
+	target(&t, fx.key, fx.known_hosts);
+	t.address = addr;
+	t.port = 22;
+	t.connect_timeout_ms = 700;
+	t0 = util_now_ms();
+	assert_null(ssh_open(&t, err, sizeof err));
+	dt = util_now_ms() - t0;
+	fx_sh("ip link del %s; ip netns del %s", ifname, ns);
+	print_message("black hole: %lld ms: %s\n", (long long)dt, err);
+	assert_true(dt >= 650 && dt < 1200);
+	assert_non_null(strstr(err, "timed out"));
+	assert_non_null(strstr(err, addr));
+}
+
+
+static void
+test_sshd_killed_and_restarted(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512];
+	int64_t			 t0, dt;
+	pid_t			 k;
+
+	(void)state;
+	k = fork();
+	if (k == 0) {
+		usleep(300000);
+		fx_kill_tree(fx.pid);
+		_exit(0);
+	}
+	t0 = util_now_ms();
+	assert_int_equal(run(c, "sleep 5", 10000, &out, &eb, &res, err,
+	    sizeof err), SSH_EDROPPED);
+	dt = util_now_ms() - t0;
+	waitpid(k, NULL, 0);
+	waitpid(fx.pid, NULL, 0);
+	fx.pid = -1;
+	print_message("sshd killed mid-exec: %lld ms: %s\n", (long long)dt,
+	    err);
+	assert_true(dt < 2000);
+	buf_free(&out);
+	buf_free(&eb);
+
+	/* sshd is gone: the next command fails fast, naming the cause. */
+	t0 = util_now_ms();
+	assert_int_equal(run(c, "true", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_ECONNECT);
+	assert_non_null(strstr(err, "refused"));
+	assert_true(util_now_ms() - t0 < 1000);
+	buf_free(&out);
+	buf_free(&eb);
+
+	/* After a restart the same connection object works again. */
+	assert_int_equal(fx_sshd_start(&fx), 0);
+	assert_int_equal(run(c, "echo back", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_string_equal(out.data, "back\n");
+	assert_int_equal(ssh_reconnects(c), 1);
+	buf_free(&out);
+	buf_free(&eb);
+
+	/* Killed while idle: detected at the next command, reconnected. */
+	fx_sshd_kill(&fx);
+	assert_int_equal(fx_sshd_start(&fx), 0);
+	assert_int_equal(run(c, "echo idle", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_string_equal(out.data, "idle\n");
+	assert_int_equal(ssh_reconnects(c), 2);
+	buf_free(&out);
+	buf_free(&eb);
+	ssh_close(c);
+}
+
+static void
+test_upload(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_file		 f[2];
+	char			 p1[400], p2[400], err[512], *big, *got;
+	size_t			 i, n = 300000, len;
+
+	(void)state;
+	big = malloc(n);
+	for (i = 0; i < n; i++)
+		big[i] = (char)(i * 7 + i / 251);
+	snprintf(p1, sizeof p1, "%s/up-small.txt", fx.dir);
+	snprintf(p2, sizeof p2, "%s/up-big.bin", fx.dir);
+	f[0] = (struct ssh_file){ p1, "hello, host\n", 12, 0600 };
+	f[1] = (struct ssh_file){ p2, big, n, 0755 };
+	assert_int_equal(ssh_upload(c, f, 2, 5000, err, sizeof err), SSH_OK);
+	got = util_read_file(p1, 1000, &len, err, sizeof err);
+	assert_non_null(got);
+	assert_string_equal(got, "hello, host\n");
+	free(got);
+	got = util_read_file(p2, n + 1, &len, err, sizeof err);
+	assert_non_null(got);
+	assert_int_equal(len, n);
+	assert_memory_equal(got, big, n);
+	free(got);
+	free(big);
+
+	/* A bad path is an error naming it; the session stays usable. */
+	f[0].path = "/nonexistent-dir/x";
+	assert_int_equal(ssh_upload(c, f, 1, 5000, err, sizeof err),
+	    SSH_EFAIL);
+	assert_non_null(strstr(err, "/nonexistent-dir/x"));
+	assert_int_equal(ssh_check(c, 1000, err, sizeof err), SSH_OK);
+	assert_int_equal(ssh_reconnects(c), 0);
+	ssh_close(c);
+}
+
+static void
+test_quote(void **state)
+{
+	static const char *argv[] = { "printf", "%s|", "a b", "it's",
+	    "$HOME `id`", "", "x\"y\\z", NULL };
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512], *cmd;
+
+	(void)state;
+	cmd = ssh_argv_command(argv);
+	assert_string_equal(cmd, "'printf' '%s|' 'a b' 'it'\\''s' "
+	    "'$HOME `id`' '' 'x\"y\\z'");
+	assert_int_equal(run(c, cmd, 5000, &out, &eb, &res, err, sizeof err),
+	    SSH_OK);
+	assert_string_equal(out.data, "a b|it's|$HOME `id`||x\"y\\z|");
+	free(cmd);
+	buf_free(&out);
+	buf_free(&eb);
+	ssh_close(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exec_status),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_output_cap),
+		cmocka_unit_test(test_hostkey_refused),
+		cmocka_unit_test(test_rsa_key),
+		cmocka_unit_test(test_connect_timeout),
+		cmocka_unit_test(test_upload),
+		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_sshd_killed_and_restarted),
+	};
+
+	if (access("/usr/sbin/sshd", X_OK) != 0) {
+		fprintf(stderr, "test_ssh: no /usr/sbin/sshd\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
