@@ -67,7 +67,7 @@ check_file(const char *path, struct config_errors *errs)
 
 	text = util_read_file(path, CONFIG_FILE_MAX, &len, err, sizeof err);
 	if (text == NULL) {
-		config_errors_add(errs, path, NULL, "%s", err);
+		config_errors_read(errs, path, err);
 		return;
 	}
 	switch (config_detect(path, text, len, errs)) {

@@ -86,6 +86,18 @@ config_errors_add(struct config_errors *e, const char *file, const char *path,
 	va_end(ap);
 }
 
+void
+config_errors_read(struct config_errors *e, const char *path,
+    const char *err)
+{
+	size_t	plen = strlen(path);
+
+	/* util_read_file() already names the file. */
+	if (strncmp(err, path, plen) == 0 && strncmp(err + plen, ": ", 2) == 0)
+		err += plen + 2;
+	config_errors_add(e, path, NULL, "%s", err);
+}
+
 static void
 werr(struct walk *w, const char *path, const char *fmt, ...)
 {
@@ -314,7 +326,7 @@ get_num(struct walk *w, const char *path, struct json_object *o,
 	d = json_object_get_double(v);
 	if (d < min || (min_open && d == min) || d > max) {
 		fmtval(v, val, sizeof val);
-		werr(w, p, "%s is out of range %s%g-%g]", val,
+		werr(w, p, "%s is out of range %s%.10g-%.10g]", val,
 		    min_open ? "(" : "[", min, max);
 		return -1;
 	}
@@ -759,7 +771,7 @@ read_config(const char *path, size_t *lenp, struct config_errors *errs)
 
 	text = util_read_file(path, CONFIG_FILE_MAX, lenp, err, sizeof err);
 	if (text == NULL)
-		config_errors_add(errs, path, NULL, "%s", err);
+		config_errors_read(errs, path, err);
 	return text;
 }
 
@@ -858,7 +870,7 @@ get_template(struct walk *w, const char *path, struct json_object *o,
 	struct json_object	*arr, *v;
 	char			 p[PATHLEN], ep[PATHLEN], val[64];
 	const char		*s, *bad;
-	size_t			 i, n, before = nerrors(w);
+	size_t			 i, n, len, before = nerrors(w);
 	int			 has_rev = 0;
 
 	if ((arr = get_array(w, path, o, key, required, CONFIG_ARGV_MAX)) ==
@@ -884,9 +896,13 @@ get_template(struct walk *w, const char *path, struct json_object *o,
 			continue;
 		}
 		if ((bad = bad_placeholder(s, allow_rev)) != NULL) {
-			werr(w, ep, "%s has an unknown placeholder at "
-			    "\"%.8s\" (allowed: %s)", val, bad,
-			    allow_rev ? "{rev} {host}" : "{host}");
+			len = strcspn(bad + 1, "{}") + 2;
+			if (*bad == '}' || bad[len - 1] != '}' || len > 20)
+				werr(w, ep, "%s has an unmatched brace", val);
+			else
+				werr(w, ep, "%s uses %.*s; only %s allowed",
+				    val, (int)len, bad, allow_rev ?
+				    "{rev} and {host} are" : "{host} is");
 			continue;
 		}
 		if (strstr(s, "{rev}") != NULL)

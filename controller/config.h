@@ -49,6 +49,9 @@ struct config_errors {
 
 void	config_errors_init(struct config_errors *);
 void	config_errors_free(struct config_errors *);
+/* Adds a util_read_file() failure for path without naming the file twice. */
+void	config_errors_read(struct config_errors *, const char *path,
+	    const char *err);
 /* Appends "file: path: fmt..." (path may be NULL or "": "file: fmt..."). */
 void	config_errors_add(struct config_errors *, const char *file,
 	    const char *path, const char *fmt, ...)
