@@ -223,9 +223,34 @@ refuse_newer(const char *path, int version, char *err, size_t errlen)
 }
 
 /*
- * Looks at an existing file through a read-only connection before anything
- * may write to it: a database from a newer labrat must not be touched (not
- * even switched to WAL or checkpointed on close).
+ * The user_version in the file's header (big-endian at offset 60), read
+ * without SQLite so that even a read-only connection, which would leave
+ * -wal and -shm files behind, is not needed to refuse a newer database.
+ * Returns -1 when the file has no SQLite header (SQLite then says why).
+ */
+static int
+header_version(const char *path, int *version)
+{
+	unsigned char	 h[100];
+	FILE		*fp;
+	size_t		 n;
+
+	if ((fp = fopen(path, "rb")) == NULL)
+		return -1;
+	n = fread(h, 1, sizeof h, fp);
+	fclose(fp);
+	if (n < sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+		return -1;
+	*version = (int)((uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 |
+	    (uint32_t)h[62] << 8 | h[63]);
+	return 0;
+}
+
+/*
+ * Looks at an existing file before anything may write to it: a database
+ * from a newer labrat must not be touched (not even switched to WAL or
+ * checkpointed on close).  The header says it in most cases; a read-only
+ * connection also sees a version still in the WAL.
  */
 static int
 precheck(const char *path, char *err, size_t errlen)
@@ -233,6 +258,9 @@ precheck(const char *path, char *err, size_t errlen)
 	sqlite3	*db = NULL;
 	int	 version = 0, rc = -1;
 
+	if (header_version(path, &version) == 0 &&
+	    refuse_newer(path, version, err, errlen) == -1)
+		return -1;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
 	    SQLITE_OK) {
 		util_seterr(err, errlen, "%s: open: %s", path,
