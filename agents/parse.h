@@ -23,6 +23,8 @@
  * (-1.0), tri-state flags are -1; print them as JSON null.
  *
  * The structs below are plain values (no pointers, no heap): copy freely.
+ * Array entries past their count (nintervals, nstreams, ndevs, nfeatures)
+ * are unspecified.
  * struct parse_iperf and struct parse_pciconf are large (~180 KB / ~105 KB):
  * allocate them with calloc or make them static, not on a small stack.
  */
@@ -95,6 +97,15 @@ struct parse_iperf {
 	struct parse_interval intervals[PARSE_MAX_INTERVALS];
 };
 
+/* Reset the scalars of r and set r->tool (the parsers do this). */
+void	parse_iperf_init(struct parse_iperf *, int);
+/*
+ * -1 unless r holds a result covering the run: seconds must reach
+ * expect_seconds (the -t given; 0 skips the test) within 5% + 0.5 s.  Call
+ * it after a parser succeeds: a run cut short, or output cut after an
+ * early interval line, parses as a shorter run.
+ */
+int	parse_iperf_check(const struct parse_iperf *, double, char *, size_t);
 /* iperf 2.0.x / 2.1.x client text output, plain or -e (enhanced). */
 int	parse_iperf2(const char *, size_t, struct parse_iperf *, char *,
 	    size_t);

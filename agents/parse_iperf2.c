@@ -12,6 +12,7 @@
  * their lines mix sender and receiver views and would give wrong TCP
  * numbers.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ struct i2_ctx {
 	/* CSV with a 2.2-style header: column indexes, -1 absent. */
 	int	c_id, c_int, c_start, c_end, c_bytes, c_bps, c_rtry, c_n;
 	int	udp, bidir;
+	int	interval_mode;		/* some report starts after 0 (-i) */
 	char	failure[96];		/* first line that looks like an error */
 };
 
@@ -440,16 +442,20 @@ i2_connect_line(const char *line, size_t len, int *id)
 	return 1;
 }
 
-static void
-i2_init(struct parse_iperf *out)
+/* Clears the scalars only: the arrays are large and filled up to their
+ * counts (callers of parse_iperf* must not look past them). */
+void
+parse_iperf_init(struct parse_iperf *out, int tool)
 {
-	memset(out, 0, sizeof(*out));
-	out->tool = PARSE_TOOL_IPERF2;
+	memset(out, 0, offsetof(struct parse_iperf, streams));
+	out->tool = tool;
 	out->bytes = out->seconds = out->bps = -1;
 	out->sent_bytes = out->sent_bps = -1;
 	out->retransmits = PARSE_UNKNOWN;
 	out->window_requested = out->window_granted = PARSE_UNKNOWN;
 	out->cpu_host = out->cpu_remote = -1;
+	out->nintervals = 0;
+	out->intervals_truncated = 0;
 }
 
 typedef int (*i2_linefn)(struct i2_ctx *, const char *, size_t,
@@ -503,6 +509,8 @@ i2_pass1(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 			ts = sum;
 		else if ((s = i2_stream(out, st, r.tag, &ts)) == NULL)
 			goto toomany;
+		if (r.start > 0)
+			c->interval_mode = 1;
 		ts->count++;
 		ts->last = r;
 		ts->last_lineno = l.lineno;
@@ -560,26 +568,38 @@ i2_set_final(struct parse_stream *s, const struct i2_rec *r)
 	s->rtt_us = r->rtt;
 }
 
+/*
+ * A tag's last record is its final report if it starts at 0 -- unless the
+ * run has interval reports and it is also the tag's first record (then it
+ * is the first interval of a cut-off output).
+ */
+static int
+i2_is_final(const struct i2_ctx *c, const struct i2_tagstat *ts)
+{
+	return ts->count > 0 && ts->last.start == 0 &&
+	    !(c->interval_mode && ts->count == 1);
+}
+
 /* Totals from the final [SUM], a single flow's final, or the flows' sum. */
 static int
-i2_totals(struct parse_iperf *out, struct i2_tagstat *st,
-    struct i2_tagstat *sum, char *err, size_t errlen)
+i2_totals(const struct i2_ctx *c, struct parse_iperf *out,
+    struct i2_tagstat *st, struct i2_tagstat *sum, char *err, size_t errlen)
 {
-	int i, all_rtry = 1;
+	int i, all_rtry = 1, sumfinal = i2_is_final(c, sum);
 	double bytes = 0;
 	int64_t rtry = 0;
 
 	for (i = 0; i < out->nstreams; i++) {
-		if (st[i].count > 0 && st[i].last.start == 0)
+		if (i2_is_final(c, &st[i]))
 			i2_set_final(&out->streams[i], &st[i].last);
-		else if (!(sum->count > 0 && sum->last.start == 0)) {
+		else if (!sumfinal) {
 			parse_seterr(err, errlen, "iperf2: flow [%d] has no "
 			    "final report (truncated output?)",
 			    out->streams[i].id);
 			return -1;
 		}
 	}
-	if (sum->count > 0 && sum->last.start == 0) {
+	if (sumfinal) {
 		out->bytes = sum->last.bytes;
 		out->seconds = sum->last.end;
 		out->bps = sum->last.bps;
@@ -623,7 +643,7 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 	int tag;
 	size_t final;
 
-	i2_init(out);
+	parse_iperf_init(out, PARSE_TOOL_IPERF2);
 	if (parse_check_input(what, text, len, err, errlen) == -1)
 		return -1;
 	memset(&sum, 0, sizeof(sum));
@@ -647,11 +667,11 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 			parse_seterr(err, errlen, "%s: no report lines", what);
 		return -1;
 	}
-	if (i2_totals(out, st, &sum, err, errlen) == -1)
+	if (i2_totals(c, out, st, &sum, err, errlen) == -1)
 		return -1;
 	if (out->nstreams > 1) {
 		tag = I2_TAG_SUM;
-		final = sum.last.start == 0 ? sum.last_lineno : 0;
+		final = i2_is_final(c, &sum) ? sum.last_lineno : 0;
 	} else {
 		tag = out->streams[0].id;
 		final = st[0].last_lineno;
@@ -684,4 +704,22 @@ parse_iperf2_csv(const char *text, size_t len, struct parse_iperf *out,
 	c.csv = 1;
 	return i2_parse("iperf2 CSV", text, len, &c, i2_csv_line, out, err,
 	    errlen);
+}
+
+int
+parse_iperf_check(const struct parse_iperf *r, double expect, char *err,
+    size_t errlen)
+{
+	if (r->seconds < 0 || r->bytes < 0 || r->bps < 0) {
+		parse_seterr(err, errlen, "iperf: no result");
+		return -1;
+	}
+	/* iperf ends a -t run on time give or take a little. */
+	if (expect > 0 && r->seconds + 0.5 + expect * 0.05 < expect) {
+		parse_seterr(err, errlen, "iperf: run covers %.2f s of the "
+		    "%.2f s asked (cut short or truncated output)", r->seconds,
+		    expect);
+		return -1;
+	}
+	return 0;
 }

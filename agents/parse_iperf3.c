@@ -12,18 +12,6 @@
 
 #define I3_MAX_WINDOW	1099511627776.0	/* 1 TiB */
 
-static void
-i3_init(struct parse_iperf *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->tool = PARSE_TOOL_IPERF3;
-	out->bytes = out->seconds = out->bps = -1;
-	out->sent_bytes = out->sent_bps = -1;
-	out->retransmits = PARSE_UNKNOWN;
-	out->window_requested = out->window_granted = PARSE_UNKNOWN;
-	out->cpu_host = out->cpu_remote = -1;
-}
-
 /*
  * Number at path below v within [0, max]: 1 found, 0 absent, -1 present
  * but not a number in range.
@@ -234,7 +222,7 @@ parse_iperf3_json(const char *text, size_t len, struct parse_iperf *out,
 	char jerr[128];
 	int rc = -1;
 
-	i3_init(out);
+	parse_iperf_init(out, PARSE_TOOL_IPERF3);
 	if (parse_check_input("iperf3", text, len, err, errlen) == -1)
 		return -1;
 	/* A tty echoes "^C" in front of an interrupted run's JSON. */
@@ -294,6 +282,8 @@ struct i3_text {
 	int	have_retr;	/* header of the interval table has Retr */
 	int	saw_sum;
 	int	have_snd, have_rcv;
+	int	pass;
+	int	nconn;		/* "[  5] local ... connected to" lines */
 	struct i3_line snd, rcv;
 	char	failure[96];
 };
@@ -344,6 +334,8 @@ i3_text_line(struct i3_text *t, const char *line, size_t len,
 		r->tag = (int)id;
 	else
 		return 0;
+	if (nt >= 1 && parse_tok_eq(&tk[0], "local") && t->pass == 0)
+		t->nconn++;
 	if (nt < 6 || !parse_tok_eq(&tk[1], "sec"))
 		return 0;
 	dash = memchr(tk[0].p, '-', tk[0].n);
@@ -421,7 +413,7 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 	size_t n, pass;
 	int rc;
 
-	i3_init(out);
+	parse_iperf_init(out, PARSE_TOOL_IPERF3);
 	if (parse_check_input("iperf3", text, len, err, errlen) == -1)
 		return -1;
 	memset(&t, 0, sizeof(t));
@@ -429,6 +421,7 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 	for (pass = 0; pass < 2; pass++) {
 		parse_lines_init(&l, text, len);
 		t.have_retr = 0;
+		t.pass = (int)pass;
 		while (parse_lines_next(&l, &line, &n)) {
 			memset(&r, 0, sizeof(r));
 			if ((rc = i3_text_line(&t, line, n, &r, out)) == 0)
@@ -456,6 +449,11 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 		    t.have_snd ? "receiver" : "sender",
 		    t.failure[0] != '\0' ? ": " : " (truncated output?)",
 		    t.failure);
+		return -1;
+	}
+	if (t.nconn > 1 && (t.snd.tag != I3_SUM || t.rcv.tag != I3_SUM)) {
+		parse_seterr(err, errlen, "iperf3: no [SUM] summary for %d "
+		    "flows (truncated output?)", t.nconn);
 		return -1;
 	}
 	out->bytes = t.rcv.iv.bytes;
