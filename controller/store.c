@@ -1153,12 +1153,17 @@ store_job_claim(struct store *st, int64_t run_id, const char *link,
 		return -1;
 	if (st_begin(st, "claim job", err, errlen) == -1)
 		return -1;
-	if ((stmt = st_prepare(st, "SELECT id FROM jobs WHERE run_id = ?1 "
-	    "AND state = 'queued' AND (?2 IS NULL OR link = ?2) ORDER BY seq "
-	    "LIMIT 1", "claim job", err, errlen)) == NULL)
+	/* Two statements, so that each can use its index (jobs_queue,
+	 * jobs_claim): a run may hold many thousands of jobs. */
+	if ((stmt = st_prepare(st, link == NULL ? "SELECT id FROM jobs WHERE "
+	    "run_id = ?1 AND state = 'queued' ORDER BY seq LIMIT 1" :
+	    "SELECT id FROM jobs WHERE run_id = ?1 AND state = 'queued' AND "
+	    "link = ?2 ORDER BY seq LIMIT 1", "claim job", err,
+	    errlen)) == NULL)
 		goto fail;
 	sqlite3_bind_int64(stmt, 1, run_id);
-	bind_text(stmt, 2, link);
+	if (link != NULL)
+		bind_text(stmt, 2, link);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_DONE) {
 		sqlite3_finalize(stmt);

@@ -80,6 +80,7 @@ CREATE TABLE jobs (
 	UNIQUE (run_id, seq)
 );
 CREATE INDEX jobs_claim ON jobs (run_id, state, link, seq);
+CREATE INDEX jobs_queue ON jobs (run_id, state, seq);
 CREATE INDEX jobs_combination ON jobs (link, knobs, tool, params);
 CREATE INDEX jobs_finished ON jobs (finished_at);
 CREATE INDEX jobs_client_facts ON jobs (client_facts_id);
