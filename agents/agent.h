@@ -19,6 +19,26 @@
 #define AGENT_EXIT_MISMATCH	5
 #define AGENT_EXIT_PARSE	6
 
+#include <stddef.h>
+
+/* Subcommands: argv[0] is the subcommand name; return an exit status. */
 int	agent_cmd_version(int, char **);
+int	agent_cmd_facts(int, char **);
+int	agent_cmd_apply(int, char **);
+int	agent_cmd_restore(int, char **);
+int	agent_cmd_confirm(int, char **);
+int	agent_cmd_serve(int, char **);
+int	agent_cmd_iperf(int, char **);
+int	agent_cmd_scp(int, char **);
+int	agent_cmd_keygen(int, char **);
+int	agent_cmd_authorize(int, char **);
+int	agent_cmd_deauthorize(int, char **);
+
+/* The version word of a tool's -v/-V output ("" if none). */
+void	agent_tool_version(const char *tool, const char *text, char *,
+	    size_t);
+/* Runs argv (5 s deadline) and applies agent_tool_version to its output. */
+void	agent_probe_version(const char *tool, char *const argv[], char *,
+	    size_t);
 
 #endif

@@ -1,0 +1,429 @@
+/*
+ * cmd_apply.c: `apply`, `restore`, `confirm` and the rollback timer.
+ *
+ * apply: read what is in force, plan, save the original (only if none is
+ * saved yet), arm the rollback timer, run the plan, read back, report.  The
+ * timer is armed before anything changes, so an agent or controller that
+ * dies half-way still gets its host restored.  Every step on one interface
+ * runs under state/IF.lock.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "emit.h"
+#include "osdep.h"
+#include "proc.h"
+#include "state.h"
+#include "validate.h"
+
+struct knobdef {
+	const char *name;
+	size_t	    off;
+};
+
+#define KNOB(f)	{ #f, offsetof(struct osdep_knobs, f) }
+static const struct knobdef knobdefs[] = {
+	KNOB(tso), KNOB(tcp_tso), KNOB(mtu), KNOB(nat), KNOB(lro),
+	KNOB(rxcsum), KNOB(txcsum)
+};
+#define NKNOBS	(sizeof(knobdefs) / sizeof(knobdefs[0]))
+
+static int
+knob_get(const struct osdep_knobs *k, size_t i)
+{
+	return *(const int *)(const void *)((const char *)k + knobdefs[i].off);
+}
+
+/* Emits the knobs of k that are set (all: also unknown ones as null). */
+static void
+emit_knobs(struct emit *e, const char *key, const struct osdep_knobs *k,
+    int all)
+{
+	size_t	 i;
+	int	 v;
+
+	emit_obj(e, key);
+	for (i = 0; i < NKNOBS; i++) {
+		v = knob_get(k, i);
+		if (v == OSDEP_UNSET && (!all ||
+		    strcmp(knobdefs[i].name, "tcp_tso") == 0))
+			continue;
+		if (v == OSDEP_UNSET)
+			emit_null(e, knobdefs[i].name);
+		else if (strcmp(knobdefs[i].name, "nat") == 0)
+			emit_str(e, "nat", osdep_nat_name(v));
+		else if (strcmp(knobdefs[i].name, "mtu") == 0)
+			emit_int(e, "mtu", v);
+		else
+			emit_bool(e, knobdefs[i].name, v);
+	}
+	emit_end(e);
+}
+
+/* Emits the names of knobs set in want whose value in have differs. */
+static int
+emit_diff(struct emit *e, const char *key, const struct osdep_knobs *want,
+    const struct osdep_knobs *have)
+{
+	size_t	 i;
+	int	 n = 0;
+
+	emit_arr(e, key);
+	for (i = 0; i < NKNOBS; i++) {
+		if (knob_get(want, i) == OSDEP_UNSET ||
+		    knob_get(want, i) == knob_get(have, i))
+			continue;
+		emit_str(e, NULL, knobdefs[i].name);
+		n++;
+	}
+	emit_end(e);
+	return n;
+}
+
+static int
+onoff(struct validate_opt *o, const char *name)
+{
+	o = validate_opt(o, name);
+	if (!o->seen)
+		return OSDEP_UNSET;
+	return strcmp(o->val, "on") == 0;
+}
+
+static void
+rollback_path(char *buf, size_t len, const char *ifname)
+{
+	char	name[40];
+
+	snprintf(name, sizeof(name), "%s.pid", ifname);
+	if (state_path(buf, len, "rollback", name) == -1)
+		buf[0] = '\0';
+}
+
+/* ---- restore ------------------------------------------------------------ */
+
+struct restore_out {
+	int	 was_saved;
+	struct osdep_knobs saved, before, after;
+};
+
+/*
+ * Puts back the saved original of ifname.  The caller holds the lock.
+ * AGENT_EXIT_OK, _MISMATCH (something did not come back; state kept) or an
+ * error class with err.
+ */
+static int
+restore_locked(const char *ifname, int from_timer, struct restore_out *o,
+    char *err, size_t errlen)
+{
+	const struct osdep_dialect *d = osdep_host();
+	struct state_saved s;
+	struct osdep_probe pr;
+	struct plan plan;
+	char	 pidfile[512];
+	size_t	 i;
+	int	 found, rc, bad = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!from_timer) {
+		rollback_path(pidfile, sizeof(pidfile), ifname);
+		if (proc_pidfile_stop(pidfile, 2000) > 0)
+			emit_progress("%s: rollback timer cancelled", ifname);
+	}
+	if (state_load(ifname, &s, &found, err, errlen) == -1)
+		return AGENT_EXIT_INTERNAL;
+	if (!found)
+		return AGENT_EXIT_OK;
+	o->was_saved = 1;
+	o->saved = s.knobs;
+	if ((rc = d->read(ifname, s.knobs.nat_if[0] ? s.knobs.nat_if : ifname,
+	    &o->before, &pr, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if ((rc = d->plan(ifname, &o->before, &s.knobs, &pr, state_dir(),
+	    &plan, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	d->plan_unload(s.loaded, &plan);
+	if ((rc = plan_run(&plan, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if ((rc = d->read(ifname, s.knobs.nat_if[0] ? s.knobs.nat_if : ifname,
+	    &o->after, &pr, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	for (i = 0; i < NKNOBS; i++)
+		if (knob_get(&s.knobs, i) != OSDEP_UNSET &&
+		    knob_get(&s.knobs, i) != knob_get(&o->after, i))
+			bad = 1;
+	if (bad) {
+		snprintf(err, errlen, "restore %s: some knobs did not return "
+		    "to the saved values; state kept", ifname);
+		return AGENT_EXIT_MISMATCH;
+	}
+	if (state_remove(ifname, err, errlen) == -1)
+		return AGENT_EXIT_INTERNAL;
+	return AGENT_EXIT_OK;
+}
+
+static int
+restore_report(const char *ifname, int rc, struct restore_out *o,
+    const char *err)
+{
+	struct emit e;
+
+	if (rc != AGENT_EXIT_OK && rc != AGENT_EXIT_MISMATCH)
+		return emit_error(rc, err);
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "restore");
+	emit_str(&e, "if", ifname);
+	emit_bool(&e, "was_saved", o->was_saved);
+	if (o->was_saved)
+		emit_diff(&e, "changed", &o->saved, &o->before);
+	else {
+		emit_arr(&e, "changed");
+		emit_end(&e);
+	}
+	if (rc == AGENT_EXIT_MISMATCH)
+		emit_diff(&e, "mismatch", &o->saved, &o->after);
+	emit_flush(&e);
+	if (rc == AGENT_EXIT_MISMATCH)
+		return emit_error(rc, err);
+	return AGENT_EXIT_OK;
+}
+
+int
+agent_cmd_restore(int argc, char **argv)
+{
+	struct validate_opt opts[] = {
+		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
+	};
+	struct restore_out o;
+	char	 err[1024];
+	const char *ifname;
+	int	 fd, rc;
+
+	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
+		return emit_error(AGENT_EXIT_USAGE, err);
+	if ((ifname = opts[0].val) == NULL)
+		return emit_error(AGENT_EXIT_USAGE, "restore: --if is required");
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+		return emit_error(AGENT_EXIT_INTERNAL, err);
+	rc = restore_locked(ifname, 0, &o, err, sizeof(err));
+	state_unlock(fd);
+	return restore_report(ifname, rc, &o, err);
+}
+
+/* ---- rollback timer ----------------------------------------------------- */
+
+struct timer_arg {
+	const char *ifname;
+	int	    seconds;
+	char	    pidfile[512];
+};
+
+static int
+timer_main(void *argp, int notify_fd)
+{
+	struct timer_arg *a = argp;
+	struct restore_out o;
+	char	 err[1024];
+	int	 pfd, lfd, rc;
+
+	if ((pfd = proc_pidfile_take(a->pidfile)) == -1)
+		return 1;
+	proc_notify(notify_fd);
+	proc_sleep_ms((long)a->seconds * 1000);
+	fprintf(stderr, "labrat-agent: rollback timer of %s fired after "
+	    "%d s\n", a->ifname, a->seconds);
+	if ((lfd = state_lock(a->ifname, err, sizeof(err))) == -1) {
+		fprintf(stderr, "labrat-agent: %s\n", err);
+		return 1;
+	}
+	rc = restore_locked(a->ifname, 1, &o, err, sizeof(err));
+	restore_report(a->ifname, rc, &o, err);
+	unlink(a->pidfile);
+	state_unlock(lfd);
+	close(pfd);
+	return rc;
+}
+
+static pid_t
+timer_arm(const char *ifname, int seconds, char *err, size_t errlen)
+{
+	struct timer_arg a;
+	char	 log[512], name[40];
+
+	if (state_mkdir("rollback", err, errlen) == -1)
+		return -1;
+	a.ifname = ifname;
+	a.seconds = seconds;
+	rollback_path(a.pidfile, sizeof(a.pidfile), ifname);
+	snprintf(name, sizeof(name), "%s.log", ifname);
+	if (a.pidfile[0] == '\0' ||
+	    state_path(log, sizeof(log), "rollback", name) == -1) {
+		snprintf(err, errlen, "rollback path too long");
+		return -1;
+	}
+	proc_pidfile_stop(a.pidfile, 2000);
+	return proc_detach(log, timer_main, &a, err, errlen);
+}
+
+/* ---- apply -------------------------------------------------------------- */
+
+static int
+apply_locked(const char *ifname, struct osdep_knobs *req, int rollback,
+    char *err, size_t errlen)
+{
+	const struct osdep_dialect *d = osdep_host();
+	struct osdep_knobs cur, now;
+	struct osdep_probe pr;
+	struct state_saved s;
+	struct plan plan;
+	struct emit e;
+	const char *nat_if = req->nat_if[0] ? req->nat_if : ifname;
+	pid_t	 timer = -1;
+	int	 found, rc, nbad;
+	long long at = 0;
+
+	if ((rc = d->read(ifname, nat_if, &cur, &pr, err, errlen)) != 0)
+		return rc;
+	if ((rc = d->plan(ifname, &cur, req, &pr, state_dir(), &plan, err,
+	    errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if (state_load(ifname, &s, &found, err, errlen) == -1)
+		return AGENT_EXIT_INTERNAL;
+	if (!found) {
+		memset(&s, 0, sizeof(s));
+		snprintf(s.ifname, sizeof(s.ifname), "%s", ifname);
+		snprintf(s.os, sizeof(s.os), "%s", d->name);
+		s.saved_at = (long long)time(NULL);
+		s.knobs = cur;
+	}
+	if ((plan.loaded & ~s.loaded) != 0 || !found) {
+		s.loaded |= plan.loaded;
+		if (state_save(&s, err, errlen) == -1)
+			return AGENT_EXIT_INTERNAL;
+	}
+	if (req->nat == OSDEP_NAT_DIVERT && state_mkdir("natd", err, errlen))
+		return AGENT_EXIT_INTERNAL;
+	if (rollback > 0) {
+		if ((timer = timer_arm(ifname, rollback, err, errlen)) == -1)
+			return AGENT_EXIT_INTERNAL;
+		at = (long long)time(NULL) + rollback;
+		emit_progress("%s: rollback timer %ld armed for %d s", ifname,
+		    (long)timer, rollback);
+	}
+	if ((rc = plan_run(&plan, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if ((rc = d->read(ifname, nat_if, &now, &pr, err, errlen)) != 0)
+		return rc;
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "apply");
+	emit_str(&e, "if", ifname);
+	emit_bool(&e, "saved", !found);
+	emit_knobs(&e, "requested", req, 0);
+	emit_knobs(&e, "in_force", &now, 1);
+	nbad = emit_diff(&e, "mismatch", req, &now);
+	if (timer > 0) {
+		emit_int(&e, "rollback_pid", (long long)timer);
+		emit_int(&e, "rollback_at", at);
+	} else {
+		emit_null(&e, "rollback_pid");
+		emit_null(&e, "rollback_at");
+	}
+	emit_flush(&e);
+	if (nbad > 0) {
+		snprintf(err, errlen, "apply %s: %d knob(s) not in force as "
+		    "requested (see mismatch)", ifname, nbad);
+		return AGENT_EXIT_MISMATCH;
+	}
+	return AGENT_EXIT_OK;
+}
+
+int
+agent_cmd_apply(int argc, char **argv)
+{
+	struct validate_opt opts[] = {
+		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--tso", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
+		{ "--tcp-tso", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
+		{ "--mtu", VALIDATE_MTU, 0, 0, NULL, { NULL } },
+		{ "--nat", VALIDATE_NAT, 0, 0, NULL, { NULL } },
+		{ "--nat-if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--lro", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
+		{ "--rxcsum", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
+		{ "--txcsum", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
+		{ "--rollback-after", VALIDATE_SECONDS, 0, 0, NULL, { NULL } },
+		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
+	};
+	struct osdep_knobs req;
+	struct validate_opt *o;
+	char	 err[1024];
+	const char *ifname;
+	int	 fd, rc, rollback = 0;
+
+	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
+		return emit_error(AGENT_EXIT_USAGE, err);
+	if ((ifname = validate_opt(opts, "--if")->val) == NULL)
+		return emit_error(AGENT_EXIT_USAGE, "apply: --if is required");
+	osdep_knobs_unset(&req);
+	req.tso = onoff(opts, "--tso");
+	req.tcp_tso = onoff(opts, "--tcp-tso");
+	req.lro = onoff(opts, "--lro");
+	req.rxcsum = onoff(opts, "--rxcsum");
+	req.txcsum = onoff(opts, "--txcsum");
+	if ((o = validate_opt(opts, "--mtu"))->seen)
+		req.mtu = (int)validate_number(o->val);
+	if ((o = validate_opt(opts, "--nat"))->seen)
+		req.nat = osdep_nat_parse(o->val);
+	if ((o = validate_opt(opts, "--nat-if"))->seen) {
+		if (req.nat == OSDEP_UNSET)
+			return emit_error(AGENT_EXIT_USAGE,
+			    "--nat-if: only with --nat");
+		snprintf(req.nat_if, sizeof(req.nat_if), "%s", o->val);
+	}
+	if ((o = validate_opt(opts, "--rollback-after"))->seen)
+		rollback = (int)validate_number(o->val);
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+		return emit_error(AGENT_EXIT_INTERNAL, err);
+	rc = apply_locked(ifname, &req, rollback, err, sizeof(err));
+	state_unlock(fd);
+	if (rc != AGENT_EXIT_OK)
+		return emit_error(rc, err);
+	return AGENT_EXIT_OK;
+}
+
+int
+agent_cmd_confirm(int argc, char **argv)
+{
+	struct validate_opt opts[] = {
+		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
+	};
+	struct emit e;
+	char	 err[1024], pidfile[512];
+	const char *ifname;
+	pid_t	 pid;
+	int	 fd;
+
+	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
+		return emit_error(AGENT_EXIT_USAGE, err);
+	if ((ifname = opts[0].val) == NULL)
+		return emit_error(AGENT_EXIT_USAGE, "confirm: --if is required");
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+		return emit_error(AGENT_EXIT_INTERNAL, err);
+	rollback_path(pidfile, sizeof(pidfile), ifname);
+	pid = proc_pidfile_stop(pidfile, 2000);
+	state_unlock(fd);
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "confirm");
+	emit_str(&e, "if", ifname);
+	emit_bool(&e, "cancelled", pid > 0);
+	emit_flush(&e);
+	return AGENT_EXIT_OK;
+}

@@ -1,0 +1,200 @@
+/*
+ * cmd_serve.c: `serve --tool iperf2|iperf3 --bind ADDR [--port N]` starts a
+ * workload server detached from the SSH session and returns once it
+ * listens; `serve stop` stops every server labrat started.  Each server
+ * holds the lock of serve/TOOL-PORT.pid for its lifetime (across exec), so
+ * stop never signals a reused pid.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "emit.h"
+#include "proc.h"
+#include "state.h"
+#include "validate.h"
+
+#define SERVE_WAIT_MS	10000
+
+struct serve_arg {
+	const char *tool;
+	const char *bind;
+	char	    port[8];
+	char	    pidfile[512];
+};
+
+static int
+serve_main(void *argp, int notify_fd)
+{
+	struct serve_arg *a = argp;
+	char	*argv[10];
+	int	 fd, i = 0;
+
+	if ((fd = proc_pidfile_take(a->pidfile)) == -1)
+		return 1;
+	proc_notify(notify_fd);
+	if (strcmp(a->tool, "iperf3") == 0) {
+		argv[i++] = "iperf3";
+		argv[i++] = "-s";
+	} else {
+		argv[i++] = "iperf";
+		argv[i++] = "-s";
+	}
+	argv[i++] = "-B";
+	argv[i++] = (char *)a->bind;
+	argv[i++] = "-p";
+	argv[i++] = a->port;
+	argv[i] = NULL;
+	/* fd stays open (no FD_CLOEXEC): the lock names the server. */
+	(void)fd;
+	execvp(argv[0], argv);
+	fprintf(stderr, "labrat-agent: %s: %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
+/*
+ * 1 when something listens on addr:port.  Binding the same address without
+ * SO_REUSEPORT fails with EADDRINUSE once the server has its socket; unlike
+ * a probe connection this does not start a bogus test on the server.
+ */
+static int
+serve_listening(const char *addr, int port)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+	int	 s, rc, one = 1;
+
+	memset(&sin, 0, sizeof(sin));
+	memset(&sin6, 0, sizeof(sin6));
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) == 1) {
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((unsigned short)port);
+		if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+			return 0;
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		rc = bind(s, (struct sockaddr *)&sin, sizeof(sin));
+	} else {
+		if (inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1)
+			return 0;
+		sin6.sin6_family = AF_INET6;
+		sin6.sin6_port = htons((unsigned short)port);
+		if ((s = socket(AF_INET6, SOCK_STREAM, 0)) == -1)
+			return 0;
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		rc = bind(s, (struct sockaddr *)&sin6, sizeof(sin6));
+	}
+	if (rc == -1 && errno == EADDRINUSE) {
+		close(s);
+		return 1;
+	}
+	close(s);
+	return 0;
+}
+
+static int
+serve_stop_all(void)
+{
+	struct emit e;
+	struct dirent *de;
+	DIR	*d;
+	char	 dir[512], path[800];
+	pid_t	 pid;
+	size_t	 n;
+
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "serve-stop");
+	emit_arr(&e, "stopped");
+	if (state_path(dir, sizeof(dir), "serve", NULL) == 0 &&
+	    (d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			n = strlen(de->d_name);
+			if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			if ((pid = proc_pidfile_stop(path, 2000)) > 0)
+				emit_int(&e, NULL, (long long)pid);
+		}
+		closedir(d);
+	}
+	emit_end(&e);
+	emit_flush(&e);
+	return AGENT_EXIT_OK;
+}
+
+int
+agent_cmd_serve(int argc, char **argv)
+{
+	struct validate_opt opts[] = {
+		{ "--tool", VALIDATE_TOOL, 0, 0, NULL, { NULL } },
+		{ "--bind", VALIDATE_ADDR, 0, 0, NULL, { NULL } },
+		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
+		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
+	};
+	struct serve_arg a;
+	struct emit e;
+	char	 err[1024], name[64], log[512];
+	pid_t	 pid;
+	int	 port, waited = 0;
+
+	if (argc == 2 && strcmp(argv[1], "stop") == 0)
+		return serve_stop_all();
+	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
+		return emit_error(AGENT_EXIT_USAGE, err);
+	if (opts[0].val == NULL || opts[1].val == NULL)
+		return emit_error(AGENT_EXIT_USAGE,
+		    "serve: --tool and --bind are required (or: serve stop)");
+	memset(&a, 0, sizeof(a));
+	a.tool = opts[0].val;
+	a.bind = opts[1].val;
+	port = opts[2].val ? (int)validate_number(opts[2].val) :
+	    strcmp(a.tool, "iperf3") == 0 ? 5201 : 5001;
+	snprintf(a.port, sizeof(a.port), "%d", port);
+	snprintf(name, sizeof(name), "%s-%d.pid", a.tool, port);
+	if (state_mkdir("serve", err, sizeof(err)) == -1 ||
+	    state_path(a.pidfile, sizeof(a.pidfile), "serve", name) == -1)
+		return emit_error(AGENT_EXIT_INTERNAL, err);
+	snprintf(name, sizeof(name), "%s-%d.log", a.tool, port);
+	if (state_path(log, sizeof(log), "serve", name) == -1)
+		return emit_error(AGENT_EXIT_INTERNAL, "serve: path too long");
+	if ((pid = proc_pidfile_stop(a.pidfile, 2000)) > 0)
+		emit_progress("stopped the previous %s server %ld", a.tool,
+		    (long)pid);
+	if (serve_listening(a.bind, port)) {
+		snprintf(err, sizeof(err), "serve: %s port %d is already in use "
+		    "by another process", a.bind, port);
+		return emit_error(AGENT_EXIT_COMMAND, err);
+	}
+	if ((pid = proc_detach(log, serve_main, &a, err, sizeof(err))) == -1)
+		return emit_error(AGENT_EXIT_COMMAND, err);
+	while (!serve_listening(a.bind, port)) {
+		if (kill(pid, 0) == -1 || waited >= SERVE_WAIT_MS) {
+			proc_pidfile_stop(a.pidfile, 1000);
+			snprintf(err, sizeof(err), "serve: %s did not listen on "
+			    "%s port %d within %d ms (see %s)", a.tool, a.bind,
+			    port, waited, log);
+			return emit_error(waited >= SERVE_WAIT_MS ?
+			    AGENT_EXIT_TIMEOUT : AGENT_EXIT_COMMAND, err);
+		}
+		proc_sleep_ms(50);
+		waited += 50;
+	}
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "serve");
+	emit_str(&e, "tool", a.tool);
+	emit_int(&e, "pid", (long long)pid);
+	emit_str(&e, "bind", a.bind);
+	emit_int(&e, "port", port);
+	emit_flush(&e);
+	return AGENT_EXIT_OK;
+}

@@ -1,0 +1,156 @@
+/*
+ * osdep.h: the platform dialects (FreeBSD, Linux) behind one small
+ * interface.  A dialect reads the knobs in force, turns a request into a
+ * plan -- the exact argv of every command it would run, in order -- and
+ * gathers facts and counters.  Plans are pure data, so the FreeBSD dialect
+ * is tested on Linux against golden command lists, and every command goes
+ * through one runner that tests can replace.
+ */
+#ifndef LABRAT_AGENT_OSDEP_H
+#define LABRAT_AGENT_OSDEP_H
+
+#include <stddef.h>
+
+#include "exec.h"
+#include "parse.h"
+
+#define OSDEP_UNSET	(-1)	/* knob not requested / not known */
+#define OSDEP_IFNAMSIZ	16
+
+enum osdep_nat {
+	OSDEP_NAT_OFF = 0,
+	OSDEP_NAT_DIVERT,	/* FreeBSD ipfw divert + natd */
+	OSDEP_NAT_KERNEL	/* FreeBSD ipfw nat, Linux nftables */
+};
+
+/* Knob values: 0/1 for switches, bytes for mtu, OSDEP_UNSET otherwise. */
+struct osdep_knobs {
+	int	tso;
+	int	tcp_tso;	/* FreeBSD sysctl net.inet.tcp.tso */
+	int	mtu;
+	int	lro;
+	int	rxcsum;
+	int	txcsum;
+	int	nat;		/* enum osdep_nat or OSDEP_UNSET */
+	char	nat_if[OSDEP_IFNAMSIZ];	/* "" = the knob interface */
+};
+
+/* What a dialect found besides the knobs, to plan safely. */
+struct osdep_probe {
+	int	ipfw_loaded;	/* kldstat -q -m ipfw */
+	int	ipdivert_loaded;
+	int	ipfw_nat_loaded;
+	int	rule_foreign;	/* ipfw rule 50 exists and is not ours */
+	int	nft_chains;	/* chains in table ip labrat, -1: no table */
+};
+
+/* Kernel modules a plan loads (restore unloads them). */
+#define OSDEP_LOADED_IPFW	0x1
+#define OSDEP_LOADED_IPDIVERT	0x2
+#define OSDEP_LOADED_IPFW_NAT	0x4
+
+#define PLAN_MAXCMDS	24
+#define PLAN_MAXARGS	16
+#define PLAN_ARGLEN	96
+#define PLAN_SOFT	0x1	/* failure: read back decides (mismatch) */
+#define PLAN_IGNORE	0x2	/* failure is harmless (cleanup) */
+
+struct plan_cmd {
+	int	 argc;
+	char	 args[PLAN_MAXARGS][PLAN_ARGLEN];
+	int	 flags;
+	const char *knob;	/* "tso", "nat", ... for messages */
+};
+
+struct plan {
+	int	 n;
+	int	 overflow;	/* too many commands/args: do not run */
+	unsigned loaded;	/* OSDEP_LOADED_* this plan loads */
+	struct plan_cmd cmd[PLAN_MAXCMDS];
+};
+
+void	plan_init(struct plan *);
+/* Appends one command; the NULL-terminated words are copied. */
+void	plan_add(struct plan *, int flags, const char *knob, ...);
+/* One command per line, words joined by one space (for goldens/logs). */
+void	plan_format(const struct plan *, char *, size_t);
+/*
+ * Runs the plan in order through the runner.  A PLAN_SOFT failure is
+ * reported as a progress event; any other failure stops the plan and returns
+ * its AGENT_EXIT_* class with err.
+ */
+int	plan_run(const struct plan *, char *, size_t);
+
+/* Every command of the dialects goes through this (tests replace it). */
+typedef int (*osdep_runner_fn)(void *, char *const[], int,
+	    struct exec_result *, char *, size_t);
+void	osdep_set_runner(osdep_runner_fn, void *);
+/* Runs argv through the runner; 0 when it ran (see exec_run). */
+int	osdep_run(char *const[], int, struct exec_result *, char *, size_t);
+
+struct osdep_kernel {
+	char	 os[16];		/* "freebsd" | "linux" */
+	char	 release[96];
+	char	 version[512];
+	char	 revision[48];		/* "" unknown */
+	long	 osreldate;		/* -1 unknown */
+};
+
+struct osdep_nic {
+	char	name[OSDEP_IFNAMSIZ];
+	char	driver[PARSE_NAMESZ];		/* "" unknown */
+	int	pci_vendor, pci_device;		/* -1 unknown */
+	int	speed_mbps;			/* -1 unknown */
+	int	duplex;				/* PARSE_DUPLEX_* */
+	int	mtu, tso, lro, rxcsum, txcsum;	/* -1 unknown */
+};
+
+struct osdep_cpu {
+	double	user, sys, idle;	/* ticks (any unit: ratios matter) */
+};
+
+struct osdep_dialect {
+	const char *name;
+	/* Knobs in force on ifname (NAT looked up on nat_if). */
+	int	(*read)(const char *ifname, const char *nat_if,
+		    struct osdep_knobs *, struct osdep_probe *, char *, size_t);
+	/* Plan from cur to req (UNSET in req: leave alone).  AGENT_EXIT_*. */
+	int	(*plan)(const char *ifname, const struct osdep_knobs *cur,
+		    const struct osdep_knobs *req, const struct osdep_probe *,
+		    const char *statedir, struct plan *, char *, size_t);
+	/* Unload what apply plans loaded (restore). */
+	void	(*plan_unload)(unsigned loaded, struct plan *);
+	int	(*kernel)(struct osdep_kernel *, char *, size_t);
+	/* Interface names (no loopback); returns how many, or -1. */
+	int	(*list_ifs)(char (*)[OSDEP_IFNAMSIZ], int, char *, size_t);
+	int	(*nic)(const char *, struct osdep_nic *, char *, size_t);
+	int	(*ifstats)(const char *, struct parse_ifstats *, char *,
+		    size_t);
+	int	(*cpu)(struct osdep_cpu *, char *, size_t);
+	/* CPU seconds of all processes named name; -1.0 if none. */
+	double	(*proc_cpu)(const char *name);
+	/* Interface the route to addr leaves by. */
+	int	(*route_if)(const char *addr, char *, size_t, char *, size_t);
+};
+
+extern const struct osdep_dialect osdep_freebsd;
+extern const struct osdep_dialect osdep_linux;
+/* The dialect of the running system. */
+const struct osdep_dialect *osdep_host(void);
+
+/* Knob helpers. */
+void	osdep_knobs_unset(struct osdep_knobs *);
+const char *osdep_nat_name(int);	/* "off" ... or NULL for UNSET */
+int	osdep_nat_parse(const char *);	/* OSDEP_NAT_* or OSDEP_UNSET */
+
+/*
+ * The revision in a kernel version string: the first `r` + digits token,
+ * the hex after `-g` or `rev `, or the hash of a FreeBSD `-nNNNNNN-HASH`
+ * build.  "" when there is none.
+ */
+void	osdep_kernel_revision(const char *, char *, size_t);
+
+/* Reads a small text file into buf (NUL-terminated, trailing \n cut). */
+int	osdep_read_small(const char *, char *, size_t);
+
+#endif
