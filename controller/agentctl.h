@@ -1,7 +1,275 @@
 /*
- * agentctl: placeholder; its interface arrives with issue #5.
+ * agentctl: labrat-agent on a lab host, seen from the controller.
+ *
+ * Deploys the agent (its sources are compiled into labrat; they are uploaded
+ * over SFTP and built with the host's `cc`, cached on the host per source
+ * hash in STATE/agent/HASH/labrat-agent, where STATE is LABRAT_AGENT_STATE
+ * as the host's sshd environment sets it, else /var/db/labrat on FreeBSD and
+ * /var/lib/labrat on Linux), calls its subcommands over one ssh_conn with a
+ * deadline, and decodes their JSON lines (PROTOCOL.md) into the typed
+ * structs below.  json-c stays inside agentctl.c.
+ *
+ * Decoding is strict: a line that is not one JSON object, a "proto" other
+ * than 1, an unknown event, a missing or mistyped field, a second result,
+ * an `error` event or output past its ceiling is an error naming the host
+ * and the command.
  */
 #ifndef LABRAT_AGENTCTL_H
 #define LABRAT_AGENTCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "embed.h"
+#include "ssh.h"
+
+#define AGENTCTL_PROTO		1
+#define AGENTCTL_OUT_MAX	(8u * 1024 * 1024)	/* stdout ceiling */
+#define AGENTCTL_ERR_MAX	(64u * 1024)		/* stderr ceiling */
+#define AGENTCTL_NICS_MAX	32
+#define AGENTCTL_LIST_MAX	16	/* knob names, pids, host keys, procs */
+
+/* Unknown/null values: integers -1 (AGENTCTL_NONE), doubles NAN, strings
+ * "", tri-state booleans -1. */
+#define AGENTCTL_NONE		(-1)
+
+enum agentctl_cmd {
+	AGENTCTL_VERSION,
+	AGENTCTL_FACTS,
+	AGENTCTL_APPLY,
+	AGENTCTL_RESTORE,
+	AGENTCTL_CONFIRM,
+	AGENTCTL_SERVE,
+	AGENTCTL_SERVE_STOP,
+	AGENTCTL_IPERF,
+	AGENTCTL_SCP,
+	AGENTCTL_KEYGEN,
+	AGENTCTL_AUTHORIZE,
+	AGENTCTL_DEAUTHORIZE,
+};
+
+struct agentctl_version {
+	char	version[32];
+	char	source_hash[32];
+};
+
+struct agentctl_nic {
+	char		name[32];
+	char		driver[32];
+	char		pci_vendor[16];	/* "0x8086" or "" */
+	char		pci_device[16];
+	char		chip[16];	/* "0x10968086" or "" */
+	long long	speed_mbps;	/* -1 unknown */
+	char		duplex[16];
+	long long	mtu;
+	int		tso, lro, rxcsum, txcsum;	/* 1, 0, -1 */
+};
+
+struct agentctl_facts {
+	char			os[16];		/* "freebsd" | "linux" */
+	char			hostname[256];
+	char			kernel_release[128];
+	char			kernel_version[512];
+	char			kernel_revision[80];	/* "" when null */
+	long long		osreldate;		/* -1 when null */
+	struct agentctl_nic	nics[AGENTCTL_NICS_MAX];
+	size_t			nnics;
+	char			iperf2[64];	/* "" when missing */
+	char			iperf3[64];
+	char			scp[64];
+};
+
+/* Knob values of apply: -1 = not given / unknown; nat "" likewise. */
+struct agentctl_knobs {
+	int		tso, lro, rxcsum, txcsum;
+	long long	mtu;
+	char		nat[16];
+};
+
+struct agentctl_apply {
+	char			ifname[32];
+	int			saved;
+	struct agentctl_knobs	requested;
+	struct agentctl_knobs	in_force;
+	char			mismatch[AGENTCTL_LIST_MAX][16];
+	size_t			nmismatch;
+	long long		rollback_pid;	/* -1 when null */
+	long long		rollback_at;
+};
+
+struct agentctl_restore {
+	char	ifname[32];
+	int	was_saved;
+	char	changed[AGENTCTL_LIST_MAX][16];
+	size_t	nchanged;
+};
+
+struct agentctl_confirm {
+	char	ifname[32];
+	int	cancelled;
+};
+
+struct agentctl_serve {
+	char		tool[16];
+	long long	pid;
+	char		bind[64];
+	long long	port;
+};
+
+struct agentctl_serve_stop {
+	long long	stopped[AGENTCTL_LIST_MAX];
+	size_t		nstopped;
+};
+
+struct agentctl_interval {
+	double	start, end, bytes, bps;
+};
+
+struct agentctl_proc {
+	char	name[32];
+	double	cpu_seconds, cpu_percent;
+};
+
+struct agentctl_ifcounters {
+	long long	rx_bytes, rx_packets, rx_errors, rx_dropped;
+	long long	tx_bytes, tx_packets, tx_errors, tx_dropped;
+};
+
+struct agentctl_iperf {
+	char				tool[16];
+	double				bytes, seconds, bps;
+	long long			window_requested;	/* -1 null */
+	long long			window_granted;
+	long long			retransmits;
+	struct agentctl_interval	*intervals;	/* heap */
+	size_t				nintervals;
+	double				cpu_user, cpu_sys, cpu_idle;
+	struct agentctl_proc		procs[AGENTCTL_LIST_MAX];
+	size_t				nprocs;
+	int				has_ifstats;
+	char				ifstats_if[32];
+	struct agentctl_ifcounters	if_before, if_after;
+};
+
+struct agentctl_scp {
+	double	bytes, seconds, bps;
+};
+
+struct agentctl_keygen {
+	char	tag[64];
+	char	key[1024];
+	char	pubkey[1024];
+};
+
+struct agentctl_authorize {
+	char	tag[64];
+	char	hostkeys[AGENTCTL_LIST_MAX][1024];
+	size_t	nhostkeys;
+};
+
+struct agentctl_deauthorize {
+	char	tag[64];
+};
+
+/*
+ * A decoded call.  has_result: the result line was decoded into u (also on
+ * an `apply` mismatch, which still returns -1).  error_class/message: the
+ * agent's error event, if any.  raw: the agent's stdout (heap), kept for
+ * the store.  Release with agentctl_reply_free().
+ */
+struct agentctl_reply {
+	enum agentctl_cmd	 cmd;
+	int			 exit_status;
+	int			 has_result;
+	char			 error_class[16];
+	char			 error_message[1024];
+	char			*raw;
+	size_t			 rawlen;
+	union {
+		struct agentctl_version		version;
+		struct agentctl_facts		facts;
+		struct agentctl_apply		apply;
+		struct agentctl_restore		restore;
+		struct agentctl_confirm		confirm;
+		struct agentctl_serve		serve;
+		struct agentctl_serve_stop	serve_stop;
+		struct agentctl_iperf		iperf;
+		struct agentctl_scp		scp;
+		struct agentctl_keygen		keygen;
+		struct agentctl_authorize	authorize;
+		struct agentctl_deauthorize	deauthorize;
+	} u;
+};
+
+/* The agent's sources and the hash they build as. */
+struct agentctl_bundle {
+	const char		*hash;	/* 16 hex digits */
+	const struct embed_file	*files;	/* NULL-name terminated */
+};
+
+/* How a deploy went. */
+struct agentctl_deploy_info {
+	int	built;		/* 0: the right agent was already there */
+	int64_t	ms;
+	char	path[512];	/* the agent binary on the host */
+};
+
+struct agentctl;
+
+/* The sources compiled into labrat, with LABRAT_AGENT_HASH. */
+const struct agentctl_bundle *agentctl_builtin(void);
+
+/*
+ * A handle for one host on an open connection (borrowed: it must outlive
+ * the handle).  Free with agentctl_free().
+ */
+struct agentctl *agentctl_new(struct ssh_conn *);
+void	agentctl_free(struct agentctl *);
+
+/*
+ * Makes sure the bundle's agent is on the host: runs its --version and, when
+ * it is missing or reports another source_hash, uploads the sources to a
+ * temporary directory on the host, builds them with `cc -O2`, moves the
+ * binary into place atomically and checks --version again.  bundle NULL =
+ * agentctl_builtin().  0 or -1 with err naming the host and the step.
+ */
+int	agentctl_deploy(struct agentctl *, const struct agentctl_bundle *,
+	    int timeout_ms, struct agentctl_deploy_info *, char *err,
+	    size_t errlen);
+
+/*
+ * Runs `labrat-agent ARGS...` (args NULL-terminated; args[0] is the
+ * subcommand, e.g. "facts"; every element is shell-quoted) with a deadline
+ * and decodes its output into r (cleared first; free it with
+ * agentctl_reply_free() whatever the result).  0 only when the agent
+ * exited 0 with a well-formed result.  Deploy first.
+ */
+int	agentctl_call(struct agentctl *, const char *const *args,
+	    int timeout_ms, struct agentctl_reply *r, char *err, size_t errlen);
+
+/* `facts [--if IF]` (ifname may be NULL). */
+int	agentctl_facts(struct agentctl *, const char *ifname, int timeout_ms,
+	    struct agentctl_reply *r, char *err, size_t errlen);
+
+/*
+ * The decoder on its own: text (len bytes, truncated set when it was cut
+ * at its ceiling) is the agent's stdout for command `what` (for messages)
+ * expected to answer as cmd, exit_status its exit status.  Same result
+ * rules as agentctl_call(); r->raw is not set.
+ */
+int	agentctl_decode(const char *host, const char *what,
+	    enum agentctl_cmd cmd, const char *text, size_t len, int truncated,
+	    int exit_status, struct agentctl_reply *r, char *err,
+	    size_t errlen);
+
+/* The subcommand name of cmd ("serve-stop" for AGENTCTL_SERVE_STOP). */
+const char *agentctl_cmd_name(enum agentctl_cmd);
+/* Which result args[0..] asks for; -1 when it is no known subcommand. */
+int	agentctl_cmd_of(const char *const *args);
+
+void	agentctl_reply_free(struct agentctl_reply *);
+
+/* Where the agent lives on this host (after agentctl_deploy()). */
+const char *agentctl_path(const struct agentctl *);
 
 #endif
