@@ -184,11 +184,18 @@ want(struct walk *w, const char *path, struct json_object *v,
     enum json_type t)
 {
 	char	val[64];
+	double	d;
 
 	if (json_object_is_type(v, t))
 		return 1;
 	if (t == json_type_double && json_object_is_type(v, json_type_int))
 		return 1;
+	/* JSON Schema counts 5.0 as an integer; so do we. */
+	if (t == json_type_int && json_object_is_type(v, json_type_double)) {
+		d = json_object_get_double(v);
+		if (d > -9e18 && d < 9e18 && (double)(int64_t)d == d)
+			return 1;
+	}
 	fmtval(v, val, sizeof val);
 	werr(w, path, "%s is not %s", val, typename(t));
 	return 0;
@@ -1471,7 +1478,7 @@ parse_knoblist(struct walk *w, const char *path, struct json_object *o,
 				    val);
 				continue;
 			}
-			x = json_object_get_int(v);
+			x = (int)json_object_get_int64(v);
 		} else if (k == CONFIG_KNOB_NAT) {
 			if (!want(w, ep, v, json_type_string))
 				continue;
