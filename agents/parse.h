@@ -56,6 +56,7 @@ struct parse_interval {
 	double	bytes;		/* may be fractional: text gives 2.69 GBytes */
 	double	bps;		/* decimal bits per second */
 	int64_t	retransmits;	/* PARSE_UNKNOWN when not reported */
+	int64_t	cwnd_bytes;	/* single flow's Cwnd; PARSE_UNKNOWN */
 	int	omitted;	/* iperf3 -O warm-up interval */
 };
 

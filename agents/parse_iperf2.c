@@ -537,7 +537,8 @@ i2_pass2(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 	parse_lines_init(&l, text, len);
 	while (parse_lines_next(&l, &line, &n)) {
 		memset(&r, 0, sizeof(r));
-		r.rtry = PARSE_UNKNOWN;
+		r.rtry = r.cwnd = PARSE_UNKNOWN;
+		r.rtt = -1;
 		if (fn(c, line, n, &r) != 1 || r.tag != tag ||
 		    l.lineno == final_lineno)
 			continue;
@@ -551,6 +552,7 @@ i2_pass2(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 		iv->bytes = r.bytes;
 		iv->bps = r.bps;
 		iv->retransmits = r.rtry;
+		iv->cwnd_bytes = r.cwnd;
 		iv->omitted = 0;
 	}
 }

@@ -84,7 +84,7 @@ i3_sum(const struct json_value *s, double *bytes, double *secs, double *bps)
 static int
 i3_intervals(const struct json_value *root, struct parse_iperf *out)
 {
-	const struct json_value *iv, *sum;
+	const struct json_value *iv, *sum, *st;
 	struct parse_interval *p;
 
 	for (iv = json_first(json_get(root, "intervals")); iv != NULL;
@@ -106,6 +106,11 @@ i3_intervals(const struct json_value *root, struct parse_iperf *out)
 		    i3_int(sum, "retransmits", 9e15, &p->retransmits) == -1)
 			return -1;
 		p->omitted = json_bool(json_get(sum, "omitted")) == 1;
+		p->cwnd_bytes = PARSE_UNKNOWN;
+		st = json_get(iv, "streams");
+		if (json_len(st) == 1 && i3_int(json_first(st), "snd_cwnd",
+		    I3_MAX_WINDOW, &p->cwnd_bytes) == -1)
+			return -1;
 		out->nintervals++;
 	}
 	return 0;
@@ -280,6 +285,7 @@ struct i3_line {
 
 struct i3_text {
 	int	have_retr;	/* header of the interval table has Retr */
+	int	have_cwnd;	/* ... and Cwnd */
 	int	saw_sum;
 	int	have_snd, have_rcv;
 	int	pass;
@@ -297,7 +303,7 @@ i3_text_line(struct i3_text *t, const char *line, size_t len,
 	const char *close, *dash;
 	size_t nt, i, taglen, last;
 	uint64_t id;
-	double m;
+	double m, cw;
 
 	if (len == 0 || line[0] != '[') {
 		if (t->failure[0] == '\0' && (parse_prefix(line, len,
@@ -318,10 +324,12 @@ i3_text_line(struct i3_text *t, const char *line, size_t len,
 		;
 	taglen = (size_t)(close - line) - i;
 	if (taglen == 2 && memcmp(line + i, "ID", 2) == 0) {
-		t->have_retr = 0;
+		t->have_retr = t->have_cwnd = 0;
 		for (i = 0; i < nt; i++) {
 			if (parse_tok_eq(&tk[i], "Retr"))
 				t->have_retr = 1;
+			if (parse_tok_eq(&tk[i], "Cwnd"))
+				t->have_cwnd = 1;
 			if (parse_tok_eq(&tk[i], "Jitter") ||
 			    parse_tok_eq(&tk[i], "Datagrams"))
 				out->udp = 1;
@@ -359,8 +367,15 @@ i3_text_line(struct i3_text *t, const char *line, size_t len,
 	    parse_tok_eq(&tk[last], "receiver") ? 2 : 0;
 	r->iv.omitted = parse_tok_eq(&tk[last], "(omitted)");
 	if (t->have_retr && !out->udp && r->role != 2 && nt > 6 &&
-	    parse_i64(tk[6].p, tk[6].n, &r->iv.retransmits) == -1)
+	    (parse_i64(tk[6].p, tk[6].n, &r->iv.retransmits) == -1 ||
+	    r->iv.retransmits < 0))
 		return -1;
+	r->iv.cwnd_bytes = PARSE_UNKNOWN;
+	if (t->have_cwnd && r->role == 0 && nt > 8 &&
+	    (m = parse_byte_unit(tk[8].p, tk[8].n)) > 0 &&
+	    parse_num(tk[7].p, tk[7].n, &cw) == 0 && cw >= 0 &&
+	    cw * m <= I3_MAX_WINDOW)
+		r->iv.cwnd_bytes = (int64_t)(cw * m + 0.5);
 	return 1;
 }
 
