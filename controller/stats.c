@@ -21,7 +21,6 @@ static int	 cmp_double(const void *, const void *);
 static int	 cmp_ranked(const void *, const void *);
 static double	*sorted_copy(const double *, size_t);
 static double	 sorted_quantile(const double *, size_t, double);
-static double	 small_median(double *, size_t);
 static int	 check_nonneg(const double *, size_t, const char *, char *,
 		    size_t);
 static double	 ratio_of(double, double);
@@ -83,14 +82,20 @@ stats_rng_uniform(struct stats_rng *r)
 uint64_t
 stats_rng_below(struct stats_rng *r, uint64_t n)
 {
-	uint64_t	x, limit;
+	__uint128_t	m;
+	uint64_t	low, threshold;
 
-	/* Reject the top partial copy of [0, n) to stay unbiased. */
-	limit = UINT64_MAX - UINT64_MAX % n;
-	do
-		x = stats_rng_next(r);
-	while (x >= limit);
-	return x % n;
+	/* Lemire's multiply-shift, rejecting the biased low products. */
+	m = (__uint128_t)stats_rng_next(r) * n;
+	low = (uint64_t)m;
+	if (low < n) {
+		threshold = -n % n;
+		while (low < threshold) {
+			m = (__uint128_t)stats_rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
 }
 
 double
@@ -158,6 +163,11 @@ stats_check(const double *x, size_t n, char *err, size_t errlen)
 
 	if (x == NULL || n == 0) {
 		util_seterr(err, errlen, "empty sample");
+		return -1;
+	}
+	if (n > STATS_MAX_SAMPLES) {
+		util_seterr(err, errlen, "sample of %zu values exceeds the "
+		    "limit of %d", n, STATS_MAX_SAMPLES);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -693,20 +703,67 @@ ratio_of(double num, double den)
 	return num / den;
 }
 
-/* Median of a small scratch array, reordering it (insertion sort). */
-static double
-small_median(double *x, size_t n)
+/*
+ * Resampling draws 32-bit indices, two per PRNG output: the bootstrap's
+ * cost is mostly its random numbers.  spare holds the unused half, with
+ * bit 32 set while it is valid.
+ */
+static uint32_t
+next32(struct stats_rng *r, uint64_t *spare)
 {
-	size_t	i, j;
-	double	v;
+	uint64_t	w;
 
-	for (i = 1; i < n; i++) {
-		v = x[i];
-		for (j = i; j > 0 && x[j - 1] > v; j--)
-			x[j] = x[j - 1];
-		x[j] = v;
+	if (*spare >> 32) {
+		w = *spare;
+		*spare = 0;
+		return (uint32_t)w;
 	}
-	return sorted_quantile(x, n, 0.5);
+	w = stats_rng_next(r);
+	*spare = (1ULL << 32) | (w >> 32);
+	return (uint32_t)w;
+}
+
+/* Unbiased index in [0, n), n < 2^32 (Lemire's multiply-shift). */
+static size_t
+draw_index(struct stats_rng *r, uint64_t *spare, uint32_t n)
+{
+	uint64_t	m;
+	uint32_t	threshold;
+
+	m = (uint64_t)next32(r, spare) * n;
+	if ((uint32_t)m < n) {
+		threshold = -n % n;
+		while ((uint32_t)m < threshold)
+			m = (uint64_t)next32(r, spare) * n;
+	}
+	return (size_t)(m >> 32);
+}
+
+/*
+ * Median of a resample (with replacement) of sorted s: draw n indices,
+ * count them, and walk the counts to the middle order statistics, so a
+ * resample costs O(n) and never sorts.  cnt is scratch of n entries.
+ */
+static double
+boot_median(const double *s, size_t n, struct stats_rng *r,
+    uint64_t *spare, size_t *cnt)
+{
+	size_t	i, cum = 0, lo = (n - 1) / 2, hi = n / 2;
+	double	vlo = s[0];
+
+	memset(cnt, 0, n * sizeof *cnt);
+	for (i = 0; i < n; i++)
+		cnt[draw_index(r, spare, (uint32_t)n)]++;
+	for (i = 0; i < n; i++) {
+		if (cnt[i] == 0)
+			continue;
+		if (cum <= lo && lo < cum + cnt[i])
+			vlo = s[i];
+		if (cum <= hi && hi < cum + cnt[i])
+			return lo == hi ? vlo : vlo + (s[i] - vlo) / 2.0;
+		cum += cnt[i];
+	}
+	return vlo;	/* not reached: the counts sum to n */
 }
 
 /* Returns resamples sorted bootstrap ratios; heap, the caller frees. */
@@ -715,25 +772,24 @@ boot_ratios(const double *a, size_t na, const double *b, size_t nb,
     unsigned resamples, uint64_t seed)
 {
 	struct stats_rng	 rng;
-	double			*ra, *rb, *ratios, ma, mb;
+	double			*sa, *sb, *ratios, ma, mb;
+	size_t			*cnt;
+	uint64_t		 spare = 0;
 	unsigned		 k;
-	size_t			 i;
 
 	stats_rng_seed(&rng, seed);
-	ra = xreallocarray(NULL, na, sizeof *ra);
-	rb = xreallocarray(NULL, nb, sizeof *rb);
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	cnt = xreallocarray(NULL, na > nb ? na : nb, sizeof *cnt);
 	ratios = xreallocarray(NULL, resamples, sizeof *ratios);
 	for (k = 0; k < resamples; k++) {
-		for (i = 0; i < na; i++)
-			ra[i] = a[stats_rng_below(&rng, na)];
-		for (i = 0; i < nb; i++)
-			rb[i] = b[stats_rng_below(&rng, nb)];
-		ma = na > 32 ? stats_median(ra, na) : small_median(ra, na);
-		mb = nb > 32 ? stats_median(rb, nb) : small_median(rb, nb);
+		ma = boot_median(sa, na, &rng, &spare, cnt);
+		mb = boot_median(sb, nb, &rng, &spare, cnt);
 		ratios[k] = ratio_of(mb, ma);
 	}
-	free(ra);
-	free(rb);
+	free(sa);
+	free(sb);
+	free(cnt);
 	qsort(ratios, resamples, sizeof *ratios, cmp_double);
 	return ratios;
 }

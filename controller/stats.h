@@ -33,9 +33,11 @@ uint64_t	stats_rng_below(struct stats_rng *, uint64_t n);
 double		stats_rng_normal(struct stats_rng *);
 
 /*
- * Checks that x[0..n) is non-empty and finite.  0 or -1 with the reason
- * ("empty sample", "sample value 3 is NaN") in err.
+ * Checks that x[0..n) is non-empty, at most STATS_MAX_SAMPLES long and
+ * finite.  0 or -1 with the reason ("empty sample", "sample value 3 is
+ * NaN") in err.
  */
+#define STATS_MAX_SAMPLES	10000000
 int	stats_check(const double *x, size_t n, char *err, size_t errlen);
 
 /*
