@@ -1,0 +1,72 @@
+#!/bin/sh
+# labrat config check, the real binary: the example configs pass with a
+# one-line summary each and exit 0; every bad fixture exits 2 and prints
+# exactly its expected messages (each with file and JSON path); several bad
+# files at once print all their errors together.
+set -eu
+: "${LABRAT:?}" "${LABRAT_SOURCE_DIR:?}" "${LABRAT_FIXTURES:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "config_check: FAIL: $*" >&2; fail=1; }
+
+cd "$LABRAT_SOURCE_DIR/configs"
+for f in lab-freebsd.json plan-reports.json plan-demo.json; do
+	if ! "$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err"; then
+		bad "$f exited non-zero"; cat "$tmp/err" >&2
+	fi
+	[ "$(wc -l <"$tmp/out")" -eq 1 ] || bad "$f: not one summary line"
+	grep -q "^$f: \(inventory\|plan\) ok: " "$tmp/out" || bad "$f: summary"
+	[ -s "$tmp/err" ] && bad "$f: printed errors"
+done
+"$LABRAT" config check --inventory lab-freebsd.json \
+    --plan plan-reports.json --plan plan-demo.json >"$tmp/out" 2>"$tmp/err" ||
+	bad "cross-check of the examples failed"
+grep -q "^plan-reports.json: plan ok: 3 links, 2 workloads, 5 repetitions, 60 jobs, checked against lab-freebsd.json$" \
+    "$tmp/out" || bad "plan-reports summary: $(cat "$tmp/out")"
+
+cd "$LABRAT_FIXTURES/config/bad"
+n=0
+for f in *.json; do
+	n=$((n + 1))
+	rc=0
+	"$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || bad "$f: exit $rc, want 2"
+	[ -s "$tmp/out" ] && bad "$f: printed a summary"
+	cmp -s "$tmp/err" "${f%.json}.expected" ||
+		{ bad "$f: messages differ"; diff "${f%.json}.expected" "$tmp/err" >&2 || true; }
+done
+[ "$n" -ge 15 ] || bad "only $n bad fixtures"
+
+# All at once, with a good file among them: every error, in file order.
+rc=0
+"$LABRAT" config check inv-patterns.json "$LABRAT_SOURCE_DIR/configs/plan-demo.json" \
+    plan-ranges.json >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "several files: exit $rc"
+cat inv-patterns.expected plan-ranges.expected >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" || bad "several files: not every error"
+grep -q 'plan-demo.json: plan ok' "$tmp/out" || bad "several files: good file"
+grep -qx 'inv-patterns.json: hosts\[2\].nics\[0\].name: "em0; rm -rf /" is not an interface name' \
+    "$tmp/err" || bad "the issue's example message"
+
+cd "$LABRAT_FIXTURES/config/cross"
+for f in plan-nat.json plan-unknown-link.json; do
+	"$LABRAT" config check "$f" >/dev/null 2>&1 || bad "$f alone must pass"
+	rc=0
+	"$LABRAT" config check --inventory lab.json --plan "$f" >/dev/null \
+	    2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || bad "$f against lab.json: exit $rc"
+	cmp -s "$tmp/err" "${f%.json}.expected" || bad "$f: cross messages"
+done
+
+rc=0; "$LABRAT" config >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || bad "usage: exit $rc"
+rc=0; "$LABRAT" config check --bogus x >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || bad "unknown option: exit $rc"
+rc=0; "$LABRAT" config check "$tmp/missing.json" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "missing file: exit $rc"
+grep -q "^$tmp/missing.json: No such file or directory$" "$tmp/err" ||
+	bad "missing file message: $(cat "$tmp/err")"
+
+[ "$fail" -eq 0 ] && echo "config_check: ok ($n bad fixtures)"
+exit "$fail"
