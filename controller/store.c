@@ -989,7 +989,8 @@ job_state_parse(const char *s)
 
 #define JOB_COLS "id, run_id, seq, state, link, tso, lro, rxcsum, txcsum, " \
 	"mtu, nat, knobs, tool, params, repetition, attempt, reason, owner, " \
-	"queued_at, started_at, finished_at"
+	"queued_at, started_at, finished_at, knobs_in_force, " \
+	"client_facts_id, server_facts_id"
 
 static void
 job_from_row(sqlite3_stmt *stmt, struct store_job *j)
@@ -1012,6 +1013,9 @@ job_from_row(sqlite3_stmt *stmt, struct store_job *j)
 	j->queued_at = sqlite3_column_int64(stmt, 18);
 	j->started_at = sqlite3_column_int64(stmt, 19);
 	j->finished_at = sqlite3_column_int64(stmt, 20);
+	col_copy(stmt, 21, j->knobs_in_force, sizeof j->knobs_in_force);
+	j->client_facts_id = sqlite3_column_int64(stmt, 22);
+	j->server_facts_id = sqlite3_column_int64(stmt, 23);
 }
 
 static int
@@ -1590,6 +1594,43 @@ store_series_free(struct store_series *v, size_t n)
 		free(v[i].job_ids);
 	}
 	free(v);
+}
+
+int
+store_job_samples(struct store *st, int64_t job_id,
+    struct store_sample_row **rows, size_t *nrows, char *err, size_t errlen)
+{
+	sqlite3_stmt		*stmt;
+	struct store_sample_row	*v = NULL, *r;
+	size_t			 n = 0, cap = 0;
+	int			 rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if ((stmt = st_prepare(st, "SELECT metric, value, unit, interval FROM "
+	    "samples WHERE job_id = ? ORDER BY metric, interval, id",
+	    "list job samples", err, errlen)) == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, job_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		r = &v[n++];
+		col_copy(stmt, 0, r->metric, sizeof r->metric);
+		r->value = sqlite3_column_double(stmt, 1);
+		col_copy(stmt, 2, r->unit, sizeof r->unit);
+		r->interval = sqlite3_column_int(stmt, 3);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return st_err(st, "list job samples", err, errlen);
+	}
+	*rows = v;
+	*nrows = n;
+	return 0;
 }
 
 int

@@ -242,6 +242,9 @@ struct store_job {
 	int			 attempt;	/* claims so far */
 	char			 reason[STORE_REASON_MAX];	/* last failure */
 	char			 owner[STORE_OWNER_MAX];	/* lease */
+	char			 knobs_in_force[STORE_KEY_MAX]; /* verified */
+	int64_t			 client_facts_id;	/* 0 = none */
+	int64_t			 server_facts_id;
 	int64_t			 queued_at;
 	int64_t			 started_at;
 	int64_t			 finished_at;
@@ -362,6 +365,20 @@ int	store_samples_query(struct store *, int64_t run_id,
 	    const char *metric, struct store_series **series, size_t *nseries,
 	    char *err, size_t errlen);
 void	store_series_free(struct store_series *, size_t);
+
+/* One sample as read back. */
+struct store_sample_row {
+	char	metric[STORE_NAME_MAX];
+	double	value;
+	char	unit[STORE_NAME_MAX];
+	int	interval;
+};
+
+/* Every sample of one job (per-second ones too), by metric, interval and
+ * insertion order.  *rows is a heap array the caller frees with free(). */
+int	store_job_samples(struct store *, int64_t job_id,
+	    struct store_sample_row **rows, size_t *nrows, char *err,
+	    size_t errlen);
 
 /* The distinct metric names recorded in a run (heap array of heap strings,
  * free each and the array). */

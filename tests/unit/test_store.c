@@ -897,6 +897,24 @@ test_samples_facts_raw(void **state)
 	    "raw_outputs WHERE job_id = 2"), 1);
 	assert_int_equal(raw_sql(tpath("samples.db"), "SELECT COUNT(*) FROM "
 	    "jobs WHERE knobs_in_force = knobs"), 7);
+	assert_int_equal(store_job_get(st, 3, &j, err, sizeof err), 1);
+	assert_string_equal(j.knobs_in_force, "mtu=9000,tso=on");
+	assert_int_equal(j.client_facts_id, fid);
+	assert_int_equal(j.server_facts_id, 0);
+	{
+		struct store_sample_row	*rows;
+		size_t			 nrows;
+
+		/* The failed job 1: its three samples, per-second one too. */
+		assert_int_equal(store_job_samples(st, 1, &rows, &nrows, err,
+		    sizeof err), 0);
+		assert_int_equal(nrows, 3);
+		assert_string_equal(rows[0].metric, "retransmits");
+		assert_string_equal(rows[2].unit, "bit/s");
+		assert_int_equal(rows[2].interval, 1);
+		assert_true(rows[2].value == 2);
+		free(rows);
+	}
 	store_close(st);
 }
 
