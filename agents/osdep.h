@@ -150,6 +150,15 @@ int	osdep_nat_parse(const char *);	/* OSDEP_NAT_* or OSDEP_UNSET */
  */
 void	osdep_kernel_revision(const char *, char *, size_t);
 
+/*
+ * Pure classifiers of read-back output (exposed for tests): `ipfw list 50`
+ * -> labrat's NAT on nat_if (and *foreign if rule 50 is someone else's);
+ * `nft list table ip labrat` -> NAT on nat_if and the number of chains.
+ */
+void	osdep_freebsd_rule(const char *, const char *, int *nat,
+	    int *foreign);
+void	osdep_linux_nft(const char *, const char *, int *nat, int *chains);
+
 /* Reads a small text file into buf (NUL-terminated, trailing \n cut). */
 int	osdep_read_small(const char *, char *, size_t);
 

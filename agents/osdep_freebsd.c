@@ -46,8 +46,6 @@ fbsd_true(char *const argv[])
  * Classifies `ipfw list 50` output for nat_if: sets *nat to what labrat's
  * rule does there, *foreign when rule 50 is something else.
  */
-void	osdep_freebsd_rule(const char *, const char *, int *, int *);
-
 void
 osdep_freebsd_rule(const char *text, const char *nat_if, int *nat,
     int *foreign)

@@ -62,9 +62,6 @@ lx_ethtool_k(const char *ifname, struct parse_ethtool_k *ek, char *err,
 	return rc == 0 ? AGENT_EXIT_OK : AGENT_EXIT_PARSE;
 }
 
-/* Classifies `nft list table ip labrat` for nat_if (pure, tested). */
-void	osdep_linux_nft(const char *, const char *, int *, int *);
-
 void
 osdep_linux_nft(const char *text, const char *nat_if, int *nat, int *chains)
 {
