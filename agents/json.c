@@ -362,6 +362,8 @@ json_value_parse(struct json_parser *p, int depth, size_t *idx)
 	case 'n':
 		return json_literal(p, "null", JSON_NULL, idx);
 	default:
+		if (c != '-' && (c < '0' || c > '9'))
+			return json_fail(p, "unexpected character");
 		if (json_number_parse(p, &num) == -1 ||
 		    json_node(p, JSON_NUMBER, idx) == -1)
 			return -1;

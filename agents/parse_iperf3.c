@@ -206,7 +206,7 @@ i3_end(const struct json_value *root, struct parse_iperf *out, char *err,
 		    "did not complete)");
 		return -1;
 	}
-	if (out->bytes <= 0 || out->seconds <= 0) {
+	if (out->bytes <= 0 || out->bps <= 0 || out->seconds <= 0) {
 		parse_seterr(err, errlen, "iperf3: receiver reported no data");
 		return -1;
 	}
@@ -477,7 +477,7 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 	out->sent_bytes = t.snd.iv.bytes;
 	out->sent_bps = t.snd.iv.bps;
 	out->retransmits = t.snd.iv.retransmits;
-	if (out->bytes <= 0 || out->seconds <= 0) {
+	if (out->bytes <= 0 || out->bps <= 0 || out->seconds <= 0) {
 		parse_seterr(err, errlen, "iperf3: receiver reported no data");
 		return -1;
 	}
