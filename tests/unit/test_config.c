@@ -499,6 +499,78 @@ test_names(void **state)
 	assert_string_equal(config_os_name(CONFIG_OS_LINUX), "linux");
 }
 
+/*
+ * Mutated examples (byte flips, deletions, truncations; a fixed seed) must
+ * never crash the loader (run it under ASan), and every outcome must be a
+ * config or at least one message naming the file.
+ */
+static void
+test_mutations(void **state)
+{
+	const char		*names[] = { "lab-freebsd.json",
+				    "plan-reports.json", "plan-demo.json" };
+	struct config_errors	 e;
+	struct config_inventory	*inv;
+	struct config_plan	*plan;
+	uint64_t		 rng = 0x9e3779b97f4a7c15ULL;
+	char			*p, *orig, *text;
+	size_t			 f, len, m, i, pos, n, ok = 0;
+
+	(void)state;
+	for (f = 0; f < 3; f++) {
+		p = env_path("LABRAT_SOURCE_DIR", "configs/");
+		text = xasprintf("%s%s", p, names[f]);
+		free(p);
+		orig = slurp(text, &len);
+		free(text);
+		text = xmalloc(len + 1);
+		for (m = 0; m < 800; m++) {
+			memcpy(text, orig, len + 1);
+			n = len;
+			for (i = 0; i < 1 + m % 4 && n > 1; i++) {
+				rng = rng * 6364136223846793005ULL + 1;
+				pos = (size_t)(rng >> 33) % n;
+				switch ((rng >> 20) % 4) {
+				case 0:		/* flip a byte */
+					text[pos] = (char)(rng >> 8);
+					break;
+				case 1:		/* delete a byte */
+					memmove(text + pos, text + pos + 1,
+					    n - pos);
+					n--;
+					break;
+				case 2:		/* truncate */
+					n = pos + 1;
+					text[n] = '\0';
+					break;
+				default:	/* a digit where text was */
+					text[pos] = "0123456789"[rng % 10];
+					break;
+				}
+			}
+			config_errors_init(&e);
+			if (f == 0) {
+				inv = config_inventory_parse("m.json", text, n,
+				    &e);
+				ok += inv != NULL;
+				config_inventory_free(inv);
+			} else {
+				plan = config_plan_parse("m.json", text, n,
+				    NULL, &e);
+				ok += plan != NULL;
+				config_plan_free(plan);
+			}
+			for (i = 0; i < e.n; i++)
+				assert_memory_equal(e.msgs[i], "m.json: ", 8);
+			config_errors_free(&e);
+		}
+		free(text);
+		free(orig);
+	}
+	/* Some mutations (inside a path, say) are still valid configs. */
+	assert_true(ok > 0 && ok < 3 * 800);
+}
+
 int
 main(void)
 {
@@ -513,6 +585,7 @@ main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_bad_table),
 		cmocka_unit_test(test_cross_table),
+		cmocka_unit_test(test_mutations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
