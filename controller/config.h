@@ -104,7 +104,8 @@ struct config_kernel {
 	int			 jobs;		/* default 4 */
 	char			*kodir;		/* default "labrat" */
 	/* linux (all optional) and command (install, reboot, verify
-	 * required; power_cycle optional) */
+	 * required; power_cycle optional).  install always uses {rev};
+	 * power_cycle may only use {host}. */
 	struct config_argv	 install;
 	struct config_argv	 reboot;
 	struct config_argv	 verify;
@@ -361,10 +362,11 @@ char	*config_shell_quote_argv(char *const *argv);
 
 /*
  * For the schema test: the keys the loader accepts in the object the
- * schemas call $defs/NAME ("inventory", "host", "ssh", "nic", "kernel",
- * "power", "link", "endpoint", "plan", "knobs", "per_link_entry",
- * "workload", "timeouts", "stats").  NULL-terminated; NULL for an unknown
- * NAME.  config_schema_objects() lists the NAMEs, NULL-terminated.
+ * schemas call $defs/NAME ("inventory", "host", "ssh", "nic",
+ * "kernel_freebsd_src", "kernel_linux", "kernel_command", "power_command",
+ * "power_url", "link", "endpoint", "plan", "knobs", "per_link_entry",
+ * "workload_iperf", "workload_scp", "timeouts", "stats").  NULL-terminated;
+ * NULL for an unknown NAME.  config_schema_objects() lists the NAMEs.
  */
 const char *const *config_schema_keys(const char *name);
 const char *const *config_schema_objects(void);
