@@ -24,12 +24,14 @@ extern const struct embed_file store_migrations[];
 
 #define STORE_BUSY_MS	10000
 #define STORE_RAW_MAX	(64 * 1024 * 1024)
+#define STORE_FACTS_MAX	(1024 * 1024)
 
 struct store {
 	sqlite3	*db;
 	char	*path;
 	int	 readonly;
 	int	 version;	/* schema version when opened/migrated */
+	int	 migrating;	/* no "run labrat db migrate" hint now */
 	void	(*hook)(void *, const char *, size_t);
 	void	*hook_arg;
 };
@@ -56,7 +58,7 @@ st_err(struct store *st, const char *op, char *err, size_t errlen)
 {
 	const char	*hint = "";
 
-	if (st->version < store_schema_latest())
+	if (st->version < store_schema_latest() && !st->migrating)
 		hint = " (the schema is older than this labrat: run "
 		    "`labrat db migrate`)";
 	util_seterr(err, errlen, "%s: %s: %s%s", st->path, op,
@@ -391,58 +393,82 @@ store_path(const struct store *st)
 	return st->path;
 }
 
+/*
+ * Applies migration n inside the caller's transaction.  Foreign keys stay
+ * on (they cannot change inside a transaction): a future migration that
+ * rebuilds a table must start with PRAGMA defer_foreign_keys = ON.
+ */
 static int
-apply_migration(struct store *st, int n, char *err, size_t errlen)
+apply_migration(struct store *st, int n, const char *op, char *err,
+    size_t errlen)
 {
 	const struct embed_file	*m = &store_migrations[n - 1];
-	char			 op[128], pragma[64];
+	char			 pragma[64];
 
 	if (atoi(m->name) != n) {
 		util_seterr(err, errlen, "%s: migration %s is numbered out of "
 		    "order (expected %04d_*.sql)", st->path, m->name, n);
 		return -1;
 	}
-	snprintf(op, sizeof op, "migrate to version %d (%s)", n, m->name);
 	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", n);
-	if (st_begin(st, op, err, errlen) == -1)
-		return -1;
 	/* The embedded data is NUL-terminated by cmake/EmbedRun.cmake. */
 	if (st_exec(st, (const char *)m->data, op, err, errlen) == -1 ||
-	    st_exec(st, pragma, op, err, errlen) == -1) {
-		st_rollback(st);
+	    st_exec(st, pragma, op, err, errlen) == -1)
 		return -1;
-	}
-	if (st_commit(st, op, err, errlen) == -1)
-		return -1;
-	log_info("%s: migrated to schema version %d (%s)", st->path, n,
-	    m->name);
 	return 0;
 }
 
+/*
+ * One migration per transaction.  The version is read again under the
+ * write lock each time, so several processes or threads opening a new
+ * database at once apply every migration exactly once between them.
+ */
 int
 store_migrate(struct store *st, int *from, int *to, char *err, size_t errlen)
 {
-	int	version, latest = store_schema_latest(), n;
+	int	version, latest = store_schema_latest(), first = -1;
+	char	op[128];
 
 	if (st->readonly) {
 		util_seterr(err, errlen, "%s: migrate: opened read-only",
 		    st->path);
 		return -1;
 	}
-	if (read_version(st->db, &version) == -1)
-		return st_err(st, "read schema version", err, errlen);
-	if (refuse_newer(st->path, version, err, errlen) == -1)
-		return -1;
-	if (from != NULL)
-		*from = version;
-	for (n = version + 1; n <= latest; n++) {
-		if (apply_migration(st, n, err, errlen) == -1)
-			return -1;
-		st->version = n;
+	st->migrating = 1;
+	for (;;) {
+		if (st_begin(st, "migrate", err, errlen) == -1)
+			goto fail;
+		if (read_version(st->db, &version) == -1) {
+			st_err(st, "read schema version", err, errlen);
+			goto fail;
+		}
+		if (first == -1)
+			first = version;
+		if (refuse_newer(st->path, version, err, errlen) == -1)
+			goto fail;
+		if (version == latest)
+			break;
+		snprintf(op, sizeof op, "migrate to version %d (%s)",
+		    version + 1, store_migrations[version].name);
+		if (apply_migration(st, version + 1, op, err, errlen) == -1)
+			goto fail;
+		if (st_commit(st, op, err, errlen) == -1)
+			goto fail;
+		st->version = version + 1;
+		log_info("%s: %s", st->path, op);
 	}
+	st_rollback(st);
+	st->version = version;
+	st->migrating = 0;
+	if (from != NULL)
+		*from = first;
 	if (to != NULL)
-		*to = latest > version ? latest : version;
+		*to = version;
 	return 0;
+fail:
+	st_rollback(st);
+	st->migrating = 0;
+	return -1;
 }
 
 int
@@ -865,8 +891,14 @@ store_host_facts_add(struct store *st, int64_t run_id,
 
 	if (check_len("revision", f->revision, STORE_NAME_MAX, 0, err,
 	    errlen) == -1 || check_len("driver", f->driver, STORE_NAME_MAX,
-	    0, err, errlen) == -1 || check_len("knobs", f->knobs,
-	    STORE_KEY_MAX, 0, err, errlen) == -1)
+	    0, err, errlen) == -1 || check_len("chip", f->chip,
+	    STORE_NAME_MAX, 0, err, errlen) == -1 || check_len("interface",
+	    f->ifname, STORE_NAME_MAX, 0, err, errlen) == -1 ||
+	    check_len("os", f->os, STORE_NAME_MAX, 0, err, errlen) == -1 ||
+	    check_len("kernel version", f->kernel_version, STORE_REASON_MAX, 0,
+	    err, errlen) == -1 || check_len("knobs", f->knobs, STORE_KEY_MAX,
+	    0, err, errlen) == -1 || check_len("facts", f->facts_json,
+	    STORE_FACTS_MAX, 0, err, errlen) == -1)
 		return -1;
 	if (st_begin(st, "record host facts", err, errlen) == -1)
 		return -1;
@@ -2034,7 +2066,7 @@ store_schedule_upsert(struct store *st, const struct store_schedule *s,
 	    "inventory_path, plan_path, enabled, created_at, next_run_at) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (name) DO UPDATE "
 	    "SET cron = ?2, inventory_path = ?3, plan_path = ?4, enabled = ?5, "
-	    "next_run_at = ?7 RETURNING id", "save schedule", err,
+	    "next_run_at = ?7", "save schedule", err,
 	    errlen)) == NULL)
 		return -1;
 	bind_text(stmt, 1, s->name);
@@ -2044,13 +2076,20 @@ store_schedule_upsert(struct store *st, const struct store_schedule *s,
 	sqlite3_bind_int(stmt, 5, s->enabled != 0);
 	sqlite3_bind_int64(stmt, 6, now_ms());
 	bind_id(stmt, 7, s->next_run_at);
+	if (st_run(st, stmt, "save schedule", err, errlen) == -1)
+		return -1;
+	if (schedule_id == NULL)
+		return 0;
+	/* Not RETURNING: that needs SQLite 3.35. */
+	if ((stmt = st_prepare(st, "SELECT id FROM schedules WHERE name = ?",
+	    "save schedule", err, errlen)) == NULL)
+		return -1;
+	bind_text(stmt, 1, s->name);
 	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW && schedule_id != NULL)
-		*schedule_id = sqlite3_column_int64(stmt, 0);
 	if (rc == SQLITE_ROW)
-		rc = sqlite3_step(stmt);
+		*schedule_id = sqlite3_column_int64(stmt, 0);
 	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW)
 		return st_err(st, "save schedule", err, errlen);
 	return 0;
 }

@@ -60,7 +60,11 @@ int	store_open(const char *path, int flags, struct store **stp,
 void	store_close(struct store *);
 const char *store_path(const struct store *);
 
-/* Applies pending migrations; *from / *to (may be NULL) get the versions. */
+/*
+ * Applies pending migrations, each in its own transaction; safe when other
+ * processes open the same new database at once.  *from / *to (may be NULL)
+ * get the versions before and after.
+ */
 int	store_migrate(struct store *, int *from, int *to, char *err,
 	    size_t errlen);
 /* The schema version of the open database. */
@@ -148,7 +152,7 @@ int	store_run_get(struct store *, int64_t run_id, struct store_run *run,
 int	store_run_finish(struct store *, int64_t run_id,
 	    enum store_run_state state, const char *reason, char *err,
 	    size_t errlen);
-/* Sets the owner (e.g. when a run is resumed by another controller). */
+/* Sets the owner and marks the run running again (--resume). */
 int	store_run_set_owner(struct store *, int64_t run_id, const char *owner,
 	    char *err, size_t errlen);
 /* Newest first, at most limit (0 = all).  *runs: store_runs_free(). */

@@ -650,6 +650,40 @@ test_claim_concurrent(void **state)
 	    "WHERE state = 'running' AND attempt = 1"), 60);
 }
 
+/* Worker threads or processes opening a new database at once: each
+ * migration is applied exactly once and every open succeeds. */
+static void
+test_migrate_concurrent(void **state)
+{
+	struct store	*st;
+	pid_t		 pids[4];
+	int		 k, status, v;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] > 0)
+			continue;
+		if (store_open(tpath("race/new.db"), STORE_OPEN_CREATE |
+		    STORE_OPEN_MIGRATE, &st, err, sizeof err) != 0) {
+			fprintf(stderr, "child %d: %s\n", k, err);
+			_exit(1);
+		}
+		store_close(st);
+		_exit(0);
+	}
+	for (k = 0; k < 4; k++) {
+		assert_int_equal(waitpid(pids[k], &status, 0), pids[k]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	st = open_new("race/new.db");
+	assert_int_equal(store_schema_version(st, &v, err, sizeof err), 0);
+	assert_int_equal(v, store_schema_latest());
+	assert_int_equal(store_check(st, err, sizeof err), 0);
+	store_close(st);
+}
+
 /* A controller dies with jobs running: --resume puts them back. */
 static void
 test_resume_reset(void **state)
@@ -1051,6 +1085,7 @@ main(void)
 		T(test_state_machine),
 		T(test_claim_order),
 		T(test_claim_concurrent),
+		T(test_migrate_concurrent),
 		T(test_resume_reset),
 		T(test_validation),
 		T(test_runs),
