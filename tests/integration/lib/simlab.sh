@@ -1,0 +1,94 @@
+# tests/integration/lib/simlab.sh: helpers for the simulated-lab tests.
+# Sourced by POSIX sh scripts; expects LABRAT (controller binary) and sets
+# LAB (a name unique to this test run) before lab_up.
+#
+#   lab_up ARGS...        labrat lab up --name $LAB ARGS (sets STATE, INV)
+#   lab_ssh MGMT CMD...   strict-host-key SSH to a host of the lab
+#   iperf LINK_CLIENT LINK_SERVER ADDR   -> Mbit/s of a 2 s iperf3 run
+#   fail MSG              print and exit 1
+#   near X LO HI          X in [LO, HI]?
+
+: "${LABRAT:?LABRAT must point at the labrat binary}"
+SIMLAB_SRC=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export LABRAT_SIMLAB_DIR="$SIMLAB_SRC/simlab"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: the simulated lab needs root" >&2
+	exit 77
+fi
+for t in ip tc nft ethtool sshd iperf3 jq unshare nsenter; do
+	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || {
+		echo "SKIP: $t missing (run scripts/install-deps.sh)" >&2
+		exit 77
+	}
+done
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "# $*"
+}
+
+now_ms() {
+	echo $(( $(date +%s%N) / 1000000 ))
+}
+
+near() {
+	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'
+}
+
+lab_up() {
+	INV=$("$LABRAT" lab up --name "$LAB" "$@") || fail "lab up --name $LAB failed"
+	STATE=/run/labrat-lab/$LAB
+	[ "$INV" = "$STATE/inventory.json" ] || fail "lab up printed '$INV'"
+}
+
+lab_down() {
+	"$LABRAT" lab down --name "$LAB" >/dev/null 2>&1
+}
+
+mgmt_of() {
+	jq -r --arg h "$1" '.hosts[] | select(.name == $h) | .address' "$INV"
+}
+
+lab_ssh() {
+	_a=$1
+	shift
+	ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes \
+	    -o UserKnownHostsFile="$STATE/known_hosts" -o ConnectTimeout=3 \
+	    -i "$STATE/id_ed25519" "root@$_a" "$@"
+}
+
+# iperf CLIENT SERVER SERVER_ADDR: Mbit/s received in a 2 s cubic run.
+iperf() {
+	ip netns exec "$LAB-$2" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	_srv=$!
+	_i=0
+	while ! ip netns exec "$LAB-$2" ss -Hltn 'sport = :5201' | grep -q .; do
+		_i=$((_i + 1))
+		[ $_i -gt 100 ] && fail "iperf3 server on $2 did not start"
+		sleep 0.02
+	done
+	ip netns exec "$LAB-$1" iperf3 -c "$3" -p 5201 -t 2 -C cubic -J \
+	    2>/dev/null | jq '.end.sum_received.bits_per_second / 1e6 | floor'
+	wait $_srv 2>/dev/null
+}
+
+# Wait (up to $2 s) until host $1 answers SSH again.
+wait_ssh() {
+	_a=$(mgmt_of "$1")
+	_end=$(( $(now_ms) + $2 * 1000 ))
+	while [ "$(now_ms)" -lt $_end ]; do
+		lab_ssh "$_a" true 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Give the fault engine time to see an interface change (it has <= 1 s).
+settle() {
+	sleep 0.6
+}
