@@ -82,20 +82,14 @@ stats_rng_uniform(struct stats_rng *r)
 uint64_t
 stats_rng_below(struct stats_rng *r, uint64_t n)
 {
-	__uint128_t	m;
-	uint64_t	low, threshold;
+	uint64_t	x, limit;
 
-	/* Lemire's multiply-shift, rejecting the biased low products. */
-	m = (__uint128_t)stats_rng_next(r) * n;
-	low = (uint64_t)m;
-	if (low < n) {
-		threshold = -n % n;
-		while (low < threshold) {
-			m = (__uint128_t)stats_rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
+	/* Reject the top partial copy of [0, n) to stay unbiased. */
+	limit = UINT64_MAX - UINT64_MAX % n;
+	do
+		x = stats_rng_next(r);
+	while (x >= limit);
+	return x % n;
 }
 
 double
