@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "emit.h"
 #include "exec.h"
+#include "json.h"
 #include "osdep.h"
 #include "parse.h"
 #include "validate.h"
@@ -246,6 +247,23 @@ emit_result(const struct iperf_req *q, const struct parse_iperf *p,
 	emit_flush(&e);
 }
 
+/* 1 when iperf3 -J output is a well-formed report of its own failure (a
+ * top-level "error"): the run failed, the output is not garbage.  iperf3
+ * 3.12 exits 0 after "unable to connect to server" with -J. */
+static int
+iperf3_reported_error(const char *out, size_t len)
+{
+	struct json_doc *doc;
+	char	 err[128];
+	int	 yes;
+
+	if ((doc = json_doc_parse(out, len, err, sizeof(err))) == NULL)
+		return 0;
+	yes = json_string(json_get(json_doc_root(doc), "error")) != NULL;
+	json_doc_free(doc);
+	return yes;
+}
+
 static int
 iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
     size_t errlen)
@@ -342,7 +360,10 @@ agent_cmd_iperf(int argc, char **argv)
 			snprintf(err, sizeof(err), "%s exited %d: %.300s",
 			    cargv[0], r.status, r.err[0] ? r.err : r.out);
 		rc = AGENT_EXIT_COMMAND;
-	} else if (prc == -1 || r.out_truncated)
+	} else if (prc == -1 && strcmp(q.tool, "iperf3") == 0 &&
+	    iperf3_reported_error(r.out, r.outlen))
+		rc = AGENT_EXIT_COMMAND;
+	else if (prc == -1 || r.out_truncated)
 		rc = AGENT_EXIT_PARSE;
 	else {
 		emit_result(&q, p, &a, &b);

@@ -1,0 +1,232 @@
+#!/bin/sh
+# agent_linux.sh: labrat-agent's Linux dialect for real, between two network
+# namespaces joined by a veth pair named em0 on both sides and shaped to
+# 1 Gbit/s: apply + read back + restore of every knob (a knob veth refuses
+# must come back as a mismatch, exit 5), the rollback timer, restore after the
+# controller vanished (kill -9), iperf2/iperf3 throughput, scp through a
+# temporary sshd with an ephemeral key (keygen/authorize/deauthorize).
+set -u
+
+AGENT=${LABRAT_AGENT:-}
+[ -n "$AGENT" ] && [ -x "$AGENT" ] || { echo "agent_linux: LABRAT_AGENT not set" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "agent_linux: needs root" >&2; exit 77; }
+for t in ip ethtool nft tc iperf iperf3 scp ssh-keygen python3; do
+	command -v $t >/dev/null 2>&1 || { echo "agent_linux: $t missing" >&2; exit 77; }
+done
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$SSHD" ] || { echo "agent_linux: sshd missing" >&2; exit 77; }
+
+P="lra$$"		# unique prefix of everything this run creates
+NA="${P}a"; NB="${P}b"
+A=198.18.77.1; B=198.18.77.2
+T=$(mktemp -d /tmp/labrat-agent-test.XXXXXX)
+SA="$T/state-a"; SB="$T/state-b"	# namespaces share the filesystem
+SSHD_PID=""
+FAILS=0
+
+cleanup() {
+	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
+	LABRAT_AGENT_STATE=$SB ip netns exec $NB "$AGENT" serve stop >/dev/null 2>&1
+	for s in "$SA" "$SB"; do
+		for f in "$s"/rollback/*.pid; do
+			[ -f "$f" ] && pid=$(cat "$f") && kill "$pid" 2>/dev/null
+		done
+	done
+	ip netns del $NA 2>/dev/null
+	ip netns del $NB 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+
+# ag HOST OUTFILE ARGS...: runs the agent in a namespace; sets RC.
+ag() {
+	h=$1; out=$2; shift 2
+	if [ "$h" = a ]; then ns=$NA; st=$SA; else ns=$NB; st=$SB; fi
+	LABRAT_AGENT_STATE=$st LABRAT_AGENT_AUTHKEYS=$T/authorized_keys \
+	    ip netns exec $ns "$AGENT" "$@" >"$out" 2>"$out.err"
+	RC=$?
+}
+
+# jv FILE EXPR: evaluates a Python expression over the result event r of
+# FILE (every line must be a proto-1 JSON object); prints the value.
+jv() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+r = None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert o["proto"] == 1 and o["event"] in ("progress", "result", "error"), line
+    if o["event"] == "result":
+        r = o
+v = eval(sys.argv[2], {"r": r})
+print(json.dumps(v) if not isinstance(v, str) else v)
+PY
+}
+
+# check DESC FILE EXPR: EXPR must be true.
+check() {
+	if [ "$(jv "$2" "$3" 2>&1)" = "true" ]; then ok "$1"; else
+		fail "$1: $3"; cat "$2" "$2.err" >&2; fi
+}
+expect_rc() {
+	if [ "$RC" -eq "$1" ]; then ok "$2 (exit $RC)"; else
+		fail "$2: exit $RC, wanted $1"; cat "$3" "$3.err" >&2; fi
+}
+nsa() { ip netns exec $NA "$@"; }
+tso_a() { nsa ethtool -k em0 | sed -n 's/^tcp-segmentation-offload: \([a-z]*\).*/\1/p'; }
+
+# ---- the lab -------------------------------------------------------------
+ip netns add $NA && ip netns add $NB || exit 1
+ip link add ${P}x type veth peer name ${P}y || exit 1
+ip link set ${P}x netns $NA && ip link set ${P}y netns $NB
+ip -n $NA link set ${P}x name em0 && ip -n $NB link set ${P}y name em0
+ip -n $NA addr add $A/24 dev em0 && ip -n $NB addr add $B/24 dev em0
+for n in $NA $NB; do
+	ip -n $n link set lo up && ip -n $n link set em0 up
+	ip netns exec $n tc qdisc replace dev em0 root tbf rate 1gbit \
+	    burst 128kb latency 5ms
+done
+mtu_a() { nsa cat /sys/class/net/em0/mtu; }
+
+# ---- facts ----------------------------------------------------------------
+ag a $T/o facts --if em0
+expect_rc 0 "facts" $T/o
+check "facts: veth em0, linux, tools" $T/o \
+    'r["os"] == "linux" and r["nics"][0]["driver"] == "veth" and r["nics"][0]["mtu"] == 1500 and r["nics"][0]["tso"] is True and r["tools"]["iperf3"] is not None and r["kernel"]["release"] != ""'
+
+# ---- hostile and impossible requests ----------------------------------------
+ag a $T/o apply --if 'em0; rm -rf /' --tso off
+expect_rc 2 "apply refuses a hostile interface name" $T/o
+grep -q '"class":"usage","message":"--if: ' $T/o || fail "usage error names --if"
+ag a $T/o apply --if em0 --nat divert
+expect_rc 2 "divert is FreeBSD only" $T/o
+ag a $T/o apply --if em0 --tcp-tso off
+expect_rc 2 "global TSO is FreeBSD only" $T/o
+ag a $T/o apply --if nosuch0 --tso off
+expect_rc 3 "unknown interface is a command failure" $T/o
+[ ! -e $SA/state/em0.json ] || fail "a refused apply saved state"
+
+# ---- apply, read back, restore ------------------------------------------------
+ag a $T/o apply --if em0 --tso off --mtu 9000 --nat kernel
+expect_rc 0 "apply tso=off mtu=9000 nat=kernel" $T/o
+check "apply: in force as requested" $T/o \
+    'r["saved"] is True and r["in_force"]["tso"] is False and r["in_force"]["mtu"] == 9000 and r["in_force"]["nat"] == "kernel" and r["mismatch"] == []'
+[ "$(tso_a)" = off ] || fail "ethtool shows tso $(tso_a)"
+[ "$(mtu_a)" = 9000 ] || fail "mtu is $(mtu_a)"
+nsa nft list table ip labrat | grep -q 'oifname "em0" masquerade' || fail "no masquerade rule"
+ag a $T/o apply --if em0 --rxcsum off --txcsum off
+expect_rc 0 "apply rxcsum=off txcsum=off" $T/o
+check "second apply keeps the first original" $T/o \
+    'r["saved"] is False and r["in_force"]["rxcsum"] is False and r["in_force"]["txcsum"] is False'
+ag a $T/o apply --if em0 --lro on
+expect_rc 5 "veth refuses lro: mismatch" $T/o
+check "mismatch names lro, result printed first" $T/o \
+    'r["mismatch"] == ["lro"] and r["in_force"]["lro"] is False'
+tail -1 $T/o | grep -q '"class":"mismatch"' || fail "last line is not the mismatch error"
+ag a $T/o restore --if em0
+expect_rc 0 "restore" $T/o
+check "restore reports what it changed" $T/o \
+    'r["was_saved"] is True and sorted(r["changed"]) == ["mtu", "nat", "rxcsum", "tso", "txcsum"]'
+[ "$(tso_a)" = on ] || fail "tso not restored"
+[ "$(mtu_a)" = 1500 ] || fail "mtu not restored: $(mtu_a)"
+nsa nft list table ip labrat >/dev/null 2>&1 && fail "labrat table left behind"
+nsa ethtool -k em0 | grep -q '^rx-checksumming: on' || fail "rxcsum not restored"
+ag a $T/o restore --if em0
+expect_rc 0 "restore again" $T/o
+check "restore is idempotent" $T/o 'r["was_saved"] is False and r["changed"] == []'
+
+# ---- rollback timer ------------------------------------------------------------
+ag a $T/o apply --if em0 --tso off --rollback-after 2
+expect_rc 0 "apply with a 2 s rollback timer" $T/o
+check "timer pid reported" $T/o 'isinstance(r["rollback_pid"], int) and r["rollback_at"] > 0'
+[ "$(tso_a)" = off ] || fail "tso not off before the timer"
+sleep 3.5
+[ "$(tso_a)" = on ] && ok "rollback timer restored tso" || fail "timer did not restore tso"
+[ ! -e $SA/state/em0.json ] || fail "timer left the saved state"
+
+# The controller vanishes: its apply caller is killed -9 right after apply.
+( LABRAT_AGENT_STATE=$SA ip netns exec $NA "$AGENT" apply --if em0 --mtu 9000 \
+    --rollback-after 2 >$T/v 2>/dev/null; sleep 60 ) &
+CALLER=$!
+i=0; while ! grep -q '"event":"result"' $T/v 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+kill -9 $CALLER; wait $CALLER 2>/dev/null
+[ "$(mtu_a)" = 9000 ] || fail "apply did not take effect before the kill"
+sleep 3.5
+[ "$(mtu_a)" = 1500 ] && ok "host restored after its controller vanished" || fail "mtu still $(mtu_a) after the caller died"
+
+ag a $T/o apply --if em0 --tso off --rollback-after 2
+ag a $T/o confirm --if em0
+check "confirm cancels the timer" $T/o 'r["cancelled"] is True'
+sleep 3
+[ "$(tso_a)" = off ] && ok "confirmed setting kept" || fail "timer fired after confirm"
+ag a $T/o restore --if em0
+check "restore after confirm" $T/o 'r["changed"] == ["tso"]'
+
+# ---- iperf2 / iperf3 over the shaped pair -----------------------------------------
+ag b $T/o serve --tool iperf3 --bind $B
+expect_rc 0 "serve iperf3" $T/o
+ag b $T/o serve --tool iperf2 --bind $B
+expect_rc 0 "serve iperf2" $T/o
+for tool in iperf3 iperf2; do
+	ag a $T/o iperf --tool $tool --server $B --len 128k --window 1M --nodelay --time 3 --watch iperf3
+	expect_rc 0 "$tool client" $T/o
+	echo "measured: $tool $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s over $(jv $T/o 'r["seconds"]') s"
+	check "$tool ~950 Mbit/s under tbf 1gbit" $T/o '8.5e8 < r["bps"] < 1.0e9'
+	check "$tool series, windows, counters, cpu" $T/o \
+	    'len(r["intervals"]) >= 3 and r["window_requested"] == 1048576 and r["window_granted"] > 0 and r["ifstats"]["after"]["tx_bytes"] - r["ifstats"]["before"]["tx_bytes"] >= r["bytes"] and r["cpu"]["idle"] >= 0 and r["procs"][0]["name"] == "iperf3"'
+done
+ag b $T/o serve stop
+check "serve stop stops both servers" $T/o 'len(r["stopped"]) == 2'
+ag a $T/o iperf --tool iperf3 --server $B --time 1
+expect_rc 3 "iperf3 without a server fails as a command" $T/o
+
+# ---- scp through a temporary sshd with an ephemeral key -------------------------
+mkdir -p /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f $T/hostkey || exit 1
+cat >$T/sshd_config <<CONF
+ListenAddress $B
+Port 22
+HostKey $T/hostkey
+PidFile $T/sshd.pid
+AuthorizedKeysFile $T/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+Subsystem sftp internal-sftp
+CONF
+ip netns exec $NB "$SSHD" -D -e -f $T/sshd_config 2>$T/sshd.log &
+SSHD_PID=$!
+i=0; while ! grep -q 'Server listening' $T/sshd.log 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+ag a $T/o keygen --tag t$$
+expect_rc 0 "keygen" $T/o
+KEY=$(jv $T/o 'r["key"]'); PUB=$(jv $T/o 'r["pubkey"]')
+ag b $T/o authorize --tag t$$ --pubkey "$PUB"
+expect_rc 0 "authorize" $T/o
+ag b $T/o authorize --tag t$$ --pubkey "$PUB"
+check "authorize is idempotent" $T/o 'r["added"] is False'
+HOSTKEY=$(cut -d' ' -f1,2 $T/hostkey.pub)
+ag a $T/o scp --to root@$B --size 1474560 --key "$KEY" --hostkey "$HOSTKEY"
+expect_rc 0 "scp of the bce report's 1.44 MB" $T/o
+echo "measured: scp $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s in $(jv $T/o 'r["seconds"]') s"
+check "scp result" $T/o 'r["bytes"] == 1474560 and r["seconds"] > 0 and r["bps"] > 0 and r["remote_removed"] is True'
+ls $SA/tmp | grep -q scp- && fail "local scp file left behind"
+[ -e "$(jv $T/o 'r["remote_path"]')" ] && fail "remote scp file left behind"
+ag a $T/o scp --to root@$B --size 1k --key "$KEY" --hostkey "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB4mVb8Hq0fakefakefakefakefakefakefakefakefa"
+expect_rc 3 "scp refuses a wrong host key" $T/o
+ag b $T/o deauthorize --tag t$$
+check "deauthorize removes the line" $T/o 'r["removed"] == 1'
+ag a $T/o scp --to root@$B --size 1k --key "$KEY" --hostkey "$HOSTKEY"
+expect_rc 3 "scp fails once deauthorized" $T/o
+ag a $T/o deauthorize --tag t$$
+[ -e "$KEY" ] && fail "key pair left behind"
+
+if [ $FAILS -ne 0 ]; then
+	echo "agent_linux: $FAILS failure(s)" >&2
+	exit 1
+fi
+echo "agent_linux: all passed"
