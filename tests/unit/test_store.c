@@ -449,10 +449,9 @@ static void
 test_state_machine(void **state)
 {
 	struct store		*st;
-	struct store_job	 j, j2;
+	struct store_job	 j;
 	struct store_job_result	 r = { .state = STORE_JOB_DONE };
-	struct store_counts	 c;
-	int64_t			 run, n;
+	int64_t			 run;
 
 	(void)state;
 	st = open_new("sm.db");
@@ -523,6 +522,26 @@ test_state_machine(void **state)
 		    "illegal job state transition"));
 		sqlite3_close(db);
 	}
+
+	store_close(st);
+}
+
+static void
+test_fail_and_cancel(void **state)
+{
+	struct store		*st;
+	struct store_job	 j, j2;
+	struct store_job_result	 r = { .state = STORE_JOB_DONE };
+	struct store_counts	 c;
+	int64_t			 run, n;
+
+	(void)state;
+	st = open_new("cancel.db");
+	run = new_run(st);
+	add_jobs(st, run, 4);
+	assert_int_equal(store_job_claim(st, run, NULL, "w1", &j, err,
+	    sizeof err), 1);
+	finish(st, j.id, STORE_JOB_DONE, 933e6);
 
 	/* A failed job keeps its reason. */
 	assert_int_equal(store_job_claim(st, run, NULL, "w2", &j2, err,
@@ -838,12 +857,16 @@ test_runs(void **state)
 	store_close(st);
 }
 
-static void
-test_samples_facts_raw(void **state)
+/*
+ * A run of 8 jobs (em/bce x tso off/on x 2 repetitions), job 1 failed, the
+ * others done with one throughput sample each (100 + their index) and a
+ * raw output; em jobs ran under the facts *fidp.
+ */
+static struct store *
+samples_run(int64_t *runp, int64_t *fidp)
 {
 	struct store			*st;
 	struct store_job		 j;
-	struct store_series		*ser;
 	struct store_host_facts		 f = { .host = "em-a", .os = "freebsd",
 					    .revision = "r200", .driver = "em",
 					    .chip = "0x10968086",
@@ -855,36 +878,45 @@ test_samples_facts_raw(void **state)
 	struct store_job_result		 r = { .state = STORE_JOB_DONE,
 					    .samples = &smp, .nsamples = 1,
 					    .raws = &raw, .nraws = 1 };
-	char				*data, **metrics;
-	size_t				 nser, len, nm, i;
-	int64_t				 run, fid, hid, hid2;
+	int64_t				 hid, hid2;
 	int				 k;
 
-	(void)state;
 	st = open_new("samples.db");
-	run = new_run(st);
-	assert_int_equal(store_host_facts_add(st, run, &f, &fid, err,
+	*runp = new_run(st);
+	assert_int_equal(store_host_facts_add(st, *runp, &f, fidp, err,
 	    sizeof err), 0);
 	assert_int_equal(store_host_upsert(st, "em-a", NULL, "192.0.2.11",
 	    &hid, err, sizeof err), 0);
 	assert_int_equal(store_host_upsert(st, "em-a", "freebsd", NULL,
 	    &hid2, err, sizeof err), 0);
 	assert_int_equal(hid, hid2);
-	add_jobs(st, run, 8);
-	/* Jobs 1..8: the first one fails, the rest are done. */
+	add_jobs(st, *runp, 8);
 	for (k = 0; k < 8; k++) {
-		assert_int_equal(store_job_claim(st, run, NULL, "w", &j, err,
+		assert_int_equal(store_job_claim(st, *runp, NULL, "w", &j, err,
 		    sizeof err), 1);
 		if (k == 0) {
 			finish(st, j.id, STORE_JOB_FAILED, 1);
 			continue;
 		}
 		smp.value = 100 + k;
-		r.client_facts_id = j.link[0] == 'e' ? fid : 0;
+		r.client_facts_id = j.link[0] == 'e' ? *fidp : 0;
 		r.knobs_in_force = j.knobs_key;
 		if (store_job_finish(st, j.id, &r, err, sizeof err) != 0)
 			fail_msg("%s", err);
 	}
+	return st;
+}
+
+static void
+test_samples_query(void **state)
+{
+	struct store		*st;
+	struct store_series	*ser;
+	size_t			 nser;
+	int64_t			 run, fid;
+
+	(void)state;
+	st = samples_run(&run, &fid);
 	assert_int_equal(store_samples_query(st, run, "throughput_bps", &ser,
 	    &nser, err, sizeof err), 0);
 	/* bce tso off/on, em tso off/on; the failed job 1 is left out. */
@@ -905,6 +937,21 @@ test_samples_facts_raw(void **state)
 	assert_int_equal(ser[3].n, 2);
 	store_series_free(ser, nser);
 
+	store_close(st);
+}
+
+static void
+test_samples_facts_raw(void **state)
+{
+	struct store			*st;
+	struct store_job		 j;
+	struct store_series		*ser;
+	char				*data, **metrics;
+	size_t				 nser, len, nm, i;
+	int64_t				 run, fid;
+
+	(void)state;
+	st = samples_run(&run, &fid);
 	/* All metrics: retransmits of the failed job only, so 4 groups. */
 	assert_int_equal(store_samples_query(st, run, NULL, &ser, &nser, err,
 	    sizeof err), 0);
@@ -953,7 +1000,7 @@ test_samples_facts_raw(void **state)
 }
 
 static void
-test_bisect_schedule(void **state)
+test_bisect(void **state)
 {
 	struct store			*st;
 	struct store_bisect_spec	 spec = { .link = "em",
@@ -964,9 +1011,8 @@ test_bisect_schedule(void **state)
 					    .revisions = "r100\nr150\nr200\n" };
 	struct store_bisect		 b, *bs;
 	struct store_bisect_step	 step, *steps;
-	struct store_schedule		 sch, *ss;
 	size_t				 n;
-	int64_t				 bid, sid, sid2, run;
+	int64_t				 bid, run;
 
 	(void)state;
 	st = open_new("bisect.db");
@@ -1021,6 +1067,20 @@ test_bisect_schedule(void **state)
 	store_bisects_free(bs, n);
 	assert_int_equal(store_bisect_get(st, 77, &b, err, sizeof err), 0);
 
+	store_close(st);
+}
+
+static void
+test_schedule(void **state)
+{
+	struct store		*st;
+	struct store_schedule	 sch, *ss;
+	size_t			 n;
+	int64_t			 sid, sid2, run;
+
+	(void)state;
+	st = open_new("schedule.db");
+	run = new_run(st);
 	memset(&sch, 0, sizeof sch);
 	snprintf(sch.name, sizeof sch.name, "nightly");
 	snprintf(sch.cron, sizeof sch.cron, "0 2 * * *");
@@ -1083,14 +1143,17 @@ main(void)
 		T(test_future_version_in_wal),
 		T(test_migrate_fixtures),
 		T(test_state_machine),
+		T(test_fail_and_cancel),
 		T(test_claim_order),
 		T(test_claim_concurrent),
 		T(test_migrate_concurrent),
 		T(test_resume_reset),
 		T(test_validation),
 		T(test_runs),
+		T(test_samples_query),
 		T(test_samples_facts_raw),
-		T(test_bisect_schedule),
+		T(test_bisect),
+		T(test_schedule),
 		T(test_check_damage),
 #undef T
 	};
