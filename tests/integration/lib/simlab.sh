@@ -90,5 +90,5 @@ wait_ssh() {
 
 # Give the fault engine time to see an interface change (it has <= 1 s).
 settle() {
-	sleep 0.6
+	sleep 0.7
 }
