@@ -483,11 +483,14 @@ dec_iperf_parts(struct jctx *j, struct json_object *o,
 		ip->has_ifstats = 1;
 		jstr(j, a, "ifstats", "if", 0, ip->ifstats_if,
 		    sizeof ip->ifstats_if);
+		/* A side the OS could not read is null: all -1. */
+		memset(&ip->if_before, 0xff, sizeof ip->if_before);
+		memset(&ip->if_after, 0xff, sizeof ip->if_after);
 		if ((e = jtyped(j, a, "ifstats", "before", json_type_object,
-		    0)))
+		    1)))
 			dec_counters(j, e, "ifstats.before", &ip->if_before);
 		if ((e = jtyped(j, a, "ifstats", "after", json_type_object,
-		    0)))
+		    1)))
 			dec_counters(j, e, "ifstats.after", &ip->if_after);
 	}
 }
@@ -566,7 +569,7 @@ dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	    NULL)
 		return;
 	n = json_object_array_length(a);
-	if (n > AGENTCTL_LIST_MAX) {
+	if (n > AGENTCTL_HOSTKEYS_MAX) {
 		jfail(j, "result", "hostkeys", "too many entries");
 		return;
 	}

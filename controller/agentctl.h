@@ -27,7 +27,9 @@
 #define AGENTCTL_OUT_MAX	(8u * 1024 * 1024)	/* stdout ceiling */
 #define AGENTCTL_ERR_MAX	(64u * 1024)		/* stderr ceiling */
 #define AGENTCTL_NICS_MAX	32
-#define AGENTCTL_LIST_MAX	16	/* knob names, pids, host keys, procs */
+#define AGENTCTL_LIST_MAX	16	/* knob names, pids, procs */
+#define AGENTCTL_HOSTKEYS_MAX	8
+#define AGENTCTL_KEY_MAX	4096	/* "TYPE BASE64" of a host key */
 
 /* Unknown/null values: integers -1 (AGENTCTL_NONE), doubles NAN, strings
  * "", tri-state booleans -1. */
@@ -148,7 +150,7 @@ struct agentctl_iperf {
 	size_t				nprocs;
 	int				has_ifstats;
 	char				ifstats_if[32];
-	struct agentctl_ifcounters	if_before, if_after;
+	struct agentctl_ifcounters	if_before, if_after;	/* -1: null */
 };
 
 struct agentctl_scp {
@@ -163,7 +165,7 @@ struct agentctl_keygen {
 
 struct agentctl_authorize {
 	char	tag[64];
-	char	hostkeys[AGENTCTL_LIST_MAX][1024];
+	char	hostkeys[AGENTCTL_HOSTKEYS_MAX][AGENTCTL_KEY_MAX];
 	size_t	nhostkeys;
 };
 
