@@ -320,8 +320,12 @@ configure(struct store *st, char *err, size_t errlen)
 	if ((stmt = st_prepare(st, "PRAGMA journal_mode = WAL",
 	    "enable WAL", err, errlen)) == NULL)
 		return -1;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		col_copy(stmt, 0, mode, sizeof mode);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		st_err(st, "enable WAL", err, errlen);
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	col_copy(stmt, 0, mode, sizeof mode);
 	sqlite3_finalize(stmt);
 	if (strcmp(mode, "wal") != 0) {
 		util_seterr(err, errlen, "%s: enable WAL: journal mode is "
