@@ -66,7 +66,8 @@ i2_note_failure(struct i2_ctx *c, const char *line, size_t len)
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		n = strlen(words[i]);
 		for (j = 0; j + n <= len; j++) {
-			if (memcmp(line + j, words[i], n) != 0)
+			if (line[j] != words[i][0] ||
+			    memcmp(line + j, words[i], n) != 0)
 				continue;
 			n = len < sizeof(c->failure) - 1 ? len :
 			    sizeof(c->failure) - 1;

@@ -469,6 +469,7 @@ nic_feature_line(const char *line, size_t len, struct parse_feature *f)
 	const char *colon;
 	size_t nt, i = 0;
 
+	memset(f, 0, sizeof(*f));
 	while (i < len && nic_blank(line[i]))
 		i++;
 	if ((colon = memchr(line + i, ':', len - i)) == NULL ||

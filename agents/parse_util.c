@@ -105,7 +105,11 @@ parse_split(const char *s, size_t len, struct parse_tok *toks, size_t max)
 int
 parse_tok_eq(const struct parse_tok *t, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n;
+
+	if (t->n == 0 || t->p[0] != s[0])
+		return s[0] == '\0' && t->n == 0;
+	n = strlen(s);
 
 	return t->n == n && memcmp(t->p, s, n) == 0;
 }
