@@ -23,8 +23,6 @@
 extern const struct embed_file store_migrations[];
 
 #define STORE_BUSY_MS	10000
-#define STORE_RAW_MAX	(64 * 1024 * 1024)
-#define STORE_FACTS_MAX	(1024 * 1024)
 
 struct store {
 	sqlite3	*db;

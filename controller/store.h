@@ -14,10 +14,10 @@
  *
  * Every function returns 0 on success and -1 on failure with a message in
  * err (naming the database file, the operation and SQLite's reason), unless
- * its comment says otherwise.  Strings in the structs below that are arrays
- * are truncated copies; the *_MAX limits are enforced on insert (a longer
- * value is an error, never silently cut).  Timestamps are milliseconds
- * since the epoch, 0 meaning never.
+ * its comment says otherwise.  The char arrays in the structs below are
+ * sized by the *_MAX limits, which are enforced on insert (a longer value is
+ * an error, never silently cut), so what is read back is whole.  Timestamps
+ * are milliseconds since the epoch, 0 meaning never.
  *
  * Job state machine:  queued -> running -> done | failed | cancelled
  *                     running -> queued    (requeue, or reset on resume)
@@ -35,6 +35,8 @@
 #define STORE_PARAMS_MAX	1024	/* workload params text, incl. NUL */
 #define STORE_REASON_MAX	512	/* failure reasons, incl. NUL */
 #define STORE_OWNER_MAX		128	/* lease owner, incl. NUL */
+#define STORE_RAW_MAX		(64 * 1024 * 1024)	/* one raw output */
+#define STORE_FACTS_MAX		(1024 * 1024)	/* facts JSON of a host */
 
 struct store;
 
@@ -321,7 +323,8 @@ int	store_job_list(struct store *, int64_t run_id, int state,
 	    struct store_job **jobs, size_t *njobs, char *err, size_t errlen);
 
 /* Every queued or running job of a run -> cancelled; *n (may be NULL) gets
- * how many. */
+ * how many.  Cancellation wins: a worker finishing one of those jobs later
+ * gets an error and records nothing. */
 int	store_run_cancel_jobs(struct store *, int64_t run_id,
 	    const char *reason, int64_t *n, char *err, size_t errlen);
 
