@@ -489,6 +489,7 @@ check_pragma(struct store *st, const char *sql, const char *ok, char *err,
 {
 	sqlite3_stmt	*stmt;
 	struct buf	 b;
+	size_t		 i;
 	int		 rc, bad = 0, nrows = 0;
 
 	if ((stmt = st_prepare(st, sql, sql, err, errlen)) == NULL)
@@ -504,6 +505,9 @@ check_pragma(struct store *st, const char *sql, const char *ok, char *err,
 			buf_printf(&b, "%s%s", nrows > 1 ? "; " : "",
 			    s != NULL ? s : "(foreign key violation)");
 	}
+	for (i = 0; i < b.len; i++)
+		if (b.data[i] == '\n')
+			b.data[i] = ' ';
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE) {
 		buf_free(&b);

@@ -1132,6 +1132,37 @@ test_check_damage(void **state)
 	store_close(st);
 }
 
+/* Garbage over a b-tree page: integrity_check says so. */
+static void
+test_check_corrupt(void **state)
+{
+	struct store	*st;
+	struct stat	 sb;
+	FILE		*fp;
+	char		 junk[200];
+	int64_t		 run;
+
+	(void)state;
+	st = open_new("corrupt.db");
+	run = new_run(st);
+	add_jobs(st, run, 3000);
+	store_close(st);	/* checkpoints the WAL into the file */
+	assert_int_equal(stat(tpath("corrupt.db"), &sb), 0);
+	assert_true(sb.st_size > 100 * 4096);
+	memset(junk, 0xff, sizeof junk);
+	assert_non_null(fp = fopen(tpath("corrupt.db"), "r+b"));
+	assert_int_equal(fseek(fp, (long)sb.st_size - 3 * 4096 + 100,
+	    SEEK_SET), 0);
+	assert_int_equal(fwrite(junk, 1, sizeof junk, fp), sizeof junk);
+	fclose(fp);
+	assert_int_equal(store_open(tpath("corrupt.db"), STORE_OPEN_READONLY,
+	    &st, err, sizeof err), 0);
+	assert_int_equal(store_check(st, err, sizeof err), 1);
+	assert_non_null(strstr(err, "PRAGMA integrity_check: "));
+	assert_null(strchr(err, '\n'));
+	store_close(st);
+}
+
 int
 main(void)
 {
@@ -1155,6 +1186,7 @@ main(void)
 		T(test_bisect),
 		T(test_schedule),
 		T(test_check_damage),
+		T(test_check_corrupt),
 #undef T
 	};
 
