@@ -212,6 +212,8 @@ test_kill_mid_transaction(void **state)
 	/* Uncommitted pages already reached the disk: the kill is real. */
 	assert_int_equal(stat(walpath, &sb), 0);
 	assert_true(sb.st_size > 1024 * 1024);
+	print_message("killed with %lld bytes of uncommitted WAL\n",
+	    (long long)sb.st_size);
 	kill_child(pid);
 
 	assert_int_equal(store_open(dbpath, 0, &st, err, sizeof err), 0);
