@@ -694,11 +694,11 @@ map_verdict(const struct bisect_test *t, struct bisect_decision *d)
 	switch (d->v.verdict) {
 	case STATS_REGRESSION:
 		d->outcome = BISECT_BAD;
-		d->strength = 1.0 - d->v.p;
+		d->strength = 1.0 - d->v.p / 2.0;
 		break;
 	case STATS_IMPROVEMENT:
 		d->outcome = BISECT_GOOD;
-		d->strength = 1.0 - d->v.p;
+		d->strength = 1.0 - d->v.p / 2.0;
 		break;
 	default:
 		/* "no change" relative to the threshold sits on it */

@@ -15,7 +15,11 @@
  *     revision is the midpoint of (lo, hi); when it was skipped, the nearest
  *     untested revision to the midpoint, lower side first, then alternating
  *     (mid, mid-1, mid+1, mid-2, ...).  No revision is searched twice.  With
- *     no skips this takes at most ceil(log2(BAD - GOOD)) steps.
+ *     no skips this takes at most ceil(log2(BAD - GOOD)) steps (tested for
+ *     every culprit position of 1..40 candidates); each skipped revision
+ *     costs its own step, plus at most 2 for off-centre splits (tested over
+ *     every skip pattern of 10 candidates).  Not counted there: the 2
+ *     endpoint checks and the 2 verifications (+1 per contradiction).
  *  3. verification: the first bad revision (culprit) and its last good
  *     predecessor are each measured a second time (when they do not already
  *     have two agreeing verdicts).  A skip there leaves the result standing,
@@ -104,7 +108,8 @@ struct bisect_request {
 	size_t			 rev;
 	const char		*id;
 	enum bisect_why		 why;
-	enum bisect_outcome	 expect;	/* GOOD or BAD: what agrees */
+	enum bisect_outcome	 expect;	/* GOOD or BAD: what agrees;
+						   UNTESTED for a search */
 };
 
 struct bisect_result {
@@ -187,9 +192,10 @@ struct bisect	*bisect_replay(const char *const *ids, size_t n, size_t good,
  * stats.collapse_min_samples per side.  stats.min_effect is a dead band
  * around the threshold (default 0 here).
  *
- * Strength of a decision: 1 - p, p = Mann-Whitney two-sided p of the look
- * that decided (conservative: the one-sided p is half of it); 1 - alpha for
- * a no-change decision.
+ * Strength of a decision: 1 - p/2, p = stats' two-sided Mann-Whitney p of
+ * the look that decided: each outcome has its direction fixed in advance
+ * (bad = below the threshold), so its error is bounded by the one-sided p.
+ * 5 vs 5 disjoint samples give 1 - 1/252, a 3 vs 3 collapse 1 - 1/20.
  */
 struct bisect_test {
 	double			 threshold;	/* ratio candidate/reference */

@@ -65,9 +65,9 @@ test_judge_table(void **state)
 		if (c->want == BISECT_UNTESTED)
 			assert_true(d.strength == 0.0);
 		else if (!c->collapse)	/* exact p of 5 vs 5 disjoint */
-			assert_true(fabs(d.strength - (1 - 2.0 / 252)) < 1e-9);
+			assert_true(fabs(d.strength - (1 - 1.0 / 252)) < 1e-9);
 		else			/* 3 vs 3 disjoint */
-			assert_true(fabs(d.strength - (1 - 2.0 / 20)) < 1e-9);
+			assert_true(fabs(d.strength - (1 - 1.0 / 20)) < 1e-9);
 	}
 }
 
