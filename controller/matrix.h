@@ -3,8 +3,9 @@
  * executes: links x knob combinations x workloads x repetitions.  No I/O.
  *
  * Order: repetition, then link (plan order), then workload (those that run
- * on the link: config_workload_on_link()), then knob combination.  So within every repetition each link cycles through all of
- * its combinations (rep 1: A B C D, rep 2: A B C D, ...): slow drift of a
+ * on the link: config_workload_on_link()), then knob combination.  So
+ * within every repetition each link cycles through all of its
+ * combinations (rep 1: A B C D, rep 2: A B C D, ...): slow drift of a
  * lab (temperature, a neighbour's traffic) hits every combination alike
  * instead of biasing whichever ran last.
  *

@@ -76,7 +76,8 @@ check_interleaved(const struct config_plan *plan, const struct matrix_job *jobs,
 		assert_int_equal(jobs[i].seq, i);
 		if (i > 0)
 			assert_true(jobs[i].rep >= jobs[i - 1].rep);
-		assert_ptr_equal(jobs[i].wl, &plan->workloads[jobs[i].workload]);
+		assert_ptr_equal(jobs[i].wl,
+		    &plan->workloads[jobs[i].workload]);
 	}
 	for (l = 0; l < plan->nlinks; l++) {
 		nc = matrix_ncombos(config_plan_knobs(plan, plan->links[l]));
@@ -274,12 +275,12 @@ test_keys(void **state)
 		{ 1u << CONFIG_KNOB_TSO, { [CONFIG_KNOB_TSO] = 1 }, "tso=on" },
 		{ (1u << CONFIG_KNOB_TSO) | (1u << CONFIG_KNOB_MTU) |
 		  (1u << CONFIG_KNOB_NAT), { [CONFIG_KNOB_TSO] = 1,
-		  [CONFIG_KNOB_MTU] = 9000, [CONFIG_KNOB_NAT] = CONFIG_NAT_OFF },
-		  "mtu=9000,nat=off,tso=on" },
+		  [CONFIG_KNOB_MTU] = 9000, [CONFIG_KNOB_NAT] = CONFIG_NAT_OFF
+		  }, "mtu=9000,nat=off,tso=on" },
 		{ 0x3f, { 0, 1500, CONFIG_NAT_DIVERT, 1, 1, 0 },
 		  "lro=off,mtu=1500,nat=divert,rxcsum=on,tso=on,txcsum=off" },
-		{ 1u << CONFIG_KNOB_NAT, { [CONFIG_KNOB_NAT] = CONFIG_NAT_KERNEL },
-		  "nat=kernel" },
+		{ 1u << CONFIG_KNOB_NAT,
+		  { [CONFIG_KNOB_NAT] = CONFIG_NAT_KERNEL }, "nat=kernel" },
 	};
 	struct matrix_combo	c, back;
 	char			key[MATRIX_KEY_MAX], small[8], err[128];
