@@ -389,7 +389,7 @@ parse_pciconf(const char *text, size_t len, struct parse_pciconf *out,
 				return -1;
 			}
 			if (nic_pci_fields(rest, (size_t)(line + n - rest),
-			    &tmp) == -1 || tmp.chip == 0)
+			    &tmp) == -1)
 				goto bad;
 			d = &out->devs[out->ndevs++];
 			*d = tmp;
@@ -401,10 +401,12 @@ parse_pciconf(const char *text, size_t len, struct parse_pciconf *out,
 			continue;
 		}
 		if (wrap && memchr(line, '=', n) != NULL && !nic_blank(line[0])) {
-			/* The seed's mail-wrapped "rev=0x12 hdr=0x00". */
+			/* The seed's mail-wrapped "rev=0x12 hdr=0x00"; prose
+			 * that only looks like it is left alone. */
 			wrap = 0;
-			if (nic_pci_fields(line, n, d) == -1)
-				goto bad;
+			tmp = *d;
+			if (nic_pci_fields(line, n, &tmp) == 0)
+				*d = tmp;
 			continue;
 		}
 		wrap = 0;
@@ -417,6 +419,12 @@ parse_pciconf(const char *text, size_t len, struct parse_pciconf *out,
 		parse_seterr(err, errlen, "pciconf: no device lines");
 		return -1;
 	}
+	for (i = 0; i < out->ndevs; i++)
+		if (out->devs[i].chip == 0) {
+			parse_seterr(err, errlen, "pciconf: %s has no chip= or "
+			    "vendor=/device= ids", out->devs[i].name);
+			return -1;
+		}
 	return 0;
 bad:
 	parse_seterr(err, errlen, "pciconf: line %zu: bad device fields",

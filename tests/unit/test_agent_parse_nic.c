@@ -242,6 +242,24 @@ test_pciconf_seeds(void **state)
 	assert_string_equal(pc.devs[1].class_name, "serial bus");
 	assert_int_equal(pc.devs[0].chip, 0x10968086);
 	free(t);
+
+	/* All fields wrapped onto the next line; prose with '=' ignored. */
+	t = strdup("em0 at pci0:4:0:0:\n"
+	    "class=0x020000 card=0x000015d9 chip=0x10968086 rev=0x01\n"
+	    "em1@pci0:5:0:0:\tclass=0x020000 chip=0x10968086 rev=0x02\n"
+	    "so x=1 here\n");
+	assert_non_null(t);
+	assert_int_equal(parse_pciconf(t, strlen(t), &pc, err, sizeof(err)),
+	    0);
+	assert_int_equal(pc.ndevs, 2);
+	assert_int_equal(pc.devs[0].chip, 0x10968086);
+	assert_int_equal(pc.devs[0].rev, 1);
+	assert_int_equal(pc.devs[1].rev, 2);
+	free(t);
+	/* An entry whose ids never came is an error, not chip 0. */
+	assert_int_equal(parse_pciconf("em0@pci0:4:0:0:\n", 16, &pc, err,
+	    sizeof(err)), -1);
+	fx_err_has(err, "em0 has no chip");
 }
 
 static void
