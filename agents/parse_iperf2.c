@@ -41,12 +41,15 @@ struct i2_ctx {
 	int	csv;
 	int	ncols;			/* -e columns after the rate */
 	enum i2_col cols[I2_MAXCOLS];
+	int	cwnd_part, rtt_part;	/* in the Cwnd/RTT column */
 	/* CSV with a 2.2-style header: column indexes, -1 absent. */
 	int	c_id, c_int, c_start, c_end, c_bytes, c_bps, c_rtry, c_n;
 	int	udp, bidir;
 	int	interval_mode;		/* some report starts after 0 (-i) */
 	char	failure[96];		/* first line that looks like an error */
 };
+
+static int	i2_part(const char *, size_t, int, const char **, size_t *);
 
 struct i2_tagstat {
 	size_t	count;
@@ -130,6 +133,28 @@ i2_window(const char *rest, size_t n, struct parse_iperf *out, char *err,
 	return 0;
 }
 
+/* "Cwnd/RTT", "Cwnd/RTT(var)", "InF(pkts)/Cwnd(pkts)/RTT(var)": 1 and
+ * the '/' parts holding cwnd and RTT. */
+static int
+i2_header_cwnd(struct i2_ctx *c, const struct parse_tok *t)
+{
+	const char *p;
+	size_t n;
+	int i, cw = -1, rtt = -1;
+
+	for (i = 0; i < 4 && i2_part(t->p, t->n, i, &p, &n) == 0; i++) {
+		if (n >= 4 && memcmp(p, "Cwnd", 4) == 0)
+			cw = i;
+		else if (n >= 3 && memcmp(p, "RTT", 3) == 0)
+			rtt = i;
+	}
+	if (cw < 0 || rtt < 0)
+		return 0;
+	c->cwnd_part = cw;
+	c->rtt_part = rtt;
+	return 1;
+}
+
 /* Header "[ ID] Interval Transfer Bandwidth Write/Err Rtry Cwnd/RTT ...". */
 static void
 i2_header(struct i2_ctx *c, const struct parse_tok *t, size_t nt)
@@ -144,7 +169,7 @@ i2_header(struct i2_ctx *c, const struct parse_tok *t, size_t nt)
 	for (k = i + 1; k < nt && c->ncols < I2_MAXCOLS; k++) {
 		if (parse_tok_eq(&t[k], "Rtry") || parse_tok_eq(&t[k], "Retr"))
 			c->cols[c->ncols++] = I2_COL_RTRY;
-		else if (t[k].n >= 8 && memcmp(t[k].p, "Cwnd/RTT", 8) == 0)
+		else if (i2_header_cwnd(c, &t[k]))
 			c->cols[c->ncols++] = I2_COL_CWNDRTT;
 		else {
 			if (parse_tok_eq(&t[k], "Jitter") ||
@@ -155,27 +180,48 @@ i2_header(struct i2_ctx *c, const struct parse_tok *t, size_t nt)
 	}
 }
 
-/* "2877K/408(745)" or "-1K/238": cwnd bytes and RTT in us. */
-static void
-i2_cwndrtt(const struct parse_tok *t, struct i2_rec *r)
+/* Part i of a '/'-separated token, or -1 if it has fewer parts. */
+static int
+i2_part(const char *s, size_t n, int i, const char **p, size_t *pn)
 {
-	const char *slash, *k, *par;
+	const char *end = s + n, *sl;
+
+	for (; i > 0; i--) {
+		if ((sl = memchr(s, '/', (size_t)(end - s))) == NULL)
+			return -1;
+		s = sl + 1;
+	}
+	sl = memchr(s, '/', (size_t)(end - s));
+	*p = s;
+	*pn = (size_t)((sl != NULL ? sl : end) - s);
+	return 0;
+}
+
+/*
+ * The Cwnd/RTT column: "2877K/408(745)", "-1K/238" or, with a header
+ * "InF(pkts)/Cwnd(pkts)/RTT(var)", "22K(16)/24K(17)/56167(15843)".  The
+ * header says which '/' part is which; "-1K" means no cwnd.
+ */
+static void
+i2_cwndrtt(const struct i2_ctx *c, const struct parse_tok *t,
+    struct i2_rec *r)
+{
+	const char *p, *k, *par;
+	size_t n;
 	double v;
 	uint64_t u;
 
-	slash = memchr(t->p, '/', t->n);
-	if (slash == NULL)
-		return;
-	k = slash - 1;
-	if (k > t->p && *k == 'K' &&
-	    parse_u64(t->p, (size_t)(k - t->p), &u) == 0 && u < (1u << 30))
+	if (i2_part(t->p, t->n, c->cwnd_part, &p, &n) == 0 &&
+	    (k = memchr(p, 'K', n)) != NULL && k > p &&
+	    parse_u64(p, (size_t)(k - p), &u) == 0 && u < (1u << 30))
 		r->cwnd = (int64_t)u * 1024;
-	par = memchr(slash, '(', (size_t)(t->p + t->n - slash));
-	if (par == NULL)
-		par = t->p + t->n;
-	if (parse_num(slash + 1, (size_t)(par - slash - 1), &v) == 0 &&
-	    v >= 0 && v < 1e9)
-		r->rtt = v;
+	if (i2_part(t->p, t->n, c->rtt_part, &p, &n) == 0) {
+		par = memchr(p, '(', n);
+		if (par != NULL)
+			n = (size_t)(par - p);
+		if (parse_num(p, n, &v) == 0 && v >= 0 && v < 1e9)
+			r->rtt = v;
+	}
 }
 
 static int
@@ -194,7 +240,7 @@ i2_extras(const struct i2_ctx *c, const struct parse_tok *t, size_t nt,
 			    r->rtry < 0)
 				return -1;
 		} else if (c->cols[col] == I2_COL_CWNDRTT)
-			i2_cwndrtt(&t[i], r);
+			i2_cwndrtt(c, &t[i], r);
 		col++;
 	}
 	return 0;

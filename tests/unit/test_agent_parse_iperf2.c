@@ -405,6 +405,35 @@ test_csv_22_header(void **state)
 	assert_int_equal(r.intervals[0].retransmits, 2);
 }
 
+/* iperf 2.1.9+/2.2 header forms (from iperf2's Locale.c formats). */
+static void
+test_21_inflight_header(void **state)
+{
+	static const char t[] =
+	    "[  1] local 198.18.0.1 port 5 connected with 198.18.0.2 port "
+	    "5001\n"
+	    "[ ID] Interval            Transfer    Bandwidth       Write/Err  "
+	    "Rtry     InF(pkts)/Cwnd(pkts)/RTT(var)        NetPwr\n"
+	    "[  1] 0.0000-10.0000 sec  2.38 MBytes  2.00 Mbits/sec  20/0"
+	    "        73       22K(16)/24K(17)/56167(15843) us  4.448847\n"
+	    "[  1] 10.0000-20.0000 sec  5.88 MBytes  4.93 Mbits/sec  47/0"
+	    "        38      178K(126)/178K(126)/462265(40709) us  1.332652\n"
+	    "[  1] 0.0000-20.0100 sec  8.26 MBytes  3.46 Mbits/sec  67/0"
+	    "       111      178K(126)/180K(128)/400000(40709) us  1.1\n";
+
+	(void)state;
+	assert_int_equal(parse_iperf2(t, sizeof(t) - 1, &r, err, sizeof(err)),
+	    0);
+	assert_int_equal(r.nintervals, 2);
+	assert_int_equal(r.intervals[0].retransmits, 73);
+	assert_int_equal(r.intervals[0].cwnd_bytes, 24 * 1024);
+	assert_int_equal(r.intervals[1].cwnd_bytes, 178 * 1024);
+	fx_eq(r.seconds, 20.01, "seconds");
+	assert_int_equal(r.retransmits, 111);
+	assert_int_equal(r.streams[0].cwnd_bytes, 180 * 1024);
+	fx_eq(r.streams[0].rtt_us, 400000, "rtt");
+}
+
 static void
 test_errors(void **state)
 {
@@ -521,6 +550,7 @@ main(void)
 		cmocka_unit_test(test_21_P2),
 		cmocka_unit_test(test_21_P4_uneven),
 		cmocka_unit_test(test_21_single),
+		cmocka_unit_test(test_21_inflight_header),
 		cmocka_unit_test(test_udp_rejected),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_22_header),
