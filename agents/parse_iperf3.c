@@ -294,6 +294,25 @@ struct i3_text {
 	char	failure[96];
 };
 
+/* "[ ID] Interval Transfer Bitrate Retr Cwnd" (or Jitter ... for UDP). */
+static void
+i3_text_header(struct i3_text *t, const struct parse_tok *tk, size_t nt,
+    struct parse_iperf *out)
+{
+	size_t i;
+
+	t->have_retr = t->have_cwnd = 0;
+	for (i = 0; i < nt; i++) {
+		if (parse_tok_eq(&tk[i], "Retr"))
+			t->have_retr = 1;
+		if (parse_tok_eq(&tk[i], "Cwnd"))
+			t->have_cwnd = 1;
+		if (parse_tok_eq(&tk[i], "Jitter") ||
+		    parse_tok_eq(&tk[i], "Datagrams"))
+			out->udp = 1;
+	}
+}
+
 /* 1 report line, 0 other, -1 malformed report line. */
 static int
 i3_text_line(struct i3_text *t, const char *line, size_t len,
@@ -324,16 +343,7 @@ i3_text_line(struct i3_text *t, const char *line, size_t len,
 		;
 	taglen = (size_t)(close - line) - i;
 	if (taglen == 2 && memcmp(line + i, "ID", 2) == 0) {
-		t->have_retr = t->have_cwnd = 0;
-		for (i = 0; i < nt; i++) {
-			if (parse_tok_eq(&tk[i], "Retr"))
-				t->have_retr = 1;
-			if (parse_tok_eq(&tk[i], "Cwnd"))
-				t->have_cwnd = 1;
-			if (parse_tok_eq(&tk[i], "Jitter") ||
-			    parse_tok_eq(&tk[i], "Datagrams"))
-				out->udp = 1;
-		}
+		i3_text_header(t, tk, nt, out);
 		return 0;
 	}
 	if (taglen == 3 && memcmp(line + i, "SUM", 3) == 0)
@@ -438,6 +448,9 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 		t.have_retr = 0;
 		t.pass = (int)pass;
 		while (parse_lines_next(&l, &line, &n)) {
+			/* --get-server-output repeats the server's view. */
+			if (parse_prefix(line, n, "Server output:", 0) != NULL)
+				break;
 			memset(&r, 0, sizeof(r));
 			if ((rc = i3_text_line(&t, line, n, &r, out)) == 0)
 				continue;

@@ -272,6 +272,17 @@ test_text_errors(void **state)
 	    "[  5]   0.00-10.08  sec   235 MBytes   195 Mbits/sec"
 	    "                  receiver\n";
 
+	static const char server[] =
+	    "[ ID] Interval           Transfer     Bitrate         Retr\n"
+	    "[  5]   0.00-10.00  sec   232 MBytes   195 Mbits/sec    0"
+	    "             sender\n"
+	    "[  5]   0.00-10.08  sec   235 MBytes   195 Mbits/sec"
+	    "                  receiver\n"
+	    "\n"
+	    "Server output:\n"
+	    "[  5]   0.00-10.08  sec   999 MBytes   195 Mbits/sec"
+	    "                  receiver\n";
+
 	(void)state;
 	assert_int_equal(parse_iperf3_text(refused, sizeof(refused) - 1, &r,
 	    err, sizeof(err)), -1);
@@ -281,6 +292,9 @@ test_text_errors(void **state)
 	    sizeof(err)), -1);
 	fx_err_has(err, "[SUM]");
 	assert_int_equal(parse_iperf3_text("", 0, &r, err, sizeof(err)), -1);
+	assert_int_equal(parse_iperf3_text(server, sizeof(server) - 1, &r, err,
+	    sizeof(err)), 0);
+	fx_eq(r.bytes, 235 * MiB, "client's receiver line, not the server's");
 	assert_int_equal(parse_iperf3_json("", 0, &r, err, sizeof(err)), -1);
 	assert_int_equal(parse_iperf3_json("^C", 2, &r, err, sizeof(err)), -1);
 }
