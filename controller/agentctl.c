@@ -184,7 +184,7 @@ jint(struct jctx *j, struct json_object *o, const char *path, const char *key,
 	jdbl(j, o, path, key, nullable, &d);
 	if (j->failed || isnan(d))
 		return;
-	if (d != floor(d) || d < -9.0e18 || d > 9.0e18) {
+	if (d < -9.0e18 || d > 9.0e18 || (double)(long long)d != d) {
 		jfail(j, path, key, "not an integer");
 		return;
 	}
@@ -844,7 +844,13 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 		    "an absolute path", ssh_name(a->ssh), base);
 		goto done;
 	}
-	snprintf(a->base, sizeof a->base, "%s/agent", base);
+	if (snprintf(a->base, sizeof a->base, "%s/agent", base) >=
+	    (int)sizeof a->base) {
+		util_seterr(err, errlen, "%s: agent state path %s too long",
+		    ssh_name(a->ssh), base);
+		a->base[0] = '\0';
+		goto done;
+	}
 	r = 0;
 done:
 	buf_free(&out);

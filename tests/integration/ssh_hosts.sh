@@ -44,7 +44,8 @@ cp id_ed25519.pub authorized_keys
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 hostkey.pub)" >known_hosts
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 otherkey.pub)" >kh_wrong
 fp=$(ssh-keygen -l -E sha256 -f hostkey.pub | awk '{print $2}')
-mkdir -p state /run/sshd
+# An empty HOME: the machine's root dotfiles must not matter here.
+mkdir -p state home /run/sshd
 cat >sshd_config <<EOF
 ListenAddress 127.0.0.1:$port
 HostKey $tmp/hostkey
@@ -56,7 +57,7 @@ PasswordAuthentication no
 Subsystem sftp internal-sftp
 PidFile none
 LogLevel ERROR
-SetEnv LABRAT_AGENT_STATE=$tmp/state
+SetEnv LABRAT_AGENT_STATE=$tmp/state HOME=$tmp/home
 EOF
 /usr/sbin/sshd -D -e -f "$tmp/sshd_config" 2>"$tmp/sshd.log" &
 sshd_pid=$!

@@ -182,6 +182,12 @@ fx_setup(struct sshd_fixture *fx)
 	    fx->dir);
 	snprintf(fx->state, sizeof fx->state, "%s/state", fx->dir);
 	mkdir(fx->state, 0755);
+	/*
+	 * The sessions get an empty HOME: the machine's root dotfiles (a
+	 * pyenv rehash lock, say) must not decide whether a test passes.
+	 */
+	snprintf(line, sizeof line, "%s/home", fx->dir);
+	mkdir(line, 0755);
 	mkdir("/run/sshd", 0755);
 	srand((unsigned)(getpid() ^ time(NULL)));
 	for (i = 0; i < 100; i++) {
@@ -218,8 +224,8 @@ fx_setup(struct sshd_fixture *fx)
 	    "AuthorizedKeysFile %s/authorized_keys\n"
 	    "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
 	    "Subsystem sftp internal-sftp\nPidFile none\nLogLevel ERROR\n"
-	    "SetEnv LABRAT_AGENT_STATE=%s\n", fx->port, fx->dir, fx->dir,
-	    fx->state);
+	    "SetEnv LABRAT_AGENT_STATE=%s HOME=%s/home\n", fx->port, fx->dir,
+	    fx->dir, fx->state, fx->dir);
 	fclose(fp);
 	return fx_sshd_start(fx);
 }
