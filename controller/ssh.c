@@ -312,6 +312,11 @@ ssh_kh_methods(struct ssh_conn *c, char *pref, size_t preflen, char *err,
 		strcat(pref, type);
 	}
 	free(text);
+	/* Nothing known: still prefer ed25519, so an "unknown host" error
+	 * shows the fingerprint `ssh-keyscan -t ed25519` would. */
+	if (pref[0] == '\0')
+		snprintf(pref, preflen, "ssh-ed25519,ecdsa-sha2-nistp256,"
+		    "ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,ssh-rsa");
 	return 0;
 }
 
@@ -483,7 +488,7 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 		goto fail;
 	}
 	libssh2_session_set_blocking(c->s, 0);
-	if (pref[0] != '\0' && libssh2_session_method_pref(c->s,
+	if (libssh2_session_method_pref(c->s,
 	    LIBSSH2_METHOD_HOSTKEY, pref) != 0) {
 		util_seterr(err, errlen, "%s: host-key methods \"%s\" from %s: "
 		    "%s", c->name, pref, c->known_hosts, ssh_lasterr(c->s));
@@ -500,8 +505,11 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 	}
 	if (r != 0) {
 		util_seterr(err, errlen, "%s: SSH handshake with %s:%d "
-		    "(host-key methods %s): %s", c->name, c->address, c->port,
-		    pref[0] != '\0' ? pref : "any", ssh_lasterr(c->s));
+		    "(host-key methods %s): %s%s", c->name, c->address, c->port,
+		    pref, ssh_lasterr(c->s), strncmp(pref, "ssh-rsa", 7) == 0 ?
+		    " (known_hosts holds only an RSA key for it; libssh2 1.10 "
+		    "verifies RSA host keys only as ssh-rsa/SHA-1, which "
+		    "OpenSSH 9 no longer offers: add its ed25519 key)" : "");
 		goto fail;
 	}
 	if (ssh_verify_hostkey(c, err, errlen) == -1 ||

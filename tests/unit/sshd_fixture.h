@@ -34,6 +34,9 @@ struct sshd_fixture {
 	char	known_hosts[300];	/* holds the right host key */
 	char	kh_wrong[300];		/* another key for the same host */
 	char	kh_unknown[300];	/* only some other host */
+	char	kh_ecdsa[300];		/* only the ECDSA host key */
+	char	eckey[300];		/* client ECDSA private key */
+	char	fp_ecdsa[128];		/* SHA256:... of the ECDSA host key */
 	char	fingerprint[128];	/* SHA256:... of the host key */
 	char	state[300];		/* LABRAT_AGENT_STATE on the "host" */
 	int	port;
@@ -181,6 +184,8 @@ fx_setup(struct sshd_fixture *fx)
 	snprintf(fx->kh_unknown, sizeof fx->kh_unknown, "%s/kh_unknown",
 	    fx->dir);
 	snprintf(fx->state, sizeof fx->state, "%s/state", fx->dir);
+	snprintf(fx->kh_ecdsa, sizeof fx->kh_ecdsa, "%s/kh_ecdsa", fx->dir);
+	snprintf(fx->eckey, sizeof fx->eckey, "%s/id_ecdsa", fx->dir);
 	mkdir(fx->state, 0755);
 	/*
 	 * The sessions get an empty HOME: the machine's root dotfiles (a
@@ -197,17 +202,23 @@ fx_setup(struct sshd_fixture *fx)
 	}
 	if (fx_sh("cd %s && ssh-keygen -q -t ed25519 -N '' -f hostkey && "
 	    "ssh-keygen -q -t ed25519 -N '' -f otherkey && "
+	    "ssh-keygen -q -t ecdsa -b 256 -N '' -f hostkey_ecdsa && "
+	    "ssh-keygen -q -t ecdsa -b 256 -N '' -f id_ecdsa && "
 	    "ssh-keygen -q -t ed25519 -N '' -f id_ed25519 && "
 	    "ssh-keygen -q -t rsa -b 2048 -N '' -f id_rsa && "
-	    "cat id_ed25519.pub id_rsa.pub > authorized_keys && "
+	    "cat id_ed25519.pub id_rsa.pub id_ecdsa.pub > authorized_keys && "
+	    "printf '[127.0.0.1]:%d %%s\\n' "
+	    "\"$(cut -d' ' -f1,2 hostkey_ecdsa.pub)\" > kh_ecdsa && "
 	    "printf '[127.0.0.1]:%d %%s\\n' \"$(cut -d' ' -f1,2 hostkey.pub)\" "
 	    "> known_hosts && "
 	    "printf '[127.0.0.1]:%d %%s\\n' \"$(cut -d' ' -f1,2 otherkey.pub)\" "
 	    "> kh_wrong && "
 	    "printf '[127.0.0.2]:%d %%s\\n' \"$(cut -d' ' -f1,2 hostkey.pub)\" "
-	    "> kh_unknown", fx->dir, fx->port, fx->port, fx->port) != 0)
+	    "> kh_unknown", fx->dir, fx->port, fx->port, fx->port, fx->port)
+	    != 0)
 		return -1;
-	snprintf(line, sizeof line, "ssh-keygen -l -E sha256 -f %s/hostkey.pub",
+	snprintf(line, sizeof line, "cd %s && ssh-keygen -l -E sha256 -f "
+	    "hostkey.pub && ssh-keygen -l -E sha256 -f hostkey_ecdsa.pub",
 	    fx->dir);
 	if ((fp = popen(line, "r")) == NULL)
 		return -1;
@@ -215,17 +226,22 @@ fx_setup(struct sshd_fixture *fx)
 	    (p = strstr(line, "SHA256:")) != NULL)
 		snprintf(fx->fingerprint, sizeof fx->fingerprint, "%.*s",
 		    (int)strcspn(p, " \n"), p);
+	if (fgets(line, sizeof line, fp) != NULL &&
+	    (p = strstr(line, "SHA256:")) != NULL)
+		snprintf(fx->fp_ecdsa, sizeof fx->fp_ecdsa, "%.*s",
+		    (int)strcspn(p, " \n"), p);
 	pclose(fp);
 	snprintf(line, sizeof line, "%s/sshd_config", fx->dir);
 	if ((fp = fopen(line, "w")) == NULL)
 		return -1;
 	fprintf(fp, "ListenAddress 127.0.0.1:%d\nHostKey %s/hostkey\n"
+	    "HostKey %s/hostkey_ecdsa\n"
 	    "UsePAM no\nPermitRootLogin prohibit-password\nStrictModes no\n"
 	    "AuthorizedKeysFile %s/authorized_keys\n"
 	    "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
 	    "Subsystem sftp internal-sftp\nPidFile none\nLogLevel ERROR\n"
 	    "SetEnv LABRAT_AGENT_STATE=%s HOME=%s/home\n", fx->port, fx->dir,
-	    fx->dir, fx->state, fx->dir);
+	    fx->dir, fx->dir, fx->state, fx->dir);
 	fclose(fp);
 	return fx_sshd_start(fx);
 }

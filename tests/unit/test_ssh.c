@@ -217,6 +217,33 @@ test_rsa_key(void **state)
 	assert_non_null(strstr(err, "libssh2 1.10"));
 }
 
+/*
+ * The server offers ed25519 and ECDSA host keys; a known_hosts holding only
+ * the ECDSA one must still verify (the method asked for is the one
+ * known_hosts holds), and an ECDSA client key authenticates.
+ */
+static void
+test_ecdsa(void **state)
+{
+	struct ssh_target	 t;
+	struct ssh_conn		*c;
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[1024];
+
+	(void)state;
+	target(&t, fx.eckey, fx.kh_ecdsa);
+	if ((c = ssh_open(&t, err, sizeof err)) == NULL)
+		fail_msg("ecdsa: %s", err);
+	assert_string_equal(ssh_fingerprint(c), fx.fp_ecdsa);
+	assert_int_equal(run(c, "echo ec", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_string_equal(out.data, "ec\n");
+	buf_free(&out);
+	buf_free(&eb);
+	ssh_close(c);
+}
+
 static void
 test_connect_timeout(void **state)
 {
@@ -392,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_output_cap),
 		cmocka_unit_test(test_hostkey_refused),
 		cmocka_unit_test(test_rsa_key),
+		cmocka_unit_test(test_ecdsa),
 		cmocka_unit_test(test_connect_timeout),
 		cmocka_unit_test(test_upload),
 		cmocka_unit_test(test_quote),
