@@ -133,24 +133,42 @@ scp_prepare(struct scp_job *j, unsigned long long size, char *err,
 	return scp_make_file(j->file, size, err, errlen);
 }
 
+/*
+ * Removes the copy on the peer through the SFTP subsystem (sftp -b), not a
+ * remote shell: no quoting at all, and a slow login shell (profile scripts)
+ * cannot stall it.
+ */
 static int
 scp_remove_remote(const struct scp_job *j)
 {
 	struct exec_result r;
-	char	*argv[24], kh[600], err[256], dest[128];
-	int	 i = 0, ok;
+	char	*argv[24], kh[600], err[256], dest[128], batch[512], name[64];
+	char	 line[96];
+	int	 i = 0, ok, v6 = strchr(j->addr, ':') != NULL;
 
-	argv[i++] = "ssh";
+	snprintf(name, sizeof(name), "sftp-%ld", (long)getpid());
+	snprintf(line, sizeof(line), "rm %s\n", j->remote);
+	if (state_path(batch, sizeof(batch), "tmp", name) == -1 ||
+	    state_write_atomic(batch, line, strlen(line), 0600, err,
+	    sizeof(err)) == -1)
+		return 0;
+	argv[i++] = "sftp";
+	argv[i++] = "-q";
+	argv[i++] = "-b";
+	argv[i++] = batch;
 	i = ssh_opts(j, argv, i, kh, sizeof(kh));
-	snprintf(dest, sizeof(dest), "%s@%s", j->user, j->addr);
+	snprintf(dest, sizeof(dest), "%s@%s%s%s", j->user, v6 ? "[" : "",
+	    j->addr, v6 ? "]" : "");
 	argv[i++] = dest;
-	argv[i++] = "rm";
-	argv[i++] = "-f";
-	argv[i++] = (char *)j->remote;
 	argv[i] = NULL;
-	ok = exec_run(argv, 30000, 65536, &r, err, sizeof(err)) == 0 &&
-	    r.exited && r.status == 0;
+	if (exec_run(argv, 30000, 65536, &r, err, sizeof(err)) == -1)
+		emit_progress("removing %s on %s: %s", j->remote, dest, err);
+	ok = r.exited && r.status == 0;
+	if (r.err != NULL && !ok)
+		emit_progress("removing %s on %s: sftp exited %d: %.200s",
+		    j->remote, dest, r.status, r.err);
 	exec_free(&r);
+	unlink(batch);
 	return ok;
 }
 
