@@ -820,7 +820,8 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 	if (run_sh(a, "uname -s; printf '%s\\n' \"${LABRAT_AGENT_STATE:-}\"",
 	    deadline, &out, &eb, &res, err, errlen) == -1)
 		goto done;
-	if (res.exit_status != 0 || sscanf(out.data, "%63[^\n]\n", os) != 1) {
+	if (res.exit_status != 0 || out.data == NULL ||
+	    sscanf(out.data, "%63[^\n]\n", os) != 1) {
 		util_seterr(err, errlen, "%s: uname -s failed (exit %d): %.200s",
 		    ssh_name(a->ssh), res.exit_status, eb.data ? eb.data : "");
 		goto done;
@@ -902,16 +903,40 @@ bundle_check(const struct agentctl_bundle *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* Uploads the bundle's files into dir on the host. */
+static int
+agent_upload(struct agentctl *a, const struct agentctl_bundle *b,
+    const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+	struct ssh_file	*files;
+	size_t		 i, n;
+	int		 st;
+
+	for (n = 0; b->files[n].name != NULL; n++)
+		;
+	files = xcalloc(n, sizeof *files);
+	for (i = 0; i < n; i++) {
+		files[i].path = xasprintf("%s/%s", dir, b->files[i].name);
+		files[i].data = b->files[i].data;
+		files[i].len = b->files[i].len;
+		files[i].mode = 0644;
+	}
+	st = ssh_upload(a->ssh, files, n, (int)(deadline - util_now_ms()), err,
+	    errlen);
+	for (i = 0; i < n; i++)
+		free((char *)files[i].path);
+	free(files);
+	return st == SSH_OK ? 0 : -1;
+}
+
 /* Uploads the sources to a fresh directory below base and builds there. */
 static int
 agent_build(struct agentctl *a, const struct agentctl_bundle *b,
     int64_t deadline, char *err, size_t errlen)
 {
 	struct ssh_result	 res;
-	struct ssh_file		*files = NULL;
 	struct buf		 out, eb, sc;
 	char			 tmp[AGENTCTL_PATH_MAX], define[128];
-	size_t			 i, n;
 	int			 r = -1;
 
 	buf_init(&out, 8192);
@@ -925,7 +950,8 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	buf_printf(&sc, "/.build.XXXXXX");
 	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) == -1)
 		goto done;
-	if (res.exit_status != 0 || sscanf(out.data, "%511[^\n]", tmp) != 1 ||
+	if (res.exit_status != 0 || out.data == NULL ||
+	    sscanf(out.data, "%511[^\n]", tmp) != 1 ||
 	    strncmp(tmp, a->base, strlen(a->base)) != 0) {
 		util_seterr(err, errlen, "%s: deploy: mkdir/mktemp in %s failed "
 		    "(exit %d): %.300s", ssh_name(a->ssh), a->base,
@@ -933,20 +959,7 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 		tmp[0] = '\0';
 		goto done;
 	}
-	for (n = 0; b->files[n].name != NULL; n++)
-		;
-	files = xcalloc(n, sizeof *files);
-	for (i = 0; i < n; i++) {
-		files[i].path = xasprintf("%s/%s", tmp, b->files[i].name);
-		files[i].data = b->files[i].data;
-		files[i].len = b->files[i].len;
-		files[i].mode = 0644;
-	}
-	i = ssh_upload(a->ssh, files, n, (int)(deadline - util_now_ms()), err,
-	    errlen) == SSH_OK;
-	for (size_t k = 0; k < n; k++)
-		free((char *)files[k].path);
-	if (!i)
+	if (agent_upload(a, b, tmp, deadline, err, errlen) == -1)
 		goto done;
 
 	/* Same file system, so the final mv is an atomic rename(2). */
@@ -981,7 +994,6 @@ done:
 			log_warnx("%s: could not remove %s", ssh_name(a->ssh),
 			    tmp);
 	}
-	free(files);
 	buf_free(&out);
 	buf_free(&eb);
 	buf_free(&sc);
@@ -1079,7 +1091,8 @@ agentctl_call(struct agentctl *a, const char *const *args, int timeout_ms,
 	rc = agentctl_decode(ssh_name(a->ssh), what, (enum agentctl_cmd)kind,
 	    out.data != NULL ? out.data : "", out.len, 0, res.exit_status, r,
 	    err, errlen);
-	if (rc == -1 && r->error_class[0] == '\0' && eb.len > 0)
+	if (rc == -1 && r->error_class[0] == '\0' && eb.len > 0 &&
+	    err != NULL && strlen(err) + 1 < errlen)
 		util_seterr(err + strlen(err), errlen - strlen(err),
 		    "; stderr: %.300s", eb.data);
 	r->raw = buf_release(&out);
