@@ -6,6 +6,9 @@
 #ifndef LABRAT_CMD_H
 #define LABRAT_CMD_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #define CMD_EXIT_OK	0
 #define CMD_EXIT_FAIL	1
 #define CMD_EXIT_USAGE	2
@@ -28,6 +31,24 @@ CMD_DECL(report);
 CMD_DECL(compare);
 CMD_DECL(bisect);
 CMD_DECL(serve);
+
+/* What `labrat run` (and `labrat demo`) asks of the executor. */
+struct run_request {
+	const char	*db_path;
+	const char	*inventory;
+	const char	*plan;
+	const char	*kind;		/* "manual" when NULL */
+	long long	 resume;	/* run id, 0 = a new run */
+	int		 json;
+	int		 quiet;		/* no progress lines */
+	int		 no_summary;
+};
+
+/* cmd_run.c: runs (or resumes) a run; CMD_EXIT_*; *run_id may be NULL. */
+int	run_execute(const struct run_request *, int64_t *run_id);
+/* Prints the per-link, per-knobs throughput summary of a run. */
+int	run_print_summary(const char *db_path, int64_t run_id, int json,
+	    FILE *);
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);
