@@ -48,6 +48,8 @@ struct ssh_conn {
 	char		 dead_why[256];
 	int		 reconnects;
 	char		 fp[64];
+	int64_t		 last_rx;	/* last time the socket had input */
+	char		 wait_err[128];	/* why ssh_wait() gave up, or "" */
 };
 
 static const char rsa_help[] = "Debian 12's libssh2 1.10 cannot sign RSA "
@@ -135,21 +137,27 @@ ssh_mark_dead(struct ssh_conn *c, const char *why)
 /*
  * Waits until the socket is ready in the direction libssh2 is blocked on,
  * sending keepalives on the way.  0 when ready (or worth retrying), 1 when
- * the deadline passed, -1 when the keepalive could not be sent.
+ * the deadline passed, -1 (reason in c->wait_err) when the keepalive could
+ * not be sent or the peer stayed silent through three keepalive intervals
+ * while we waited for it: keepalives ask for a reply, so a live sshd always
+ * sends something back.
  */
 static int
 ssh_wait(struct ssh_conn *c, int64_t deadline)
 {
 	struct pollfd	pfd;
-	int64_t		left;
-	int		dir, next = 0, ms;
+	int64_t		left, now = util_now_ms();
+	int		dir, next = 0, ms, r;
 
-	left = deadline - util_now_ms();
+	left = deadline - now;
 	if (left <= 0)
 		return 1;
 	if (c->s != NULL && c->keepalive_s > 0 &&
-	    libssh2_keepalive_send(c->s, &next) < 0)
+	    libssh2_keepalive_send(c->s, &next) < 0) {
+		snprintf(c->wait_err, sizeof c->wait_err, "keepalive: %s",
+		    ssh_lasterr(c->s));
 		return -1;
+	}
 	ms = left > 1000 ? 1000 : (int)left;
 	if (next > 0 && next * 1000 < ms)
 		ms = next * 1000;
@@ -163,9 +171,37 @@ ssh_wait(struct ssh_conn *c, int64_t deadline)
 		pfd.events |= POLLOUT;
 	if (pfd.events == 0)
 		pfd.events = POLLIN;
-	if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+	if ((r = poll(&pfd, 1, ms)) < 0 && errno != EINTR) {
+		snprintf(c->wait_err, sizeof c->wait_err, "poll: %s",
+		    strerror(errno));
 		return -1;
+	}
+	now = util_now_ms();
+	if (r > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+		c->last_rx = now;
+	else if ((pfd.events & POLLIN) && c->keepalive_s > 0 &&
+	    c->last_rx > 0 && now - c->last_rx > 3000LL * c->keepalive_s) {
+		snprintf(c->wait_err, sizeof c->wait_err, "no answer to "
+		    "keepalives for %lld s", (long long)(now - c->last_rx) /
+		    1000);
+		return -1;
+	}
 	return 0;
+}
+
+/* Starts an operation: silence is measured from here. */
+static void
+ssh_begin(struct ssh_conn *c)
+{
+	c->last_rx = util_now_ms();
+	c->wait_err[0] = '\0';
+}
+
+/* The cause of the last failure: ssh_wait's, else libssh2's. */
+static const char *
+ssh_cause(struct ssh_conn *c)
+{
+	return c->wait_err[0] != '\0' ? c->wait_err : ssh_lasterr(c->s);
 }
 
 static void
@@ -478,6 +514,7 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 	int	r, w;
 
 	deadline = util_now_ms() + c->connect_ms;
+	c->last_rx = 0;		/* the connect deadline covers silence here */
 	if (ssh_kh_methods(c, pref, sizeof pref, err, errlen) == -1)
 		return -1;
 	if (ssh_tcp(c, deadline, err, errlen) == -1)
@@ -519,6 +556,7 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 		libssh2_keepalive_config(c->s, 1, (unsigned)c->keepalive_s);
 	c->dead = 0;
 	c->dead_why[0] = '\0';
+	c->last_rx = util_now_ms();
 	return 0;
 fail:
 	ssh_teardown(c, 0);
@@ -642,18 +680,6 @@ ssh_revive(struct ssh_conn *c, char *err, size_t errlen)
 	return SSH_OK;
 }
 
-int
-ssh_check(struct ssh_conn *c, int timeout_ms, char *err, size_t errlen)
-{
-	int	next;
-
-	(void)timeout_ms;
-	if (!c->dead && c->s != NULL && libssh2_keepalive_send(c->s,
-	    &next) < 0)
-		ssh_mark_dead(c, "keepalive failed");
-	return ssh_revive(c, err, errlen);
-}
-
 /*
  * Opens a session channel, reviving a dead session once when the open
  * shows it is gone: nothing had been started on it, so that is safe.
@@ -693,7 +719,7 @@ ssh_channel(struct ssh_conn *c, int64_t deadline, int *st, char *err,
 			    c->name, ssh_lasterr(c->s));
 			return NULL;
 		}
-		ssh_mark_dead(c, ssh_lasterr(c->s));
+		ssh_mark_dead(c, ssh_cause(c));
 	}
 	*st = SSH_EDROPPED;
 	util_seterr(err, errlen, "%s: open channel: session lost again after "
@@ -774,6 +800,7 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 	int		 st, rc, w, overflow = 0;
 
 	deadline = start + (timeout_ms > 0 ? timeout_ms : 1);
+	ssh_begin(c);
 	memset(res, 0, sizeof *res);
 	res->exit_status = -1;
 	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
@@ -796,6 +823,8 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 	}
 	for (;;) {
 		rc = ssh_drain(ch, out, errout, res, &overflow);
+		if (rc > 0)
+			c->last_rx = util_now_ms();	/* data is life */
 		if (overflow) {
 			util_seterr(err, errlen, "%s: `%.80s`: stdout exceeds "
 			    "%zu bytes; command abandoned", c->name, cmd,
@@ -833,10 +862,36 @@ wait_failed:
 	rc = LIBSSH2_ERROR_SOCKET_SEND;
 dropped:
 	util_seterr(err, errlen, "%s: `%.80s`: connection dropped: %s",
-	    c->name, cmd, ssh_lasterr(c->s));
-	ssh_mark_dead(c, ssh_lasterr(c->s));
+	    c->name, cmd, ssh_cause(c));
+	ssh_mark_dead(c, ssh_cause(c));
 	ssh_teardown(c, 0);
 	return SSH_EDROPPED;
+}
+
+/*
+ * A real round trip: opening and closing a channel needs the server's
+ * answers, so this proves the session alive (or revives it once).
+ */
+int
+ssh_check(struct ssh_conn *c, int timeout_ms, char *err, size_t errlen)
+{
+	LIBSSH2_CHANNEL	*ch;
+	int64_t		 deadline = util_now_ms() + timeout_ms;
+	int		 st, rc, w = 0;
+
+	ssh_begin(c);
+	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
+		return st;
+	while ((rc = libssh2_channel_free(ch)) == LIBSSH2_ERROR_EAGAIN)
+		if ((w = ssh_wait(c, deadline)) != 0)
+			break;
+	if (rc == 0)
+		return SSH_OK;
+	util_seterr(err, errlen, "%s: session check: %s", c->name,
+	    w > 0 ? "timed out" : ssh_cause(c));
+	ssh_mark_dead(c, w > 0 ? "session check timed out" : ssh_cause(c));
+	ssh_teardown(c, 0);
+	return w > 0 ? SSH_ETIMEOUT : SSH_EDROPPED;
 }
 
 /* Waits for one SFTP step; sets err and the status on failure. */
@@ -856,7 +911,7 @@ ssh_sftp_wait(struct ssh_conn *c, int64_t deadline, const char *what,
 	if ((w = ssh_wait(c, deadline)) != 0) {
 		*st = w > 0 ? SSH_ETIMEOUT : SSH_EDROPPED;
 		util_seterr(err, errlen, "%s: sftp %s: %s", c->name, what,
-		    w > 0 ? "timed out" : "socket error");
+		    w > 0 ? "timed out" : ssh_cause(c));
 		return -1;
 	}
 	return 0;
@@ -887,6 +942,7 @@ ssh_sftp_put(struct ssh_conn *c, LIBSSH2_SFTP *sftp, const struct ssh_file *f,
 		if (n > 0) {
 			p += n;
 			left -= (size_t)n;
+			c->last_rx = util_now_ms();	/* acks came back */
 		} else if (n != LIBSSH2_ERROR_EAGAIN) {
 			util_seterr(err, errlen, "%s: sftp write %s: %s",
 			    c->name, f->path, ssh_lasterr(c->s));
@@ -915,6 +971,7 @@ ssh_upload(struct ssh_conn *c, const struct ssh_file *files, size_t nfiles,
 	size_t		 i;
 	int		 st = SSH_OK, rc;
 
+	ssh_begin(c);
 	if ((st = ssh_revive(c, err, errlen)) != SSH_OK)
 		return st;
 	while ((sftp = libssh2_sftp_init(c->s)) == NULL)

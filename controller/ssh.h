@@ -37,7 +37,8 @@ struct ssh_target {
 	const char	*key;		/* private key file (ed25519/ECDSA) */
 	const char	*known_hosts;	/* OpenSSH known_hosts file */
 	int		 connect_timeout_ms; /* TCP + handshake + auth; 0 = 10 s */
-	int		 keepalive_s;	/* 0 = 15 s; < 0 disables */
+	int		 keepalive_s;	/* 0 = 15 s; < 0 disables.  A peer
+					 * silent for 3 intervals is dead. */
 	int		 no_reconnect;	/* 1: never reconnect by itself */
 };
 
@@ -97,7 +98,10 @@ int	ssh_exec(struct ssh_conn *, const char *cmd, int timeout_ms,
 int	ssh_upload(struct ssh_conn *, const struct ssh_file *, size_t nfiles,
 	    int timeout_ms, char *err, size_t errlen);
 
-/* Probes the session (keepalive); reconnects a dead one.  SSH_OK or < 0. */
+/*
+ * Proves the session alive with a round trip (a channel opened and closed)
+ * within timeout_ms, re-establishing a dead one once.  SSH_OK or < 0.
+ */
 int	ssh_check(struct ssh_conn *, int timeout_ms, char *err, size_t errlen);
 
 const char *ssh_name(const struct ssh_conn *);

@@ -43,10 +43,10 @@ struct sshd_fixture {
 	pid_t	pid;
 };
 
-static int
+static __attribute__((unused)) int
 fx_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-static int
+static __attribute__((unused)) int
 fx_sh(const char *fmt, ...)
 {
 	char	cmd[4096];
@@ -58,7 +58,7 @@ fx_sh(const char *fmt, ...)
 	return system(cmd);
 }
 
-static int
+static __attribute__((unused)) int
 fx_port_free(int port)
 {
 	struct sockaddr_in	sin;
@@ -74,7 +74,7 @@ fx_port_free(int port)
 	return r == 0;
 }
 
-static int
+static __attribute__((unused)) int
 fx_port_open(int port)
 {
 	struct sockaddr_in	sin;
@@ -90,8 +90,40 @@ fx_port_open(int port)
 	return r == 0;
 }
 
+/* Sends sig to every descendant of pid (found through /proc), by pid. */
+static __attribute__((unused)) void
+fx_signal_children(pid_t pid, int sig)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[300], buf[512], *p;
+	FILE		*fp;
+	int		 child, ppid;
+
+	if ((d = opendir("/proc")) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		child = atoi(de->d_name);
+		if (child <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/stat", child);
+		if ((fp = fopen(path, "r")) == NULL)
+			continue;
+		ppid = -1;
+		if (fgets(buf, sizeof buf, fp) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL)
+			sscanf(p + 2, "%*c %d", &ppid);
+		fclose(fp);
+		if (ppid == pid) {
+			fx_signal_children(child, sig);
+			kill(child, sig);
+		}
+	}
+	closedir(d);
+}
+
 /* Kills pid and all its descendants (found through /proc), by pid. */
-static void
+static __attribute__((unused)) void
 fx_kill_tree(pid_t pid)
 {
 	DIR		*d;
@@ -123,7 +155,7 @@ fx_kill_tree(pid_t pid)
 	kill(pid, SIGCONT);
 }
 
-static int
+static __attribute__((unused)) int
 fx_sshd_start(struct sshd_fixture *fx)
 {
 	char	conf[300], log[300];
@@ -150,7 +182,7 @@ fx_sshd_start(struct sshd_fixture *fx)
 	return -1;
 }
 
-static void
+static __attribute__((unused)) void
 fx_sshd_kill(struct sshd_fixture *fx)
 {
 	if (fx->pid > 0) {
@@ -161,7 +193,7 @@ fx_sshd_kill(struct sshd_fixture *fx)
 }
 
 /* Returns 0, or -1 when sshd/ssh-keygen are missing (the caller skips). */
-static int
+static __attribute__((unused)) int
 fx_setup(struct sshd_fixture *fx)
 {
 	char	 tmpl[] = "/tmp/lrsshfx.XXXXXX", line[1024], *p;
@@ -246,7 +278,7 @@ fx_setup(struct sshd_fixture *fx)
 	return fx_sshd_start(fx);
 }
 
-static void
+static __attribute__((unused)) void
 fx_teardown(struct sshd_fixture *fx)
 {
 	fx_sshd_kill(fx);

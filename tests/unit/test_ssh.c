@@ -349,6 +349,52 @@ test_sshd_killed_and_restarted(void **state)
 	ssh_close(c);
 }
 
+/*
+ * A host that hangs (its sshd stopped, TCP still up): the keepalives get no
+ * answer and the session is declared dead after three intervals, well
+ * before the command's own deadline.
+ */
+static void
+test_hung_host(void **state)
+{
+	struct ssh_target	 t;
+	struct ssh_conn		*c;
+	struct ssh_result	 res;
+	struct buf		 out, eb;
+	char			 err[512];
+	int64_t			 t0, dt;
+	pid_t			 k;
+
+	(void)state;
+	target(&t, fx.key, fx.known_hosts);
+	t.keepalive_s = 1;
+	if ((c = ssh_open(&t, err, sizeof err)) == NULL)
+		fail_msg("ssh_open: %s", err);
+	k = fork();
+	if (k == 0) {
+		usleep(300000);
+		fx_signal_children(fx.pid, SIGSTOP);
+		_exit(0);
+	}
+	t0 = util_now_ms();
+	assert_int_equal(run(c, "sleep 20", 15000, &out, &eb, &res, err,
+	    sizeof err), SSH_EDROPPED);
+	dt = util_now_ms() - t0;
+	waitpid(k, NULL, 0);
+	fx_signal_children(fx.pid, SIGKILL);
+	fx_signal_children(fx.pid, SIGCONT);
+	print_message("hung host detected after %lld ms: %s\n",
+	    (long long)dt, err);
+	assert_true(dt >= 3000 && dt < 5500);
+	assert_non_null(strstr(err, "no answer to keepalives"));
+	buf_free(&out);
+	buf_free(&eb);
+	/* The listener was not stopped: the next command reconnects. */
+	assert_int_equal(ssh_check(c, 5000, err, sizeof err), SSH_OK);
+	assert_int_equal(ssh_reconnects(c), 1);
+	ssh_close(c);
+}
+
 static void
 test_upload(void **state)
 {
@@ -422,6 +468,7 @@ main(void)
 		cmocka_unit_test(test_ecdsa),
 		cmocka_unit_test(test_connect_timeout),
 		cmocka_unit_test(test_upload),
+		cmocka_unit_test(test_hung_host),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_sshd_killed_and_restarted),
 	};
