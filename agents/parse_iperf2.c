@@ -46,6 +46,7 @@ struct i2_ctx {
 	int	c_id, c_int, c_start, c_end, c_bytes, c_bps, c_rtry, c_n;
 	int	udp, bidir;
 	int	interval_mode;		/* some report starts after 0 (-i) */
+	int	pass2;
 	char	failure[96];		/* first line that looks like an error */
 };
 
@@ -64,7 +65,8 @@ i2_note_failure(struct i2_ctx *c, const char *line, size_t len)
 	    "unreachable", "timed out", "No route" };
 	size_t i, j, n;
 
-	if (c->failure[0] != '\0')
+	/* Error messages are short; do not scan long junk lines. */
+	if (c->failure[0] != '\0' || c->pass2 || len > 240)
 		return;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		n = strlen(words[i]);
@@ -728,6 +730,7 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 	/* Pass 2 re-reads headers from scratch. */
 	c->ncols = 0;
 	c->c_n = 0;
+	c->pass2 = 1;
 	i2_pass2(text, len, fn, c, out, tag, final);
 	return 0;
 }
