@@ -25,7 +25,7 @@
  * The structs below are plain values (no pointers, no heap): copy freely.
  * Array entries past their count (nintervals, nstreams, ndevs, nfeatures)
  * are unspecified.
- * struct parse_iperf and struct parse_pciconf are large (~180 KB / ~105 KB):
+ * struct parse_iperf and struct parse_pciconf are large (~210 KB / ~105 KB):
  * allocate them with calloc or make them static, not on a small stack.
  */
 #ifndef LABRAT_AGENT_PARSE_H
