@@ -1,0 +1,161 @@
+/*
+ * cmd_demo: `labrat demo`, the README's first command.  It brings up the
+ * simulated lab, shows its hosts, runs the demo plan on the em and bce pairs
+ * and prints what was found, then takes the lab down again.  Every step is
+ * an ordinary labrat command driving the lab exactly as it would drive a
+ * real one: the demo only strings them together.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "lab.h"
+#include "log.h"
+#include "ssh.h"
+#include "util.h"
+
+#define DEMO_LAB	"demo"
+
+static void
+demo_banner(const char *what)
+{
+	printf("\n==> %s\n", what);
+	fflush(stdout);
+}
+
+/* Runs another subcommand of this binary in-process. */
+static int
+demo_cmd(int (*fn)(int, char **), char **argv)
+{
+	int	argc = 0;
+
+	while (argv[argc] != NULL)
+		argc++;
+	if (fn == NULL) {
+		printf("(labrat %s is not implemented yet)\n", argv[0]);
+		return CMD_EXIT_FAIL;
+	}
+	fflush(stdout);
+	return fn(argc, argv);
+}
+
+static int
+demo_lab_up(const char *noise, char *err, size_t errlen)
+{
+	char	*up[] = { "--name", DEMO_LAB, "--noise", (char *)noise };
+	char	*down[] = { "--name", DEMO_LAB };
+	int	 rc;
+
+	rc = lab_labctl("up", up, 4, err, errlen);
+	if (rc != 0) {
+		/* A lab left by an earlier demo: start afresh. */
+		printf("(an earlier demo lab is still up: taking it down)\n");
+		lab_labctl("down", down, 2, err, errlen);
+		rc = lab_labctl("up", up, 4, err, errlen);
+	}
+	return rc;
+}
+
+int
+cmd_demo(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct run_request	 rq;
+	const char		*dbopt = NULL, *noise = "2";
+	char			 err[1024], plan[1024], runid[32];
+	char			*inv = NULL, *db = NULL;
+	char			*down[] = { "--name", DEMO_LAB };
+	int64_t			 run_id = 0;
+	int			 ch, keep = 0, rc = CMD_EXIT_FAIL;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			dbopt = optarg;
+			break;
+		case 'n':
+			noise = optarg;
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: labrat demo [--db FILE] "
+			    "[--noise PCT] [--keep]\n");
+			return CMD_EXIT_USAGE;
+		}
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "labrat demo: the simulated lab needs root "
+		    "(network namespaces)\n");
+		return CMD_EXIT_FAIL;
+	}
+	db = cmd_db_path(dbopt);
+	snprintf(plan, sizeof plan, "%s/configs/plan-demo.json",
+	    LABRAT_SOURCE_DIR);
+	printf("labrat demo: a simulated lab with an em pair and a bce pair "
+	    "whose synthetic kernel carries the two reports' bugs.\n"
+	    "database: %s\n", db);
+
+	demo_banner("labrat lab up: network namespaces, real sshd, "
+	    "1 Gbit/s links");
+	if (demo_lab_up(noise, err, sizeof err) != 0) {
+		fprintf(stderr, "labrat demo: lab up failed%s%s\n",
+		    err[0] != '\0' ? ": " : "", err);
+		goto out;
+	}
+	inv = lab_inventory_path(DEMO_LAB);
+
+	demo_banner("labrat hosts: deploy the agent, read each host's facts");
+	{
+		char *a[] = { "hosts", "--inventory", inv, NULL };
+
+		if (demo_cmd(cmd_hosts, a) != 0)
+			goto down;
+	}
+
+	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
+	    "(configs/plan-demo.json)");
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
+	rq.inventory = inv;
+	rq.plan = plan;
+	rq.kind = "demo";
+	if (ssh_global_init() == -1)
+		goto down;
+	rc = run_execute(&rq, &run_id);
+	ssh_global_cleanup();
+	if (rc != CMD_EXIT_OK || run_id == 0)
+		goto down;
+	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
+
+	demo_banner("labrat report: regressions told from noise, knobs "
+	    "isolated");
+	{
+		char *a[] = { "report", "--db", db, runid, NULL };
+
+		rc = demo_cmd(cmd_report, a);
+	}
+down:
+	if (!keep) {
+		demo_banner("labrat lab down");
+		if (lab_labctl("down", down, 2, err, sizeof err) != 0)
+			fprintf(stderr, "labrat demo: lab down: %s\n", err);
+	} else
+		printf("\nthe lab is still up (--keep): labrat lab down "
+		    "--name %s\n", DEMO_LAB);
+out:
+	free(inv);
+	free(db);
+	return rc;
+}
