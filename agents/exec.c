@@ -193,6 +193,23 @@ reap(pid_t pid, long long deadline, struct exec_result *r)
 	}
 }
 
+/* Moves the captured streams into r (always NUL-terminated strings). */
+static int
+hand_over(struct sink *sinks, struct exec_result *r)
+{
+	r->out = sinks[0].buf ? sinks[0].buf : calloc(1, 1);
+	r->outlen = sinks[0].len;
+	r->out_truncated = sinks[0].truncated;
+	r->err = sinks[1].buf ? sinks[1].buf : calloc(1, 1);
+	r->errlen = sinks[1].len;
+	r->err_truncated = sinks[1].truncated;
+	if (r->out == NULL || r->err == NULL) {
+		exec_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 int
 exec_run(char *const argv[], int timeout_ms, size_t cap,
     struct exec_result *r, char *err, size_t errlen)
@@ -213,6 +230,8 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 		    strerror(errno));
 		goto fail;
 	}
+	/* The exec error pipe closes on a successful exec; the read ends
+	 * must not leak into the child (or a daemon it starts). */
 	fcntl(ep[1], F_SETFD, FD_CLOEXEC);
 	fcntl(ep[0], F_SETFD, FD_CLOEXEC);
 	fcntl(outp[0], F_SETFD, FD_CLOEXEC);
@@ -262,15 +281,8 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 		close(fds[1]);
 	reap(pid, r->timed_out ? now_ms() : deadline, r);
 	r->elapsed_ms = now_ms() - start;
-	r->out = sinks[0].buf ? sinks[0].buf : calloc(1, 1);
-	r->outlen = sinks[0].len;
-	r->out_truncated = sinks[0].truncated;
-	r->err = sinks[1].buf ? sinks[1].buf : calloc(1, 1);
-	r->errlen = sinks[1].len;
-	r->err_truncated = sinks[1].truncated;
-	if (r->out == NULL || r->err == NULL) {
+	if (hand_over(sinks, r) == -1) {
 		snprintf(err, errlen, "%s: out of memory", argv[0]);
-		exec_free(r);
 		return -1;
 	}
 	return 0;
