@@ -173,6 +173,17 @@ expect_rc 0 "serve iperf2" $T/o
 for tool in iperf3 iperf2; do
 	ag a $T/o iperf --tool $tool --server $B --len 128k --window 1M --nodelay --time 3 --watch iperf3
 	expect_rc 0 "$tool client" $T/o
+	# The exact client argv (the reports' flags; cubic: the host default is bbr).
+	cc3=""; cc2=""
+	if grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control; then
+		cc3=" -C cubic"; cc2=" -Z cubic"
+	fi
+	if [ $tool = iperf3 ]; then
+		want="run: iperf3 -c $B -J -l 128k -w 1M -N -t 3 -P 1 -i 1$cc3"
+	else
+		want="run: iperf -c $B -l 128k -w 1M -N -t 3 -P 1 -i 1$cc2 -e"
+	fi
+	grep -qF "\"message\":\"$want\"" $T/o && ok "$tool argv" || { fail "$tool argv"; head -1 $T/o >&2; }
 	echo "measured: $tool $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s over $(jv $T/o 'r["seconds"]') s"
 	check "$tool ~950 Mbit/s under tbf 1gbit" $T/o '8.5e8 < r["bps"] < 1.0e9'
 	check "$tool series, windows, counters, cpu" $T/o \

@@ -25,7 +25,9 @@ lab_ssh "$A" "$H" install "'r200000;id'" >/dev/null 2>&1 && fail "install of a b
 lab_ssh "$A" "$H" install "$unbootable" >/dev/null || fail "install $unbootable"
 lab_ssh "$A" "$H" reboot >/dev/null || fail "reboot"
 sleep 1.5
+SSH_CT=1
 lab_ssh "$A" true 2>/dev/null && fail "em-b answers SSH while booting unbootable $unbootable"
+SSH_CT=3
 "$LABRAT" lab status --name "$LAB" | grep "^em-b .* hung " >/dev/null ||
     fail "status does not show em-b hung"
 note "em-b hung at $unbootable"

@@ -58,7 +58,7 @@ lab_ssh() {
 	_a=$1
 	shift
 	ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes \
-	    -o UserKnownHostsFile="$STATE/known_hosts" -o ConnectTimeout=3 \
+	    -o UserKnownHostsFile="$STATE/known_hosts" -o ConnectTimeout="${SSH_CT:-3}" \
 	    -i "$STATE/id_ed25519" "root@$_a" "$@"
 }
 
