@@ -161,7 +161,7 @@ emit_num(struct emit *e, const char *key, double v)
 	size_t	n;
 
 	emit_key(e, key);
-	if (isnan(v) || isinf(v) || fabs(v) > 1e18) {
+	if (isnan(v) || isinf(v) || v > 1e18 || v < -1e18) {
 		emit_raw(e, "null", 4);
 		return;
 	}
