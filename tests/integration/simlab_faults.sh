@@ -100,7 +100,7 @@ settle
 o=$(iperf bce-a bce-b 198.18.2.2)
 note "r200399 bce: scp 1.44 MB ${fast}s without NAT, ${slow}s with TSO+NAT; iperf3 TSO+NAT $c, TSO off+NAT $o Mbit/s"
 near "$c" 5 15 || fail "bce TSO+NAT: $c Mbit/s, want ~10"
-near "$o" 900 1000 || fail "bce TSO off + NAT: $o Mbit/s, want unchanged"
+near "$o" 850 1000 || fail "bce TSO off + NAT: $o Mbit/s, want unchanged"
 # 1.44 MB at 10 Mbit/s needs >= 1.15 s whatever the SSH overhead.
 awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(s > 2 * f && s > 1.1) }' ||
     fail "scp with TSO+NAT ${slow}s is not a collapse (without: ${fast}s)"
