@@ -734,16 +734,18 @@ ssh_finish(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, int64_t deadline,
 {
 	char	*sig = NULL;
 	size_t	 siglen = 0;
-	int	 rc;
+	int	 rc, w;
 
+	/* EAGAIN back means the deadline passed; a dead peer is a socket
+	 * error. */
 	while ((rc = libssh2_channel_close(ch)) == LIBSSH2_ERROR_EAGAIN)
-		if (ssh_wait(c, deadline) != 0)
-			return rc;
+		if ((w = ssh_wait(c, deadline)) != 0)
+			return w > 0 ? rc : LIBSSH2_ERROR_SOCKET_RECV;
 	if (rc == 0)
 		while ((rc = libssh2_channel_wait_closed(ch)) ==
 		    LIBSSH2_ERROR_EAGAIN)
-			if (ssh_wait(c, deadline) != 0)
-				return rc;
+			if ((w = ssh_wait(c, deadline)) != 0)
+				return w > 0 ? rc : LIBSSH2_ERROR_SOCKET_RECV;
 	if (rc != 0)
 		return rc;
 	res->exit_status = libssh2_channel_get_exit_status(ch);
@@ -754,9 +756,14 @@ ssh_finish(struct ssh_conn *c, LIBSSH2_CHANNEL *ch, int64_t deadline,
 		res->exit_status = -1;
 		libssh2_free(c->s, sig);
 	}
-	while ((rc = libssh2_channel_free(ch)) == LIBSSH2_ERROR_EAGAIN)
-		if (ssh_wait(c, deadline) != 0)
-			return rc;
+	/* The command's outcome is known: a channel that cannot be freed
+	 * in time costs the session, not the result. */
+	while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN)
+		if (ssh_wait(c, deadline) != 0) {
+			ssh_mark_dead(c, "channel free did not finish");
+			ssh_teardown(c, 0);
+			break;
+		}
 	return 0;
 }
 
