@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "embed.h"
@@ -304,6 +305,7 @@ configure(struct store *st, char *err, size_t errlen)
 {
 	sqlite3_stmt	*stmt;
 	char		 mode[16] = "";
+	int		 rc, tries;
 
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	if (read_version(st->db, &st->version) == -1)
@@ -315,13 +317,22 @@ configure(struct store *st, char *err, size_t errlen)
 		return -1;
 	if (st->readonly)
 		return 0;
-	if ((stmt = st_prepare(st, "PRAGMA journal_mode = WAL",
-	    "enable WAL", err, errlen)) == NULL)
-		return -1;
-	if (sqlite3_step(stmt) != SQLITE_ROW) {
-		st_err(st, "enable WAL", err, errlen);
+	/*
+	 * Switching a new database to WAL takes an exclusive lock for which
+	 * SQLite does not call the busy handler: when several processes open
+	 * a new file at once, retry for as long as the busy timeout allows.
+	 */
+	for (tries = 0;; tries++) {
+		if ((stmt = st_prepare(st, "PRAGMA journal_mode = WAL",
+		    "enable WAL", err, errlen)) == NULL)
+			return -1;
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW)
+			break;
 		sqlite3_finalize(stmt);
-		return -1;
+		if (rc != SQLITE_BUSY || tries * 10 >= STORE_BUSY_MS)
+			return st_err(st, "enable WAL", err, errlen);
+		usleep(10000);
 	}
 	col_copy(stmt, 0, mode, sizeof mode);
 	sqlite3_finalize(stmt);

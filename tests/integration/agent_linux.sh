@@ -187,7 +187,7 @@ for tool in iperf3 iperf2; do
 	echo "measured: $tool $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s over $(jv $T/o 'r["seconds"]') s"
 	check "$tool ~950 Mbit/s under tbf 1gbit" $T/o '8.5e8 < r["bps"] < 1.0e9'
 	check "$tool series, windows, counters, cpu" $T/o \
-	    'len(r["intervals"]) >= 3 and r["window_requested"] == 1048576 and r["window_granted"] > 0 and r["ifstats"]["after"]["tx_bytes"] - r["ifstats"]["before"]["tx_bytes"] >= r["bytes"] and r["cpu"]["idle"] >= 0 and r["procs"][0]["name"] == "iperf3"'
+	    'len(r["intervals"]) >= 3 and r["window_requested"] == 1048576 and r["window_granted"] > 0 and r["ifstats"]["after"]["tx_bytes"] - r["ifstats"]["before"]["tx_bytes"] >= 0.99 * r["bytes"] and r["cpu"]["idle"] >= 0 and r["procs"][0]["name"] == "iperf3"'
 done
 ag b $T/o serve stop
 check "serve stop stops both servers" $T/o 'len(r["stopped"]) == 2'
