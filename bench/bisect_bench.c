@@ -210,7 +210,7 @@ row(const struct setting *set, int trials, uint64_t seed)
 	fixed = set->ab ? 20.0 * steps : 10.0 * steps;
 	miss = t.trials - t.exact;
 	printf("%6zu %6.0f%% %5.0f%% %6.1f%% %5zu %4zu %4zu %6.2f %3zu %3u "
-	    "%5.2f %5.2f %5.2f %7.1f %6.1f %5.2f %6.4f %6.4f\n",
+	    "%5.2f %5.2f %5.2f %7.1f %6.1f %5.2f %6.4f %6.4f %3zu\n",
 	    set->n, set->effect * 100, set->noise * 100,
 	    100.0 * t.exact / t.trials, t.range, t.failed, t.wrong,
 	    (double)t.search / t.trials, t.search_max,
@@ -220,7 +220,7 @@ row(const struct setting *set, int trials, uint64_t seed)
 	    (double)t.samples / t.trials / steps,
 	    (double)t.samples / t.trials / fixed,
 	    t.exact ? t.conf_right / t.exact : 0.0,
-	    miss ? t.conf_wrong / miss : 0.0);
+	    miss ? t.conf_wrong / miss : 0.0, t.high_conf_wrong);
 	fflush(stdout);
 }
 
@@ -229,9 +229,9 @@ header(const char *title)
 {
 	printf("\n%s\n", title);
 	printf("%6s %7s %6s %7s %5s %4s %4s %6s %3s %3s %5s %5s %5s %7s %6s "
-	    "%5s %6s %6s\n", "N", "effect", "noise", "exact", "range", "fail",
-	    "wrng", "search", "max", "bnd", "endp", "verif", "skips",
-	    "samples", "/step", "/fix", "conf+", "conf-");
+	    "%5s %6s %6s %3s\n", "N", "effect", "noise", "exact", "range",
+	    "fail", "wrng", "search", "max", "bnd", "endp", "verif", "skips",
+	    "samples", "/step", "/fix", "conf+", "conf-", "hi-");
 }
 
 int
@@ -265,7 +265,8 @@ main(int argc, char **argv)
 	    "search/max = search installs (bnd = ceil(log2 N) + 2);\n"
 	    "endp/verif = endpoint and verification installs; samples = "
 	    "per bisect (both sides); /fix = vs 10 per side on the same steps;\n"
-	    "conf+/conf- = mean confidence of right / other results\n");
+	    "conf+/conf- = mean confidence of right / other results; hi- = "
+	    "other results with confidence >= 0.99\n");
 
 	memset(&set, 0, sizeof(set));
 	if (argc > 3 && strcmp(argv[3], "key") == 0) {

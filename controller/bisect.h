@@ -68,7 +68,7 @@
 
 #include "stats.h"
 
-#define BISECT_MAX_REVS		10000000	/* revisions per bisect */
+#define BISECT_MAX_REVS		1000000		/* revisions per bisect */
 #define BISECT_MAX_ID		256		/* bytes of a revision id */
 #define BISECT_MAX_REOPEN	2		/* search reopenings */
 
