@@ -9,6 +9,7 @@
 #ifndef LABRAT_SSHD_FIXTURE_H
 #define LABRAT_SSHD_FIXTURE_H
 
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -167,6 +168,8 @@ fx_sshd_start(struct sshd_fixture *fx)
 	if (fx->pid == -1)
 		return -1;
 	if (fx->pid == 0) {
+		/* A test that dies (crash, ctest timeout) takes sshd along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 		dup2(fd, 1);
 		dup2(fd, 2);

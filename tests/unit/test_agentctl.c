@@ -331,7 +331,7 @@ static const char stub_c[] =
     "      puts(\"{\\\"proto\\\":1,\\\"event\\\":\\\"progress\\\",\\\"message\\\""
     ":\\\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\\"}\");\n"
     "    return 0;\n  }\n"
-    "  if (!strcmp(argv[1], \"iperf\")) { sleep(30); return 0; }\n"
+    "  if (!strcmp(argv[1], \"iperf\")) { sleep(4); return 0; }\n"
     "  if (!strcmp(argv[1], \"restore\")) {\n"
     "    puts(\"{\\\"proto\\\":2,\\\"event\\\":\\\"result\\\",\\\"cmd\\\":"
     "\\\"restore\\\"}\");\n    return 0;\n  }\n"
