@@ -299,7 +299,18 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 	opts.progress_arg = &tty;
 	if (executor_run(inv, plan, run_id, &opts, &sum, err,
 	    sizeof err) == -1) {
-		log_warnx("run %lld: %s", (long long)run_id, err);
+		/* Nothing was touched: the jobs stay queued for --resume. */
+		char why[1024];
+
+		if (tty && !rq->quiet)
+			fprintf(stderr, "\n");
+		log_warnx("run %lld not started: %s", (long long)run_id, err);
+		snprintf(why, sizeof why, "not started: %.900s", err);
+		store_run_finish(st, run_id, STORE_RUN_FAILED, why, err,
+		    sizeof err);
+		fprintf(stderr, "labrat: run %lld: no host was changed; fix the "
+		    "cause, then `labrat run --resume %lld`\n",
+		    (long long)run_id, (long long)run_id);
 		goto restore_sig;
 	}
 	if (tty && !rq->quiet)

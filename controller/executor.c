@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "agentctl.h"
 #include "executor.h"
@@ -19,6 +20,7 @@
 #define EXEC_FACTS_IFS		8
 #define EXEC_CALL_MS		30000	/* apply, restore, serve, keys */
 #define EXEC_SLACK_S		30	/* workload deadline past its time */
+#define EXEC_WAIT_STEP_MS	500	/* polling a host that is down */
 
 enum exec_outcome {
 	EXEC_OK = 0,
@@ -50,6 +52,9 @@ struct executor {
 	struct executor_progress	 prog;
 	int64_t				 started_ms;
 	struct executor_summary		 sum;
+	int				 pre_left;	/* links not ready */
+	int				 pre_failed;
+	char				 pre_err[1024];
 };
 
 struct exec_worker {
@@ -77,11 +82,22 @@ static int	host_ensure(struct executor *, struct exec_host *,
 		    struct store *, const char *, int64_t *, char *, size_t);
 static int	host_call(struct exec_host *, const char *const *, int,
 		    struct agentctl_reply *, char *, size_t);
-static void	host_restore(struct exec_host *, const char *);
+static int	host_restore(struct exec_host *, const char *);
 static int	job_execute(struct exec_worker *, const struct store_job *,
 		    struct exec_samples *, struct store_job_result *,
 		    char *, size_t, char *, size_t);
 static void	*worker_main(void *);
+
+static void
+exec_sleep_ms(int ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
 
 static int
 stopped(const struct executor *ex)
@@ -321,18 +337,22 @@ host_call(struct exec_host *h, const char *const *args, int timeout_ms,
 	return EXEC_INFRA;
 }
 
-/* Best effort: put a host's interface back; failures are only logged. */
-static void
+/* Puts a host's interface back; failures are logged.  0 or -1. */
+static int
 host_restore(struct exec_host *h, const char *ifname)
 {
 	struct agentctl_reply	 r;
 	const char		*args[] = { "restore", "--if", ifname, NULL };
 	char			 err[1024];
+	int			 rc = 0;
 
 	if (host_call(h, args, EXEC_CALL_MS, &r, err, sizeof err) !=
-	    EXEC_OK)
+	    EXEC_OK) {
 		log_warnx("%s", err);
+		rc = -1;
+	}
 	agentctl_reply_free(&r);
+	return rc;
 }
 
 /* The apply argv for one end of a link. */
@@ -411,8 +431,14 @@ job_workload(struct exec_worker *w, const struct config_workload *wl,
 	size_t				 n = 0;
 	int				 rc, deadline;
 
-	deadline = (wl->tool == CONFIG_TOOL_SCP ? w->ex->plan->job_timeout :
-	    wl->time + EXEC_SLACK_S) * 1000;
+	/* The plan's job timeout bounds the workload (unless it would not
+	 * even leave the workload its own time). */
+	deadline = wl->tool == CONFIG_TOOL_SCP ? w->ex->plan->job_timeout :
+	    wl->time + EXEC_SLACK_S;
+	if (wl->tool != CONFIG_TOOL_SCP && w->ex->plan->job_timeout >
+	    wl->time && w->ex->plan->job_timeout < deadline)
+		deadline = w->ex->plan->job_timeout;
+	deadline *= 1000;
 	if (wl->tool == CONFIG_TOOL_SCP) {
 		snprintf(tag, sizeof tag, "run%lld-job%lld",
 		    (long long)job->run_id, (long long)job->id);
@@ -683,6 +709,46 @@ report_progress(struct executor *ex, const struct store_job *job,
 	pthread_mutex_unlock(&ex->mtx);
 }
 
+/*
+ * After an infrastructure failure, before the retry: waits until both hosts
+ * of the link answer over SSH again (a host that reboots or whose sshd is
+ * restarted is gone for a while), for at most the plan's job timeout, so
+ * the retries are not spent in a few milliseconds against a host that is
+ * still down.  The retry itself reports what is still wrong.
+ */
+static void
+link_wait(struct exec_worker *w)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct exec_host		*h[2];
+	const char			*ifs[2] = { l->client.ifname,
+					    l->server.ifname };
+	char				 err[1024];
+	int64_t				 deadline, fid;
+	int				 k, ok;
+
+	h[0] = &ex->hosts[l->client.host_index];
+	h[1] = &ex->hosts[l->server.host_index];
+	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
+	lease(ex, l->client.host_index, l->server.host_index);
+	for (k = 0; k < 2; k++) {
+		for (;;) {
+			ok = h[k]->conn == NULL || ssh_check(h[k]->conn,
+			    ex->plan->connect_timeout * 1000, err,
+			    sizeof err) == SSH_OK;
+			if (ok && host_ensure(ex, h[k], w->st, ifs[k], &fid,
+			    err, sizeof err) == 0)
+				break;
+			if (stopped(ex) || util_now_ms() >= deadline)
+				goto out;
+			exec_sleep_ms(EXEC_WAIT_STEP_MS);
+		}
+	}
+out:
+	unlease(ex, l->client.host_index, l->server.host_index);
+}
+
 /* Runs one claimed job to a recorded end.  -1 only on store trouble. */
 static int
 worker_job(struct exec_worker *w, struct store_job *job)
@@ -719,6 +785,7 @@ worker_job(struct exec_worker *w, struct store_job *job)
 		    (long long)job->id, job->link, job->knobs_key, job->tool,
 		    job->attempt, reason);
 		report_progress(ex, job, "retry", reason, NAN, 1);
+		link_wait(w);
 		rc = store_job_requeue(w->st, job->id, reason, err,
 		    sizeof err);
 		goto done;
@@ -741,6 +808,51 @@ done:
 	return rc;
 }
 
+/* Counts a link as ready (or failed) and wakes whoever waits for all. */
+static void
+preflight_done(struct executor *ex, int n, const char *err)
+{
+	pthread_mutex_lock(&ex->mtx);
+	if (err != NULL && !ex->pre_failed) {
+		ex->pre_failed = 1;
+		snprintf(ex->pre_err, sizeof ex->pre_err, "%s", err);
+	}
+	ex->pre_left -= n;
+	pthread_cond_broadcast(&ex->cond);
+	pthread_mutex_unlock(&ex->mtx);
+}
+
+/*
+ * Before any job: connects to both hosts of the link, deploys the agent and
+ * records their facts, then waits until every link has done so.  Any
+ * failure (a wrong host key, a host that is down, an agent that does not
+ * build) ends the run before a single knob is touched.  0 when all links
+ * are ready.
+ */
+static int
+worker_preflight(struct exec_worker *w)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	char				 err[1024];
+	int64_t				 fid;
+	int				 rc;
+
+	lease(ex, l->client.host_index, l->server.host_index);
+	rc = host_ensure(ex, &ex->hosts[l->client.host_index], w->st,
+	    l->client.ifname, &fid, err, sizeof err) == -1 ||
+	    host_ensure(ex, &ex->hosts[l->server.host_index], w->st,
+	    l->server.ifname, &fid, err, sizeof err) == -1 ? -1 : 0;
+	unlease(ex, l->client.host_index, l->server.host_index);
+	preflight_done(ex, 1, rc == -1 ? err : NULL);
+	pthread_mutex_lock(&ex->mtx);
+	while (ex->pre_left > 0)
+		pthread_cond_wait(&ex->cond, &ex->mtx);
+	rc = ex->pre_failed ? -1 : 0;
+	pthread_mutex_unlock(&ex->mtx);
+	return rc;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -750,6 +862,8 @@ worker_main(void *arg)
 	char			 err[1024];
 	int			 r;
 
+	if (worker_preflight(w) == -1)
+		return NULL;
 	while (!stopped(ex)) {
 		r = store_job_claim(w->st, ex->run_id, w->link->name,
 		    ex->opts->owner, &job, err, sizeof err);
@@ -809,17 +923,26 @@ executor_run(const struct config_inventory *inv,
 	/* Progress ETA counts from here: resumed work is not free. */
 	ex.prog.total -= ex.prog.done;
 	ex.prog.done = 0;
+	ex.pre_left = (int)plan->nlinks;
 	for (nw = 0; nw < plan->nlinks; nw++) {
-		if (pthread_create(&ws[nw].thread, NULL, worker_main,
-		    &ws[nw]) != 0) {
-			util_seterr(err, errlen, "pthread_create: %s",
+		if ((errno = pthread_create(&ws[nw].thread, NULL, worker_main,
+		    &ws[nw])) != 0) {
+			char e[128];
+
+			snprintf(e, sizeof e, "pthread_create: %s",
 			    strerror(errno));
+			preflight_done(&ex, (int)(plan->nlinks - nw), e);
 			break;
 		}
 	}
 	for (i = 0; i < nw; i++)
 		pthread_join(ws[i].thread, NULL);
-	rc = nw == plan->nlinks ? 0 : -1;
+	if (ex.pre_failed) {
+		/* Nothing was applied anywhere: nothing to restore. */
+		util_seterr(err, errlen, "%s", ex.pre_err);
+		goto out;
+	}
+	rc = 0;
 
 	/* Every host we touched goes back to what it was, whatever happened. */
 	for (i = 0; i < plan->nlinks; i++) {
@@ -842,7 +965,8 @@ executor_run(const struct config_inventory *inv,
 				summary->restore_failures++;
 				continue;
 			}
-			host_restore(h[k], ifs[k]);
+			if (host_restore(h[k], ifs[k]) == -1)
+				summary->restore_failures++;
 		}
 	}
 	if (store_job_counts(ws[0].st, run_id, NULL, &cnt, err, errlen) == 0) {
