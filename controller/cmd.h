@@ -50,6 +50,20 @@ int	run_execute(const struct run_request *, int64_t *run_id);
 int	run_print_summary(const char *db_path, int64_t run_id, int json,
 	    FILE *);
 
+/*
+ * cmd_run_adaptive.c: when the plan's stats.adaptive is set, adds
+ * repetitions to still inconclusive comparisons (detect_more_jobs()) and
+ * runs them, look after look, up to max_samples; sums into *sum.
+ */
+struct config_inventory;
+struct config_plan;
+struct executor_opts;
+struct executor_summary;
+int	run_adaptive(const struct config_inventory *,
+	    const struct config_plan *, int64_t run_id,
+	    const struct executor_opts *, struct executor_summary *sum,
+	    char *err, size_t errlen);
+
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);
 

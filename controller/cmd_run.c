@@ -313,6 +313,10 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 		    (long long)run_id, (long long)run_id);
 		goto restore_sig;
 	}
+	if (plan->stats.adaptive && !sum.stopped && run_adaptive(inv, plan,
+	    run_id, &opts, &sum, err, sizeof err) == -1)
+		log_warnx("run %lld: adaptive sampling: %s", (long long)run_id,
+		    err);
 	if (tty && !rq->quiet)
 		fprintf(stderr, "\n");
 	if (sum.stopped) {

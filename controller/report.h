@@ -1,7 +1,92 @@
 /*
- * report: placeholder; its interface arrives with issue #6.
+ * report: what detect found, written for people and for machines.
+ *
+ * `labrat report`: the isolated triggers first, in the words of a
+ * mailing-list post ("em iperf3: TSO on with MTU 9000 is 17.9 % slower than
+ * TSO off (p < 0.001, n = 10/10); TSO alone: no change; MTU 9000 alone: no
+ * change"), then run over run against the baseline, then per link and
+ * workload the knob matrix (n, median, IQR) and every one-knob comparison
+ * with its verdict, effect, confidence interval, p and n.
+ * Formats: text, JSON (one object), CSV (one row per series, comparison
+ * and trigger, with a "section" column), JUnit XML (one testcase per
+ * comparison; a regression is a failure, an inconclusive comparison is
+ * skipped).
+ *
+ * `labrat compare`: two runs side by side, ministat-style, per matching
+ * series (link + knobs + workload): the ASCII distribution plot, ministat's
+ * table and Student's t line, then the verdict, and summary lines.
  */
 #ifndef LABRAT_REPORT_H
 #define LABRAT_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "detect.h"
+
+enum report_format {
+	REPORT_TEXT = 0,
+	REPORT_JSON,
+	REPORT_CSV,
+	REPORT_JUNIT,
+};
+
+/* "text", "json", "csv", "junit" -> *f; 0 or -1 when unknown. */
+int	report_format_parse(const char *, enum report_format *);
+
+/*
+ * Writes the report of res (detect_run(), optionally detect_baseline())
+ * to fp.  st is used for the run's header (may be NULL).  0 or -1 + err.
+ */
+int	report_write(struct store *st, const struct detect_result *res,
+	    enum report_format, FILE *fp, char *err, size_t errlen);
+
+/*
+ * The whole `labrat report`: opens db_path read-only, run_id 0 = the
+ * newest run, baseline_run 0 = the newest earlier done run on the same
+ * host pairs, -1 = no run over run; detects and writes.  *regressions
+ * (may be NULL) gets the number of regressions found (within the run and
+ * run over run).  0 or -1 with err.
+ */
+int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
+	    enum report_format, FILE *fp, int *regressions, char *err,
+	    size_t errlen);
+
+/*
+ * A trigger as one sentence (no trailing newline) into buf; returns the
+ * length it needed like snprintf.
+ */
+int	report_trigger_text(const struct detect_result *,
+	    const struct detect_trigger *, char *buf, size_t len);
+
+struct report_compare_opts {
+	const char	*link;		/* NULL = every link */
+	const char	*knobs;		/* canonical key, NULL = all */
+	const char	*metric;	/* NULL = throughput_bps */
+	int		 width;		/* plot width, 0 = 74 */
+};
+
+/*
+ * `labrat compare RUN_A RUN_B`: run_a is the baseline.  *regressions gets
+ * how many series regressed.  0, or -1 with err (a run does not exist, no
+ * series matches).
+ */
+int	report_compare(const char *db_path, int64_t run_a, int64_t run_b,
+	    const struct report_compare_opts *, FILE *fp, int *regressions,
+	    char *err, size_t errlen);
+
+#ifdef REPORT_INTERNAL
+/* Shared by report.c and report_fmt.c. */
+double	 report_scale(const struct store_series *, const char **unit);
+const char *report_p(double p, char *buf, size_t len);
+const char *report_cmp_name(const struct detect_result *,
+	    const struct detect_cmp *, char *buf, size_t len);
+const char *report_effect(const struct detect_cmp *,
+	    const struct store_series *, char *buf, size_t len);
+int	report_json(const struct detect_result *, FILE *, char *err,
+	    size_t errlen);
+int	report_csv(const struct detect_result *, FILE *);
+int	report_junit(const struct detect_result *, FILE *);
+#endif
 
 #endif

@@ -1,0 +1,431 @@
+/*
+ * test_detect: within-run verdicts, knob isolation, run over run and the
+ * adaptive job plan, on synthetic sample tables with known answers stored
+ * in a real SQLite file through the store API.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "detect.h"
+#include "util.h"
+
+static char	dbpath[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	/* tmpfs when there is one: a job is two fsynced transactions. */
+	snprintf(dbpath, sizeof dbpath, "%s/lr-detect-%ld.db",
+	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+	    (long)getpid());
+	unlink(dbpath);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char	p[300];
+
+	(void)state;
+	unlink(dbpath);
+	snprintf(p, sizeof p, "%s-wal", dbpath);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", dbpath);
+	unlink(p);
+	return 0;
+}
+
+static struct store *
+db_open(void)
+{
+	struct store	*st = NULL;
+	char		 err[512];
+
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) == -1)
+		fail_msg("%s", err);
+	return st;
+}
+
+static int64_t
+run_new(struct store *st, const char *plan)
+{
+	struct store_run_spec	spec;
+	int64_t			id;
+	char			err[512];
+
+	memset(&spec, 0, sizeof spec);
+	spec.kind = "manual";
+	spec.inventory_path = "inv.json";
+	spec.plan_path = "plan.json";
+	spec.plan_text = plan;
+	assert_int_equal(store_run_create(st, &spec, &id, err, sizeof err), 0);
+	return id;
+}
+
+/* Facts for revision rev; returns the facts id. */
+static int64_t
+facts(struct store *st, int64_t run, const char *host, const char *rev)
+{
+	struct store_host_facts	f;
+	int64_t			id;
+	char			err[512];
+
+	memset(&f, 0, sizeof f);
+	f.host = host;
+	f.os = "linux";
+	f.revision = rev;
+	f.ifname = "em0";
+	f.driver = "em";
+	f.knobs = "";
+	assert_int_equal(store_host_facts_add(st, run, &f, &id, err,
+	    sizeof err), 0);
+	return id;
+}
+
+static struct store_knobs
+kn(int tso, int mtu, const char *nat)
+{
+	struct store_knobs	k;
+
+	store_knobs_init(&k);
+	k.tso = tso;
+	k.mtu = mtu;
+	if (nat != NULL)
+		snprintf(k.nat, sizeof k.nat, "%s", nat);
+	return k;
+}
+
+/* One done job with sample v of throughput_bps. */
+static void
+sample(struct store *st, int64_t run, const char *link,
+    struct store_knobs k, double v, int rep, int64_t cf, int64_t sf)
+{
+	struct store_job_spec	spec;
+	struct store_job	job;
+	struct store_job_result	r;
+	struct store_sample	s = { "throughput_bps", 0, "bit/s", 0 };
+	char			err[512];
+
+	memset(&spec, 0, sizeof spec);
+	spec.link = link;
+	spec.knobs = k;
+	spec.tool = "iperf3";
+	spec.params = "iperf3:len=128k,time=2";
+	spec.repetition = rep;
+	assert_int_equal(store_jobs_add(st, run, &spec, 1, err, sizeof err),
+	    0);
+	assert_int_equal(store_job_claim(st, run, link, "t", &job, err,
+	    sizeof err), 1);
+	memset(&r, 0, sizeof r);
+	s.value = v;
+	r.state = STORE_JOB_DONE;
+	r.samples = &s;
+	r.nsamples = 1;
+	r.client_facts_id = cf;
+	r.server_facts_id = sf;
+	assert_int_equal(store_job_finish(st, job.id, &r, err, sizeof err), 0);
+}
+
+/* n samples of base (1 + noise Z). */
+static void
+series(struct store *st, struct stats_rng *rng, int64_t run, const char *link,
+    struct store_knobs k, double base, double noise, int n, int64_t cf,
+    int64_t sf)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		sample(st, run, link, k, fmax(0, base * (1 + noise *
+		    stats_rng_normal(rng))), i, cf, sf);
+}
+
+static void
+params_fixed(struct detect_params *p, size_t n)
+{
+	detect_params_default(p);
+	p->adaptive = 0;
+	p->stats.min_samples = 5;
+	p->stats.max_samples = n > 5 ? n : 5;
+}
+
+static size_t
+flagged(const struct detect_cmp *c, size_t n)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += detect_flagged(&c[i]);
+	return k;
+}
+
+static const struct detect_cmp *
+cmp_of(const struct detect_result *r, size_t i)
+{
+	assert_true(i != DETECT_NONE && i < r->ncmps);
+	return &r->cmps[i];
+}
+
+/* 3 % noise, no effect, 60 links x 4 combinations x 10: false alarms. */
+static void
+test_false_alarms(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	char			 err[512], link[16];
+	int64_t			 run;
+	size_t			 nf;
+	int			 l, t, m;
+
+	(void)state;
+	stats_rng_seed(&rng, 42);
+	run = run_new(st, NULL);
+	for (l = 0; l < 60; l++) {
+		snprintf(link, sizeof link, "l%d", l);
+		for (t = 0; t <= 1; t++)
+			for (m = 0; m <= 1; m++)
+				series(st, &rng, run, link, kn(t, m ? 9000 :
+				    1500, NULL), 1e9, 0.03, 10, 0, 0);
+	}
+	params_fixed(&p, 10);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	assert_int_equal(res.ncmps, 240);
+	nf = flagged(res.cmps, res.ncmps);
+	printf("false alarms at 3%% noise, n = 10/10: %zu of %zu "
+	    "comparisons, %zu triggers\n", nf, res.ncmps, res.ntriggers);
+	assert_true(nf <= 3);
+	assert_true(res.ntriggers <= nf);
+	assert_int_equal(res.cmps[0].family_size, 4);
+	detect_result_free(&res);
+	/* The same samples judged as the last adaptive look (alpha / 2). */
+	p.adaptive = 1;
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	nf = flagged(res.cmps, res.ncmps);
+	printf("same, as the adaptive rule's last look: %zu of %zu\n", nf,
+	    res.ncmps);
+	assert_true(nf <= 2);
+	detect_result_free(&res);
+	store_close(st);
+}
+
+/* em: TSO on with MTU 9000 is 18 % slower; each alone is nothing. */
+static void
+test_em_interaction(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	const struct detect_trigger *tr;
+	char			 err[512];
+	int64_t			 run;
+
+	(void)state;
+	stats_rng_seed(&rng, 7);
+	run = run_new(st, NULL);
+	series(st, &rng, run, "em", kn(0, 1500, NULL), 1e9, 0.01, 10, 0, 0);
+	series(st, &rng, run, "em", kn(1, 1500, NULL), 1e9, 0.01, 10, 0, 0);
+	series(st, &rng, run, "em", kn(0, 9000, NULL), 1e9, 0.01, 10, 0, 0);
+	series(st, &rng, run, "em", kn(1, 9000, NULL), 0.82e9, 0.01, 10, 0,
+	    0);
+	params_fixed(&p, 10);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	assert_int_equal(res.ncmps, 4);
+	assert_int_equal(flagged(res.cmps, res.ncmps), 2);
+	assert_int_equal(res.ntriggers, 1);
+	tr = &res.triggers[0];
+	assert_string_equal(tr->key, "mtu=9000,tso=on");
+	assert_false(tr->collapse);
+	assert_int_equal(cmp_of(&res, tr->headline)->knob, CONFIG_KNOB_TSO);
+	assert_int_equal(cmp_of(&res, tr->headline)->v.verdict,
+	    STATS_REGRESSION);
+	assert_true(fabs(cmp_of(&res, tr->headline)->v.effect + 0.18) < 0.03);
+	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_TSO])->v.verdict,
+	    STATS_NO_CHANGE);
+	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_MTU])->v.verdict,
+	    STATS_NO_CHANGE);
+	assert_int_equal(res.series[cmp_of(&res,
+	    tr->alone[CONFIG_KNOB_TSO])->sa].knobs.mtu, 1500);
+	detect_result_free(&res);
+	store_close(st);
+}
+
+/* bce: TSO on with NAT kernel collapses ~100x, called from 3 samples. */
+static void
+test_bce_collapse(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	const struct detect_trigger *tr;
+	char			 err[512];
+	int64_t			 run;
+
+	(void)state;
+	stats_rng_seed(&rng, 9);
+	run = run_new(st, NULL);
+	series(st, &rng, run, "bce", kn(0, 0, "off"), 1e9, 0.03, 3, 0, 0);
+	series(st, &rng, run, "bce", kn(1, 0, "off"), 1e9, 0.03, 3, 0, 0);
+	series(st, &rng, run, "bce", kn(0, 0, "kernel"), 1e9, 0.03, 3, 0, 0);
+	series(st, &rng, run, "bce", kn(1, 0, "kernel"), 1e7, 0.03, 3, 0, 0);
+	params_fixed(&p, 10);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	assert_int_equal(res.ntriggers, 1);
+	tr = &res.triggers[0];
+	assert_string_equal(tr->key, "nat=kernel,tso=on");
+	assert_true(tr->collapse);
+	assert_int_equal(cmp_of(&res, tr->headline)->v.n_a, 3);
+	assert_true(cmp_of(&res, tr->headline)->v.ratio < 0.02);
+	/* Three samples decide nothing but a collapse. */
+	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_TSO])->v.verdict,
+	    STATS_INCONCLUSIVE);
+	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_NAT])->v.verdict,
+	    STATS_INCONCLUSIVE);
+	assert_int_equal(flagged(res.cmps, res.ncmps), 2);
+	detect_result_free(&res);
+	store_close(st);
+}
+
+/* Run 2 (r2) against run 1 (r1): only the em jumbo+TSO series regressed. */
+static void
+test_run_over_run(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	char			 err[512];
+	int64_t			 run[3], cf, sf, base;
+	size_t			 i, nreg = 0;
+	int			 r, t, m;
+
+	(void)state;
+	stats_rng_seed(&rng, 11);
+	for (r = 0; r < 3; r++) {
+		run[r] = run_new(st, NULL);
+		cf = facts(st, run[r], r == 1 ? "other-a" : "em-a",
+		    r == 2 ? "r2" : "r1");
+		sf = facts(st, run[r], "em-b", r == 2 ? "r2" : "r1");
+		for (t = 0; t <= 1; t++)
+			for (m = 0; m <= 1; m++)
+				series(st, &rng, run[r], "em", kn(t, m ? 9000 :
+				    1500, NULL), r == 2 && t && m ? 0.82e9 :
+				    1e9, 0.01, 8, cf, sf);
+		assert_int_equal(store_run_finish(st, run[r], STORE_RUN_DONE,
+		    NULL, err, sizeof err), 0);
+	}
+	/* Run 2 joined other hosts on link em: run 1 is the baseline. */
+	assert_int_equal(detect_find_baseline(st, run[2], &base, err,
+	    sizeof err), 0);
+	assert_int_equal(base, run[0]);
+	params_fixed(&p, 8);
+	assert_int_equal(detect_run(st, run[2], &p, &res, err, sizeof err), 0);
+	assert_int_equal(detect_baseline(st, 0, &res, err, sizeof err), 0);
+	assert_int_equal(res.baseline_run, run[0]);
+	assert_int_equal(res.nrcmps, 4);
+	for (i = 0; i < res.nrcmps; i++) {
+		const struct detect_cmp *c = &res.rcmps[i];
+
+		assert_string_equal(res.series[c->sa].revision, "r1");
+		assert_string_equal(res.series[c->sb].revision, "r2");
+		if (strcmp(res.series[c->sb].knobs_key, "mtu=9000,tso=on") ==
+		    0) {
+			assert_int_equal(c->v.verdict, STATS_REGRESSION);
+			nreg++;
+		} else
+			assert_false(detect_flagged(c));
+	}
+	assert_int_equal(nreg, 1);
+	detect_result_free(&res);
+	/* The first run has no baseline. */
+	assert_int_equal(detect_find_baseline(st, run[0], &base, err,
+	    sizeof err), 0);
+	assert_int_equal(base, 0);
+	store_close(st);
+}
+
+static const char plan_text[] =
+    "{ \"links\": [\"em\"], \"knobs\": { \"tso\": [true, false] },"
+    " \"workloads\": [ { \"tool\": \"iperf3\", \"time\": 2 } ],"
+    " \"repetitions\": 4, \"stats\": { \"alpha\": 0.01, \"min_effect\":"
+    " 0.05, \"min_samples\": 4, \"max_samples\": 8, \"collapse_factor\": 4,"
+    " \"adaptive\": true } }";
+
+/* Inconclusive comparisons get interleaved repetitions up to the cap. */
+static void
+test_more_jobs(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_job_spec	*specs;
+	char			 err[512];
+	int64_t			 run;
+	size_t			 n, i;
+
+	(void)state;
+	stats_rng_seed(&rng, 5);
+	run = run_new(st, plan_text);
+	assert_int_equal(detect_params_run(st, run, &p, err, sizeof err), 0);
+	assert_true(p.adaptive);
+	assert_true(fabs(p.stats.alpha - 0.01) < 1e-12);
+	assert_int_equal(p.stats.min_samples, 4);
+	assert_int_equal(p.stats.max_samples, 8);
+	assert_true(fabs(p.stats.collapse - 4) < 1e-12);
+	/* No effect, 5 % noise: undecided at 4, so 4 more on each side. */
+	series(st, &rng, run, "em", kn(0, 0, NULL), 1e9, 0.05, 4, 0, 0);
+	series(st, &rng, run, "em", kn(1, 0, NULL), 1e9, 0.05, 4, 0, 0);
+	/* A collapse is decided: no more samples for it. */
+	series(st, &rng, run, "bce", kn(0, 0, NULL), 1e9, 0.03, 4, 0, 0);
+	series(st, &rng, run, "bce", kn(1, 0, NULL), 1e7, 0.03, 4, 0, 0);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	assert_int_equal(res.ncmps, 2);
+	assert_int_equal(detect_more_jobs(st, &res, &specs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 8);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(specs[i].link, "em");
+		/* A B A B ... */
+		assert_int_equal(specs[i].knobs.tso, i % 2 == 0 ? 0 : 1);
+		assert_int_equal(specs[i].repetition, 4 + (int)(i / 2));
+	}
+	assert_int_equal(store_jobs_add(st, run, specs, n, err, sizeof err),
+	    0);
+	free(specs);
+	detect_result_free(&res);
+	store_close(st);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_false_alarms, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_em_interaction, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_bce_collapse, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_run_over_run, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_more_jobs, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
