@@ -1,4 +1,107 @@
 /*
- * client: placeholder; see client.h.
+ * client: one HTTP request through libcurl's easy interface; see client.h.
  */
+#include <string.h>
+
+#include <curl/curl.h>
+
 #include "client.h"
+#include "util.h"
+
+struct client_sink {
+	struct buf	b;
+	int		over;
+};
+
+static size_t
+client_write(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	struct client_sink	*s = arg;
+	size_t			 n = size * nmemb;
+
+	if (buf_append(&s->b, ptr, n) == -1) {
+		s->over = 1;
+		return 0;	/* makes curl stop with CURLE_WRITE_ERROR */
+	}
+	return n;
+}
+
+int
+client_global_init(void)
+{
+	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+}
+
+static int
+client_check(const struct client_request *rq, char *err, size_t errlen)
+{
+	if (rq->url == NULL || (strncmp(rq->url, "http://", 7) != 0 &&
+	    strncmp(rq->url, "https://", 8) != 0)) {
+		util_seterr(err, errlen, "%s: only http:// and https:// URLs",
+		    rq->url != NULL ? rq->url : "(null)");
+		return -1;
+	}
+	if (rq->method != NULL && strcmp(rq->method, "GET") != 0 &&
+	    strcmp(rq->method, "POST") != 0) {
+		util_seterr(err, errlen, "%s: method %s: GET or POST only",
+		    rq->url, rq->method);
+		return -1;
+	}
+	return 0;
+}
+
+int
+client_request(const struct client_request *rq, struct client_response *resp,
+    char *err, size_t errlen)
+{
+	struct client_sink	 sink;
+	CURL			*c;
+	CURLcode		 rc;
+	char			 cerr[CURL_ERROR_SIZE];
+	int			 post;
+
+	memset(resp, 0, sizeof *resp);
+	if (client_check(rq, err, errlen) == -1)
+		return -1;
+	if ((c = curl_easy_init()) == NULL) {
+		util_seterr(err, errlen, "%s: curl_easy_init failed", rq->url);
+		return -1;
+	}
+	memset(&sink, 0, sizeof sink);
+	buf_init(&sink.b, rq->max_body > 0 ? rq->max_body : CLIENT_BODY_MAX);
+	cerr[0] = '\0';
+	post = rq->method != NULL && strcmp(rq->method, "POST") == 0;
+	curl_easy_setopt(c, CURLOPT_URL, rq->url);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)
+	    (rq->connect_timeout_ms > 0 ? rq->connect_timeout_ms : 5000));
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)
+	    (rq->timeout_ms > 0 ? rq->timeout_ms : 30000));
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, client_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "labrat");
+	if (post) {
+		curl_easy_setopt(c, CURLOPT_POST, 1L);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS,
+		    rq->body != NULL ? rq->body : "");
+	}
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK) {
+		if (sink.over)
+			util_seterr(err, errlen, "%s: response body larger "
+			    "than %zu bytes", rq->url, sink.b.max);
+		else
+			util_seterr(err, errlen, "%s: %s", rq->url,
+			    cerr[0] != '\0' ? cerr : curl_easy_strerror(rc));
+		buf_free(&sink.b);
+		curl_easy_cleanup(c);
+		return -1;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+	resp->len = sink.b.len;
+	resp->body = buf_release(&sink.b);
+	curl_easy_cleanup(c);
+	return 0;
+}

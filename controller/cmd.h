@@ -51,6 +51,34 @@ int	run_print_summary(const char *db_path, int64_t run_id, int json,
 	    FILE *);
 
 /*
+ * cmd_bisect.c / cmd_bisect_step.c: `labrat bisect`, and what `labrat demo`
+ * calls to bisect a simulated fault.  revisions: a source as for
+ * --revisions (NULL = the lab's history.json next to the inventory).
+ */
+struct bisect_cli_request {
+	const char	*db_path;
+	const char	*inventory;
+	const char	*link;
+	const char	*good;
+	const char	*bad;
+	const char	*test;
+	const char	*revisions;
+	int		 json;
+	int		 quiet;		/* no progress lines */
+};
+
+/* Starts a bisect and drives it to its end; prints the result; CMD_EXIT_*
+ * (0 culprit or range found, 1 failed/interrupted, 2 usage/config). */
+int	bisect_cli_run(const struct bisect_cli_request *, int64_t *bisect_id);
+/* Continues bisect id (0 = the newest running one) from its stored steps. */
+int	bisect_cli_resume(const char *db_path, int64_t bisect_id, int json,
+	    int quiet);
+/* cmd_bisect_step.c: prints bisect id's result (what 0), status (1) or
+ * log (2) from the store. */
+int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,
+	    int json, FILE *);
+
+/*
  * cmd_run_adaptive.c: when the plan's stats.adaptive is set, adds
  * repetitions to still inconclusive comparisons (detect_more_jobs()) and
  * runs them, look after look, up to max_samples; sums into *sum.

@@ -313,6 +313,72 @@ int	config_workload_on_link(const struct config_workload *,
 const struct config_knobset *config_plan_knobs(const struct config_plan *,
 	    const char *link);
 
+/* ---- bisect test (config_bisect.c, schemas/bisect-test.schema.json) - */
+
+enum config_bisect_compare {
+	CONFIG_BISECT_AB,	/* reference vs candidate knob, same boot */
+	CONFIG_BISECT_BASELINE,	/* against the GOOD revision's samples */
+};
+
+/*
+ * What `labrat bisect` measures on each revision and how it judges it.
+ * Fixed knobs: knob_set[k] / knob_value[k] (values as in knob lists).  A/B:
+ * ab_knob takes ab_reference (A) and ab_candidate (B).  A revision is good
+ * while median(candidate) / median(reference) >= threshold (<= with
+ * lower_is_better).  Timeouts in seconds.
+ */
+struct config_bisect_test {
+	char				*path;
+	char				*description;	/* or NULL */
+	int				 knob_set[CONFIG_KNOB_COUNT];
+	int				 knob_value[CONFIG_KNOB_COUNT];
+	enum config_bisect_compare	 compare;
+	enum config_knob		 ab_knob;
+	int				 ab_reference, ab_candidate;
+	char				*workload_json;	/* one plan workload */
+	enum config_tool		 tool;
+	char				*metric;	/* "throughput_bps" */
+	int				 lower_is_better;
+	double				 threshold;	/* default 0.9 */
+	double				 alpha;		/* 0.05 */
+	int				 min_samples;	/* 5 */
+	int				 max_samples;	/* 20 */
+	double				 collapse_factor; /* 5 */
+	int				 collapse_min_samples; /* 3 */
+	int				 remeasures;	/* 1 */
+	int				 connect_timeout, job_timeout;	/* 10, 120 */
+	int				 install_timeout; /* 7200 */
+	int				 down_timeout, boot_timeout; /* 120, 300 */
+	int				 power_timeout;	/* 60 */
+	int				 retries;	/* 2 */
+};
+
+/* Reads and validates a test file; heap result or NULL with errs. */
+struct config_bisect_test *config_bisect_test_load(const char *path,
+	    struct config_errors *errs);
+struct config_bisect_test *config_bisect_test_parse(const char *path,
+	    const char *text, size_t len, struct config_errors *errs);
+void	config_bisect_test_free(struct config_bisect_test *);
+/*
+ * The one-workload plan that measures a test on link: fixed knobs as
+ * one-value lists, the A/B knob as [reference, candidate], repetitions 1.
+ * Text: heap string.  Plan: checked against inv (may be NULL), heap, free
+ * with config_plan_free().
+ */
+char	*config_bisect_plan_text(const struct config_bisect_test *,
+	    const char *link);
+struct config_plan *config_bisect_plan(const struct config_bisect_test *,
+	    const char *link, const struct config_inventory *inv,
+	    struct config_errors *errs);
+
+/*
+ * The "revisions" (id, message) of a simulated-lab history file
+ * (schemas/history.schema.json), oldest first.  *ids and *msgs are heap,
+ * NULL-terminated (config_argv_free() each).  0 or -1 with errs.
+ */
+int	config_history_revisions(const char *path, char ***ids,
+	    char ***msgs, size_t *n, struct config_errors *errs);
+
 /* ---- kinds, names, templates ---------------------------------------- */
 
 enum config_kind {

@@ -1,0 +1,424 @@
+/*
+ * config_bisect: the test file of `labrat bisect` (schemas/bisect-test.
+ * schema.json): which knobs, which workload, which metric and how a
+ * revision is judged.  Part of the config module (json-c stays here); its
+ * workload is validated by the plan loader itself, through a one-workload
+ * plan, so both accept exactly the same workloads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#define CONFIG_INTERNAL
+#include "config.h"
+#include "util.h"
+
+static const char *const bt_keys[] = { "description", "knobs", "compare",
+	"workload", "metric", "lower_is_better", "threshold", "sampling",
+	"timeouts", "retries", NULL };
+static const char *const bt_keys_compare[] = { "type", "knob", "reference",
+	"candidate", NULL };
+static const char *const bt_keys_sampling[] = { "alpha", "min_samples",
+	"max_samples", "collapse_factor", "collapse_min_samples",
+	"remeasures", NULL };
+static const char *const bt_keys_timeouts[] = { "connect", "job",
+	"install", "down", "boot", "power", NULL };
+static const char *const bt_compare_names[] = { "ab", "baseline", NULL };
+
+/* One knob value (JSON boolean, MTU integer or NAT name) -> *out. */
+static int
+knob_value(struct config_walk *w, const char *path, enum config_knob k,
+    struct json_object *v, int *out)
+{
+	char	val[64];
+
+	config_fmtval(v, val, sizeof val);
+	if (k == CONFIG_KNOB_MTU) {
+		if (!config_want(w, path, v, json_type_int))
+			return -1;
+		if (json_object_get_int64(v) < 576 ||
+		    json_object_get_int64(v) > 65535) {
+			config_werr(w, path, "%s is out of range 576-65535",
+			    val);
+			return -1;
+		}
+		*out = (int)json_object_get_int64(v);
+	} else if (k == CONFIG_KNOB_NAT) {
+		if (!config_want(w, path, v, json_type_string))
+			return -1;
+		if ((*out = config_name_index(config_nat_names,
+		    json_object_get_string(v))) < 0) {
+			config_werr(w, path, "%s is not one of off, divert, "
+			    "kernel", val);
+			return -1;
+		}
+	} else {
+		if (!config_want(w, path, v, json_type_boolean))
+			return -1;
+		*out = json_object_get_boolean(v) ? 1 : 0;
+	}
+	return 0;
+}
+
+static void
+bt_knobs(struct config_walk *w, struct json_object *root,
+    struct config_bisect_test *t)
+{
+	struct json_object	*o, *v;
+	char			 p[CONFIG_PATHLEN];
+	int			 k;
+
+	if ((o = config_get_object(w, "", root, "knobs", 0)) == NULL)
+		return;
+	config_check_keys(w, "knobs", o, config_keys_knobs, NULL);
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (!json_object_object_get_ex(o, config_knob_names[k], &v))
+			continue;
+		config_path_key(p, "knobs", config_knob_names[k]);
+		if (knob_value(w, p, k, v, &t->knob_value[k]) == 0)
+			t->knob_set[k] = 1;
+	}
+}
+
+static void
+bt_compare(struct config_walk *w, struct json_object *root,
+    struct config_bisect_test *t)
+{
+	struct json_object	*o, *v;
+	char			 p[CONFIG_PATHLEN];
+	int			 type, knob, ok = 1;
+
+	if ((o = config_get_object(w, "", root, "compare", 1)) == NULL)
+		return;
+	config_check_keys(w, "compare", o, bt_keys_compare, NULL);
+	if (config_get_enum(w, "compare", o, "type", 1, bt_compare_names,
+	    &type) != 1)
+		return;
+	t->compare = type;
+	if (t->compare == CONFIG_BISECT_BASELINE) {
+		if (json_object_object_get_ex(o, "knob", NULL) ||
+		    json_object_object_get_ex(o, "reference", NULL) ||
+		    json_object_object_get_ex(o, "candidate", NULL))
+			config_werr(w, "compare", "knob, reference and "
+			    "candidate are for type ab only");
+		return;
+	}
+	if (config_get_enum(w, "compare", o, "knob", 1, config_knob_names,
+	    &knob) != 1)
+		return;
+	t->ab_knob = knob;
+	if ((v = config_member(w, "compare", o, "reference", 1)) == NULL ||
+	    knob_value(w, "compare.reference", knob, v,
+	    &t->ab_reference) == -1)
+		ok = 0;
+	if ((v = config_member(w, "compare", o, "candidate", 1)) == NULL ||
+	    knob_value(w, "compare.candidate", knob, v,
+	    &t->ab_candidate) == -1)
+		ok = 0;
+	if (ok && t->ab_reference == t->ab_candidate)
+		config_werr(w, "compare", "reference and candidate are the "
+		    "same value");
+	if (t->knob_set[knob]) {
+		config_path_key(p, "knobs", config_knob_names[knob]);
+		config_werr(w, p, "is compared A/B (compare.knob), so it "
+		    "cannot also be fixed here");
+	}
+}
+
+static void
+bt_sampling(struct config_walk *w, struct json_object *root,
+    struct config_bisect_test *t)
+{
+	struct json_object	*o;
+
+	if ((o = config_get_object(w, "", root, "sampling", 0)) == NULL)
+		return;
+	config_check_keys(w, "sampling", o, bt_keys_sampling, NULL);
+	config_get_num(w, "sampling", o, "alpha", 0, 1, 0.5, &t->alpha);
+	config_get_int(w, "sampling", o, "min_samples", 0, 2, 1000,
+	    &t->min_samples);
+	config_get_int(w, "sampling", o, "max_samples", 0, 2, 10000,
+	    &t->max_samples);
+	config_get_num(w, "sampling", o, "collapse_factor", 1, 1, 1e6,
+	    &t->collapse_factor);
+	config_get_int(w, "sampling", o, "collapse_min_samples", 0, 2, 1000,
+	    &t->collapse_min_samples);
+	config_get_int(w, "sampling", o, "remeasures", 0, 0, 10,
+	    &t->remeasures);
+	if (t->max_samples < t->min_samples)
+		config_werr(w, "sampling.max_samples", "%d is below "
+		    "min_samples %d", t->max_samples, t->min_samples);
+	if (t->collapse_min_samples > t->min_samples)
+		config_werr(w, "sampling.collapse_min_samples", "%d is above "
+		    "min_samples %d", t->collapse_min_samples,
+		    t->min_samples);
+}
+
+static void
+bt_timeouts(struct config_walk *w, struct json_object *root,
+    struct config_bisect_test *t)
+{
+	struct json_object	*o;
+
+	if ((o = config_get_object(w, "", root, "timeouts", 0)) == NULL)
+		return;
+	config_check_keys(w, "timeouts", o, bt_keys_timeouts, NULL);
+	config_get_int(w, "timeouts", o, "connect", 0, 1, 600,
+	    &t->connect_timeout);
+	config_get_int(w, "timeouts", o, "job", 0, 1, 86400, &t->job_timeout);
+	config_get_int(w, "timeouts", o, "install", 0, 1, 86400,
+	    &t->install_timeout);
+	config_get_int(w, "timeouts", o, "down", 0, 1, 3600,
+	    &t->down_timeout);
+	config_get_int(w, "timeouts", o, "boot", 0, 1, 3600,
+	    &t->boot_timeout);
+	config_get_int(w, "timeouts", o, "power", 0, 1, 3600,
+	    &t->power_timeout);
+}
+
+static int
+valid_metric(const char *s)
+{
+	return s[0] >= 'a' && s[0] <= 'z' && strlen(s) <= 63 &&
+	    config_all_in(s, CONFIG_LOWER CONFIG_DIGIT "_");
+}
+
+/* The workload through the plan loader; its paths renamed to ours. */
+static void
+bt_workload(struct config_walk *w, struct json_object *root,
+    struct config_bisect_test *t)
+{
+	struct config_errors	 perrs;
+	struct config_plan	*plan;
+	struct json_object	*o;
+	const char		*p, *q;
+	size_t			 i;
+
+	if ((o = config_get_object(w, "", root, "workload", 1)) == NULL)
+		return;
+	if (json_object_object_get_ex(o, "links", NULL)) {
+		config_werr(w, "workload.links", "not allowed here: the link "
+		    "is bisect's --link");
+		return;
+	}
+	t->workload_json = xstrdup(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN));
+	config_errors_init(&perrs);
+	plan = config_bisect_plan(t, "x", NULL, &perrs);
+	if (plan != NULL) {
+		t->tool = plan->workloads[0].tool;
+		config_plan_free(plan);
+	}
+	for (i = 0; i < perrs.n; i++) {
+		/* "FILE: workloads[0].time: ..." -> "workload.time: ..." */
+		p = strstr(perrs.msgs[i], "workloads[0]");
+		q = p != NULL ? p + strlen("workloads[0]") : perrs.msgs[i];
+		config_werr(w, NULL, "workload%s", q);
+	}
+	config_errors_free(&perrs);
+}
+
+static void
+bt_defaults(struct config_bisect_test *t)
+{
+	t->threshold = 0.9;
+	t->alpha = 0.05;
+	t->min_samples = 5;
+	t->max_samples = 20;
+	t->collapse_factor = 5;
+	t->collapse_min_samples = 3;
+	t->remeasures = 1;
+	t->connect_timeout = 10;
+	t->job_timeout = 120;
+	t->install_timeout = 7200;
+	t->down_timeout = 120;
+	t->boot_timeout = 300;
+	t->power_timeout = 60;
+	t->retries = 2;
+}
+
+struct config_bisect_test *
+config_bisect_test_parse(const char *path, const char *text, size_t len,
+    struct config_errors *errs)
+{
+	struct config_bisect_test	*t;
+	struct json_object		*root;
+	struct config_walk		 w;
+	const char			*s;
+	size_t				 before = errs->n + errs->dropped;
+
+	if ((root = config_parse_text(path, text, len, errs)) == NULL)
+		return NULL;
+	t = xcalloc(1, sizeof *t);
+	t->path = xstrdup(path);
+	bt_defaults(t);
+	w.file = path;
+	w.errs = errs;
+	w.dir = NULL;
+	if (config_want(&w, "", root, json_type_object)) {
+		config_check_keys(&w, "", root, bt_keys, NULL);
+		if (config_get_str(&w, "", root, "description", 0, 1024,
+		    &s) == 1)
+			t->description = xstrdup(s);
+		bt_knobs(&w, root, t);
+		bt_compare(&w, root, t);
+		bt_workload(&w, root, t);
+		s = "throughput_bps";
+		if (config_get_str(&w, "", root, "metric", 0, 63, &s) == 1 &&
+		    !valid_metric(s))
+			config_werr(&w, "metric", "\"%s\" is not a metric name "
+			    "like throughput_bps", s);
+		t->metric = xstrdup(s);
+		config_get_bool(&w, "", root, "lower_is_better",
+		    &t->lower_is_better);
+		config_get_num(&w, "", root, "threshold", 0, 1, 1e6,
+		    &t->threshold);
+		bt_sampling(&w, root, t);
+		bt_timeouts(&w, root, t);
+		config_get_int(&w, "", root, "retries", 0, 0, 10, &t->retries);
+	}
+	json_object_put(root);
+	if (errs->n + errs->dropped != before) {
+		config_bisect_test_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct config_bisect_test *
+config_bisect_test_load(const char *path, struct config_errors *errs)
+{
+	struct config_bisect_test	*t;
+	char				*text;
+	size_t				 len;
+
+	if ((text = config_read_text(path, &len, errs)) == NULL)
+		return NULL;
+	t = config_bisect_test_parse(path, text, len, errs);
+	free(text);
+	return t;
+}
+
+void
+config_bisect_test_free(struct config_bisect_test *t)
+{
+	if (t == NULL)
+		return;
+	free(t->path);
+	free(t->description);
+	free(t->workload_json);
+	free(t->metric);
+	free(t);
+}
+
+/* The knob's value as plan JSON. */
+static void
+knob_json(struct buf *b, enum config_knob k, int v)
+{
+	if (k == CONFIG_KNOB_MTU)
+		buf_printf(b, "%d", v);
+	else if (k == CONFIG_KNOB_NAT)
+		buf_printf(b, "\"%s\"", config_nat_name(v));
+	else
+		buf_printf(b, "%s", v ? "true" : "false");
+}
+
+char *
+config_bisect_plan_text(const struct config_bisect_test *t, const char *link)
+{
+	struct buf	b;
+	int		k, first = 1;
+
+	buf_init(&b, CONFIG_FILE_MAX);
+	buf_printf(&b, "{\"links\":[\"%s\"],\"knobs\":{", link);
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (t->compare == CONFIG_BISECT_AB && (int)t->ab_knob == k) {
+			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
+			    config_knob_name(k));
+			knob_json(&b, k, t->ab_reference);
+			buf_printf(&b, ",");
+			knob_json(&b, k, t->ab_candidate);
+			buf_printf(&b, "]");
+		} else if (t->knob_set[k]) {
+			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
+			    config_knob_name(k));
+			knob_json(&b, k, t->knob_value[k]);
+			buf_printf(&b, "]");
+		} else
+			continue;
+		first = 0;
+	}
+	buf_printf(&b, "},\"workloads\":[%s],\"repetitions\":1,"
+	    "\"timeouts\":{\"connect\":%d,\"job\":%d},\"retries\":%d}",
+	    t->workload_json != NULL ? t->workload_json : "{}",
+	    t->connect_timeout, t->job_timeout, t->retries);
+	return buf_release(&b);
+}
+
+struct config_plan *
+config_bisect_plan(const struct config_bisect_test *t, const char *link,
+    const struct config_inventory *inv, struct config_errors *errs)
+{
+	struct config_plan	*plan;
+	char			*text;
+
+	text = config_bisect_plan_text(t, link);
+	plan = config_plan_parse(t->path, text, strlen(text), inv, errs);
+	free(text);
+	return plan;
+}
+
+/* "revisions": [{"id", "message"}] of a simulated-lab history file. */
+int
+config_history_revisions(const char *path, char ***idsp, char ***msgsp,
+    size_t *np, struct config_errors *errs)
+{
+	struct json_object	*root, *arr, *e, *v;
+	struct config_walk	 w;
+	char			*text, p[CONFIG_PATHLEN];
+	char			**ids = NULL, **msgs = NULL;
+	size_t			 len, n = 0, i, before = errs->n + errs->dropped;
+
+	if ((text = config_read_text(path, &len, errs)) == NULL)
+		return -1;
+	root = config_parse_text(path, text, len, errs);
+	free(text);
+	if (root == NULL)
+		return -1;
+	w.file = path;
+	w.errs = errs;
+	w.dir = NULL;
+	if (config_want(&w, "", root, json_type_object) &&
+	    (arr = config_get_array(&w, "", root, "revisions", 1,
+	    1000000)) != NULL) {
+		n = json_object_array_length(arr);
+		ids = xcalloc(n + 1, sizeof *ids);
+		msgs = xcalloc(n + 1, sizeof *msgs);
+		for (i = 0; i < n; i++) {
+			e = json_object_array_get_idx(arr, i);
+			config_path_index(p, "revisions", i);
+			if (!config_want(&w, p, e, json_type_object))
+				continue;
+			if (config_get_pattern(&w, p, e, "id", 1,
+			    CONFIG_REV_MAX, config_valid_revision,
+			    "a revision id", &ids[i]) != 1)
+				continue;
+			msgs[i] = xstrdup(json_object_object_get_ex(e,
+			    "message", &v) && json_object_is_type(v,
+			    json_type_string) ? json_object_get_string(v) :
+			    "");
+		}
+	}
+	json_object_put(root);
+	if (errs->n + errs->dropped != before || ids == NULL) {
+		config_argv_free(ids);
+		config_argv_free(msgs);
+		return -1;
+	}
+	*idsp = ids;
+	*msgsp = msgs;
+	*np = n;
+	return 0;
+}
