@@ -321,7 +321,7 @@ text_family(const struct detect_result *res, size_t f, FILE *fp)
 		    sum.iqr / sc);
 	}
 	fprintf(fp, "  %-36s %-12s %8s  %-20s %-11s %s\n", "comparison",
-	    "verdict", "effect", "CI of ratio", "p", "n");
+	    "verdict", "effect", "CI of ratio", "p", "n (a/b)");
 	for (i = 0; i < res->ncmps; i++) {
 		s = &res->series[res->cmps[i].sa];
 		if (strcmp(s->link, s0->link) == 0 && strcmp(s->tool,

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Detection on the simulated lab with 3 % noise: TSO x MTU on em, TSO x NAT
+# on bce, iperf3 2 s, 4 repetitions then adaptive sampling up to 8.  The em
+# fault must come out as a regression isolated to TSO on + MTU 9000, the
+# bce fault as a collapse isolated to TSO on + NAT kernel, and no other
+# comparison may be flagged.  Then the report's JSON, CSV and JUnit forms
+# and `labrat compare` of the run with itself.
+set -u
+. "$(dirname "$0")/lib/simlab.sh"
+LAB=det$$
+. "$(dirname "$0")/lib/run.sh"
+
+lab_up --noise 3
+DB=$TMP/labrat.db
+cat > "$TMP/plan.json" <<'PLAN'
+{
+  "links": ["em", "bce"],
+  "knobs": { "tso": [true, false], "mtu": [1500, 9000] },
+  "per_link": { "bce": { "knobs": { "tso": [true, false], "nat": ["off", "kernel"] } } },
+  "tso_on": "sender",
+  "workloads": [ { "tool": "iperf3", "len": "128k", "nodelay": true, "time": 2, "parallel": 1 } ],
+  "repetitions": 4,
+  "timeouts": { "connect": 5, "job": 60 },
+  "retries": 1,
+  "stats": { "alpha": 0.05, "min_effect": 0.03, "min_samples": 4, "max_samples": 8,
+             "collapse_factor": 5, "adaptive": true }
+}
+PLAN
+t0=$(now_ms)
+"$LABRAT" run --db "$DB" --inventory "$INV" --plan "$TMP/plan.json" \
+    >"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err"; fail "labrat run failed"; }
+njobs=$(sq "$DB" 'SELECT count(*) FROM jobs')
+note "run: $(( ($(now_ms) - t0) / 1000 )) s, $njobs jobs"
+# 2 links x 4 combinations x 4 planned: adaptive sampling added jobs.
+[ "$njobs" -gt 32 ] || fail "no repetitions were added ($njobs jobs)"
+
+"$LABRAT" report --db "$DB" >"$TMP/report.txt" || fail "labrat report failed"
+cat "$TMP/report.txt"
+"$LABRAT" report --db "$DB" --format json >"$TMP/report.json" || fail "report --format json"
+J=$TMP/report.json
+jq -e . "$J" >/dev/null || fail "report JSON does not parse"
+
+[ "$(jq '.triggers | length' "$J")" -eq 2 ] || fail "want 2 triggers, got $(jq -c '[.triggers[].knobs]' "$J")"
+jq -e '.triggers[] | select(.link == "em") | select(.knobs == "mtu=9000,tso=on" and .collapse == false and .effect < -0.10 and .effect > -0.30)' "$J" >/dev/null ||
+    fail "em trigger is not TSO on + MTU 9000, ~-18 %: $(jq -c '.triggers' "$J")"
+jq -e '.triggers[] | select(.link == "bce") | select(.knobs == "nat=kernel,tso=on" and .collapse == true and .ratio < 0.2)' "$J" >/dev/null ||
+    fail "bce trigger is not a TSO on + NAT kernel collapse: $(jq -c '.triggers' "$J")"
+# Exactly the four comparisons into the bad combinations are flagged.
+flagged=$(jq -r '[.comparisons[] | select(.verdict == "regression" or .verdict == "improvement") |
+    "\(.link) \(.verdict) \(.baseline)->\(.candidate)"] | sort | join("; ")' "$J")
+want="bce regression nat=kernel,tso=off->nat=kernel,tso=on; bce regression nat=off,tso=on->nat=kernel,tso=on; em regression mtu=1500,tso=on->mtu=9000,tso=on; em regression mtu=9000,tso=off->mtu=9000,tso=on"
+[ "$flagged" = "$want" ] || fail "flagged comparisons: $flagged; want: $want"
+note "flagged: $flagged"
+# Adaptive sampling took the undecided comparisons to the cap.
+[ "$(jq '[.series[] | select(.link == "em") | .n] | max' "$J")" -eq 8 ] ||
+    fail "em series did not reach 8 samples: $(jq -c '[.series[] | .n]' "$J")"
+grep -q "em iperf3: TSO on with MTU 9000 is .* slower than TSO off" "$TMP/report.txt" ||
+    fail "text report lacks the em sentence"
+grep -q "bce iperf3: TSO on with NAT kernel is ~[0-9]*x slower than TSO off" "$TMP/report.txt" ||
+    fail "text report lacks the bce sentence"
+
+"$LABRAT" report --db "$DB" --format junit >"$TMP/junit.xml" || fail "report --format junit"
+[ "$(grep -c '<testcase ' "$TMP/junit.xml")" -eq 8 ] || fail "want 8 testcases"
+[ "$(grep -c '<failure ' "$TMP/junit.xml")" -eq 4 ] || fail "want 4 failures"
+"$LABRAT" report --db "$DB" --format csv >"$TMP/report.csv" || fail "report --format csv"
+[ "$(grep -c '^knob,' "$TMP/report.csv")" -eq 8 ] || fail "want 8 knob rows in the CSV"
+
+# A run against itself: nothing changed, exit 0.
+"$LABRAT" compare 1 1 --db "$DB" --link em >"$TMP/compare.txt" || fail "compare 1 1 exited $?"
+grep -q "Summary: run 1 -> run 1, 4 series: 0 regressions" "$TMP/compare.txt" || fail "compare summary"
+grep -q "No difference proven" "$TMP/compare.txt" || fail "compare lacks ministat's lines"
+note "ok"

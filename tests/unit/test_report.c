@@ -1,0 +1,407 @@
+/*
+ * test_report: the text, JSON, CSV and JUnit forms of a report and
+ * `compare`, on a store holding an em-like interaction and a bce-like
+ * collapse (run 2) and a baseline run without faults (run 1).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "report.h"
+
+static char	dbpath[256];
+
+static struct store_knobs
+kn(int tso, int mtu, const char *nat)
+{
+	struct store_knobs	k;
+
+	store_knobs_init(&k);
+	k.tso = tso;
+	k.mtu = mtu;
+	if (nat != NULL)
+		snprintf(k.nat, sizeof k.nat, "%s", nat);
+	return k;
+}
+
+static void
+series(struct store *st, struct stats_rng *rng, int64_t run, const char *link,
+    struct store_knobs k, double base, int n, int64_t cf)
+{
+	struct store_job_spec	spec;
+	struct store_job	job;
+	struct store_job_result	r;
+	struct store_sample	s = { "throughput_bps", 0, "bit/s", 0 };
+	char			err[512];
+	int			i;
+
+	for (i = 0; i < n; i++) {
+		memset(&spec, 0, sizeof spec);
+		spec.link = link;
+		spec.knobs = k;
+		spec.tool = "iperf3";
+		spec.params = "iperf3:len=128k,nodelay=on,time=2";
+		spec.repetition = i;
+		assert_int_equal(store_jobs_add(st, run, &spec, 1, err,
+		    sizeof err), 0);
+		assert_int_equal(store_job_claim(st, run, link, "t", &job, err,
+		    sizeof err), 1);
+		memset(&r, 0, sizeof r);
+		s.value = base * (1 + 0.01 * stats_rng_normal(rng));
+		r.state = STORE_JOB_DONE;
+		r.samples = &s;
+		r.nsamples = 1;
+		r.client_facts_id = r.server_facts_id = cf;
+		assert_int_equal(store_job_finish(st, job.id, &r, err,
+		    sizeof err), 0);
+	}
+}
+
+/* Run 1: all at 1 Gbit/s (r1); run 2 (r2): the two faults. */
+static int
+setup(void **state)
+{
+	struct store		*st = NULL;
+	struct store_run_spec	 spec;
+	struct store_host_facts	 f;
+	struct stats_rng	 rng;
+	char			 err[512];
+	int64_t			 run, cf;
+	int			 r, t, x, bad;
+
+	(void)state;
+	snprintf(dbpath, sizeof dbpath, "%s/lr-report-%ld.db",
+	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+	    (long)getpid());
+	unlink(dbpath);
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) == -1)
+		return -1;
+	stats_rng_seed(&rng, 3);
+	for (r = 1; r <= 2; r++) {
+		memset(&spec, 0, sizeof spec);
+		spec.kind = "nightly";
+		assert_int_equal(store_run_create(st, &spec, &run, err,
+		    sizeof err), 0);
+		memset(&f, 0, sizeof f);
+		f.host = "em-a";
+		f.os = "freebsd";
+		f.revision = r == 1 ? "r1" : "r2";
+		assert_int_equal(store_host_facts_add(st, run, &f, &cf, err,
+		    sizeof err), 0);
+		for (t = 0; t <= 1; t++)
+			for (x = 0; x <= 1; x++) {
+				bad = r == 2 && t && x;
+				series(st, &rng, run, "em", kn(t, x ? 9000 :
+				    1500, NULL), bad ? 0.82e9 : 1e9, 10, cf);
+				series(st, &rng, run, "bce", kn(t, 0, x ?
+				    "kernel" : "off"), bad ? 0.01e9 : 1e9, 10,
+				    cf);
+			}
+		assert_int_equal(store_run_finish(st, run, STORE_RUN_DONE,
+		    NULL, err, sizeof err), 0);
+	}
+	store_close(st);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char	p[300];
+
+	(void)state;
+	unlink(dbpath);
+	snprintf(p, sizeof p, "%s-wal", dbpath);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", dbpath);
+	unlink(p);
+	return 0;
+}
+
+/* The report of the newest run (2) against its baseline, as a string. */
+static char *
+render(enum report_format f, int *nreg)
+{
+	char	*out = NULL, err[512];
+	size_t	 len = 0;
+	FILE	*fp = open_memstream(&out, &len);
+
+	assert_non_null(fp);
+	if (report_run(dbpath, 0, 0, f, fp, nreg, err, sizeof err) == -1)
+		fail_msg("%s", err);
+	fclose(fp);
+	return out;
+}
+
+static void
+test_text(void **state)
+{
+	char	*s;
+	int	 nreg;
+
+	(void)state;
+	s = render(REPORT_TEXT, &nreg);
+	/* Within the run: 4 regressions; run over run: em + bce. */
+	assert_int_equal(nreg, 6);
+	assert_non_null(strstr(s, "labrat report: run 2 (nightly, done"));
+	assert_non_null(strstr(s, "em iperf3: TSO on with MTU 9000 is 1"));
+	assert_non_null(strstr(s, "% slower than TSO off (p < 0.001, n = "
+	    "10/10); TSO alone: no change; MTU 9000 alone: no change"));
+	assert_non_null(strstr(s, "bce iperf3: TSO on with NAT kernel is ~"));
+	assert_non_null(strstr(s, "x slower than TSO off (collapse: "));
+	assert_non_null(strstr(s, "NAT kernel alone: no change"));
+	assert_non_null(strstr(s, "Run over run: against run 1"));
+	assert_non_null(strstr(s, "em mtu=9000,tso=on iperf3: "));
+	assert_non_null(strstr(s, "in run 2 (r2) than in run 1 (r1)"));
+	assert_non_null(strstr(s, "TSO off -> on @ mtu=9000"));
+	/* Triggers come first. */
+	assert_true(strstr(s, "Findings") < strstr(s, "Link em"));
+	free(s);
+}
+
+static void
+test_json(void **state)
+{
+	struct json_object	*root, *a, *o, *v;
+	char			*s;
+	size_t			 i, nreg = 0;
+
+	(void)state;
+	s = render(REPORT_JSON, NULL);
+	root = json_tokener_parse(s);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "run", &v));
+	assert_int_equal(json_object_get_int64(v), 2);
+	assert_true(json_object_object_get_ex(root, "triggers", &a));
+	assert_int_equal(json_object_array_length(a), 2);
+	assert_true(json_object_object_get_ex(root, "series", &a));
+	assert_int_equal(json_object_array_length(a), 8);
+	assert_true(json_object_object_get_ex(root, "comparisons", &a));
+	assert_int_equal(json_object_array_length(a), 8);
+	for (i = 0; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		assert_true(json_object_object_get_ex(o, "verdict", &v));
+		nreg += strcmp(json_object_get_string(v), "regression") == 0;
+		assert_true(json_object_object_get_ex(o, "ratio_ci", &v));
+		assert_int_equal(json_object_array_length(v), 2);
+	}
+	assert_int_equal(nreg, 4);
+	assert_true(json_object_object_get_ex(root, "baseline", &o));
+	assert_true(json_object_object_get_ex(o, "run", &v));
+	assert_int_equal(json_object_get_int64(v), 1);
+	json_object_put(root);
+	free(s);
+}
+
+/* Splits one CSV record (RFC 4180 quoting); returns the field count. */
+static size_t
+csv_fields(const char **p, char fields[][256], size_t max)
+{
+	size_t	n = 0, k = 0;
+	int	q = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+
+		if (c == '\0' || (!q && (c == ',' || c == '\n'))) {
+			if (n < max)
+				fields[n][k < 255 ? k : 255] = '\0';
+			n++;
+			k = 0;
+			if (c != ',') {
+				if (c == '\n')
+					(*p)++;
+				return n;
+			}
+		} else if (c == '"') {
+			if (q && (*p)[1] == '"') {
+				(*p)++;
+				if (n < max && k < 255)
+					fields[n][k++] = '"';
+			} else
+				q = !q;
+		} else if (n < max && k < 255)
+			fields[n][k++] = c;
+	}
+}
+
+static void
+test_csv(void **state)
+{
+	char		*s, f[32][256];
+	const char	*p;
+	size_t		 rows = 0, knob = 0, trig = 0, base = 0, n;
+
+	(void)state;
+	s = render(REPORT_CSV, NULL);
+	p = s;
+	assert_int_equal(csv_fields(&p, f, 32), 21);
+	assert_string_equal(f[0], "section");
+	while (*p != '\0') {
+		n = csv_fields(&p, f, 32);
+		assert_int_equal(n, 21);
+		rows++;
+		assert_string_equal(f[3], "iperf3:len=128k,nodelay=on,time=2");
+		knob += strcmp(f[0], "knob") == 0;
+		base += strcmp(f[0], "baseline") == 0;
+		if (strcmp(f[0], "trigger") == 0) {
+			trig++;
+			assert_string_equal(f[19], "regression");
+			assert_true(strcmp(f[8], "mtu=9000,tso=on") == 0 ||
+			    strcmp(f[8], "nat=kernel,tso=on") == 0);
+		}
+	}
+	assert_int_equal(knob, 8);
+	assert_int_equal(base, 8);
+	assert_int_equal(trig, 2);
+	assert_int_equal(rows, 8 + 8 + 8 + 2);
+	free(s);
+}
+
+/*
+ * A minimal XML walk: tags balanced and nested testsuites > testsuite >
+ * testcase > failure|skipped|system-out; counts the elements.
+ */
+struct xml_counts {
+	int	suites, cases, failures, skipped;
+};
+
+static void
+xml_walk(const char *s, struct xml_counts *c)
+{
+	char		 stack[16][32], name[32];
+	const char	*p = s, *e;
+	size_t		 depth = 0, k;
+	int		 close, empty;
+
+	memset(c, 0, sizeof *c);
+	assert_true(strncmp(p, "<?xml ", 6) == 0);
+	p = strchr(p, '\n') + 1;
+	while ((p = strchr(p, '<')) != NULL) {
+		e = strchr(p, '>');
+		assert_non_null(e);
+		close = p[1] == '/';
+		empty = e[-1] == '/';
+		for (k = 0, p += 1 + close; *p != ' ' && *p != '>' &&
+		    *p != '/' && k < sizeof name - 1; p++)
+			name[k++] = *p;
+		name[k] = '\0';
+		if (close) {
+			assert_true(depth > 0);
+			assert_string_equal(stack[--depth], name);
+		} else {
+			static const char *const parent[][2] = {
+				{ "testsuites", "" }, { "testsuite",
+				"testsuites" }, { "testcase", "testsuite" },
+				{ "failure", "testcase" }, { "skipped",
+				"testcase" }, { "system-out", "testcase" },
+			};
+			int ok = 0;
+
+			for (k = 0; k < 6; k++)
+				if (strcmp(name, parent[k][0]) == 0 &&
+				    strcmp(depth ? stack[depth - 1] : "",
+				    parent[k][1]) == 0)
+					ok = 1;
+			assert_true(ok);
+			c->suites += strcmp(name, "testsuite") == 0;
+			c->cases += strcmp(name, "testcase") == 0;
+			c->failures += strcmp(name, "failure") == 0;
+			c->skipped += strcmp(name, "skipped") == 0;
+			if (!empty) {
+				assert_true(depth < 16);
+				snprintf(stack[depth++], sizeof stack[0], "%s",
+				    name);
+			}
+		}
+		p = e + 1;
+	}
+	assert_int_equal(depth, 0);
+}
+
+static void
+test_junit(void **state)
+{
+	struct xml_counts	c;
+	char			*s;
+
+	(void)state;
+	s = render(REPORT_JUNIT, NULL);
+	xml_walk(s, &c);
+	assert_int_equal(c.suites, 2);
+	assert_int_equal(c.cases, 16);
+	assert_int_equal(c.failures, 6);
+	assert_non_null(strstr(s, "<testsuites name=\"labrat run 2\" "
+	    "tests=\"16\" failures=\"6\">"));
+	assert_non_null(strstr(s, "name=\"TSO off -&gt; on @ mtu=9000\""));
+	free(s);
+}
+
+static void
+test_compare(void **state)
+{
+	struct report_compare_opts	 o;
+	char				*out = NULL, err[512];
+	size_t				 len = 0;
+	FILE				*fp;
+	int				 nreg;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.link = "em";
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_compare(dbpath, 1, 2, &o, fp, &nreg, err,
+	    sizeof err), 0);
+	fclose(fp);
+	assert_int_equal(nreg, 1);
+	assert_non_null(strstr(out, "x run 1 (r1)\n+ run 2 (r2)\n"));
+	assert_non_null(strstr(out, "Difference at 95.0% confidence"));
+	assert_non_null(strstr(out, "Summary: run 1 -> run 2, 4 series: 1 "
+	    "regressions"));
+	assert_null(strstr(out, "bce"));
+	free(out);
+	/* Unknown link: an error, not an empty success. */
+	o.link = "ix";
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_compare(dbpath, 1, 2, &o, fp, &nreg, err,
+	    sizeof err), -1);
+	fclose(fp);
+	free(out);
+	assert_non_null(strstr(err, "no throughput_bps series in common"));
+}
+
+static void
+test_format_parse(void **state)
+{
+	enum report_format	f;
+
+	(void)state;
+	assert_int_equal(report_format_parse("junit", &f), 0);
+	assert_int_equal(f, REPORT_JUNIT);
+	assert_int_equal(report_format_parse("xml", &f), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_junit),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_format_parse),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
