@@ -306,9 +306,10 @@ find_series(const struct detect_result *res, size_t s,
 }
 
 struct worse_info {
-	unsigned	mask;
+	unsigned	mask;		/* the trigger's knobs */
+	unsigned	seen;		/* knobs with a regression into w */
 	int		better[CONFIG_KNOB_COUNT];
-	size_t		via[CONFIG_KNOB_COUNT];
+	size_t		via[CONFIG_KNOB_COUNT];	/* that regression */
 };
 
 static void
@@ -336,13 +337,13 @@ trigger_fill(const struct detect_result *res, size_t w,
 	t->headline = DETECT_NONE;
 	for (i = 0; i < CONFIG_KNOB_COUNT; i++) {
 		k = subject_order[i];
-		if ((wi->mask & (1u << k)) && t->headline == DETECT_NONE)
+		if ((wi->seen & (1u << k)) && t->headline == DETECT_NONE)
 			t->headline = wi->via[k];
 	}
 	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
 		if (!(wi->mask & (1u << k)))
 			continue;
-		if (res->cmps[wi->via[k]].v.collapse)
+		if ((wi->seen & (1u << k)) && res->cmps[wi->via[k]].v.collapse)
 			t->collapse = 1;
 		if (bits < 2)
 			continue;
@@ -357,6 +358,47 @@ trigger_fill(const struct detect_result *res, size_t w,
 		if (c0 != DETECT_NONE && c1 != DETECT_NONE)
 			t->alone[k] = find_cmp(res, c0, c1);
 	}
+}
+
+/*
+ * Narrows a trigger: when knob k's regression into w is not a regression
+ * in a combination where knob j has another value, the effect needs w's
+ * value of j too, so j joins the trigger (TSO regresses at MTU 9000 but
+ * not at 1500: the trigger is TSO on + MTU 9000, even when the MTU
+ * comparison itself was not conclusive).
+ */
+static void
+widen(const struct detect_result *res, size_t w, struct worse_info *wi)
+{
+	const struct store_knobs *kw = &res->series[w].knobs;
+	struct store_knobs	 ky;
+	size_t			 x, y, c;
+	unsigned		 add = 0;
+	int			 k, j, v;
+
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (!(wi->seen & (1u << k)))
+			continue;
+		for (x = 0; x < res->nrun_series; x++) {
+			if (!same_family(&res->series[x], &res->series[w]) ||
+			    (j = knobs_differ_in_one(kw,
+			    &res->series[x].knobs)) == -1 || j == k ||
+			    (wi->seen & (1u << j)))
+				continue;
+			ky = res->series[x].knobs;
+			knob_set(&ky, k, wi->better[k]);
+			if ((y = find_series(res, x, &ky)) == DETECT_NONE ||
+			    (c = find_cmp(res, y, x)) == DETECT_NONE ||
+			    (res->cmps[c].v.verdict == STATS_REGRESSION &&
+			    res->cmps[c].sb == x))
+				continue;
+			v = knob_get(&res->series[x].knobs, j);
+			if (!(add & (1u << j)) || v < wi->better[j])
+				wi->better[j] = v;
+			add |= 1u << j;
+		}
+	}
+	wi->mask |= add;
 }
 
 /* Knob isolation: the combinations worse than a neighbour. */
@@ -375,6 +417,7 @@ isolate(struct detect_result *res)
 		if (c->v.verdict != STATS_REGRESSION)
 			continue;
 		wi[c->sb].mask |= 1u << c->knob;
+		wi[c->sb].seen |= 1u << c->knob;
 		wi[c->sb].better[c->knob] = knob_get(&res->series[c->sa].knobs,
 		    c->knob);
 		wi[c->sb].via[c->knob] = i;
@@ -382,6 +425,7 @@ isolate(struct detect_result *res)
 	for (i = 0; i < n; i++) {
 		if (wi[i].mask == 0)
 			continue;
+		widen(res, i, &wi[i]);
 		trigger_fill(res, i, &wi[i], &t);
 		dup = 0;
 		for (j = 0; j < res->ntriggers; j++) {

@@ -263,6 +263,79 @@ test_em_interaction(void **state)
 	store_close(st);
 }
 
+/* TSO on is 18 % slower at every MTU: the trigger is TSO alone. */
+static void
+test_single_knob(void **state)
+{
+	struct store		*st = db_open();
+	struct stats_rng	 rng;
+	struct detect_params	 p;
+	struct detect_result	 res;
+	char			 err[512];
+	int64_t			 run;
+
+	(void)state;
+	stats_rng_seed(&rng, 8);
+	run = run_new(st, NULL);
+	series(st, &rng, run, "em", kn(0, 1500, NULL), 1e9, 0.01, 10, 0, 0);
+	series(st, &rng, run, "em", kn(1, 1500, NULL), 0.82e9, 0.01, 10, 0,
+	    0);
+	series(st, &rng, run, "em", kn(0, 9000, NULL), 1e9, 0.01, 10, 0, 0);
+	series(st, &rng, run, "em", kn(1, 9000, NULL), 0.82e9, 0.01, 10, 0,
+	    0);
+	params_fixed(&p, 10);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	assert_int_equal(res.ntriggers, 1);
+	assert_string_equal(res.triggers[0].key, "tso=on");
+	assert_int_equal(res.triggers[0].contexts, 2);
+	detect_result_free(&res);
+	store_close(st);
+}
+
+/* The MTU comparison undecided (a small effect at 3 % noise): TSO's
+ * regression at MTU 9000 and not at 1500 still names both knobs. */
+static void
+test_widen(void **state)
+{
+	struct store		*st = db_open();
+	struct detect_params	 p;
+	struct detect_result	 res;
+	char			 err[512];
+	int64_t			 run;
+	double			 v[4][10];
+	int			 c, i;
+
+	(void)state;
+	run = run_new(st, NULL);
+	/* Hand-made: TSO on @ 9000 is 5 % below TSO off @ 9000 (which is
+	 * 4 % above MTU 1500) but only 1.6 % below TSO on @ 1500; TSO @ 1500
+	 * is flat.  So only TSO's comparison at MTU 9000 is a regression. */
+	for (i = 0; i < 10; i++) {
+		v[0][i] = 1000 + (i % 5) * 4;	/* off, 1500 */
+		v[1][i] = 1001 + (i % 5) * 4;	/* on, 1500 */
+		v[2][i] = 1040 + (i % 5) * 4;	/* off, 9000 */
+		v[3][i] = 985 + (i % 5) * 4;	/* on, 9000 */
+	}
+	for (c = 0; c < 4; c++)
+		for (i = 0; i < 10; i++)
+			sample(st, run, "em", kn(c & 1, c & 2 ? 9000 : 1500,
+			    NULL), v[c][i] * 1e6, i, 0, 0);
+	params_fixed(&p, 10);
+	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
+	for (i = 0; i < (int)res.ncmps; i++)
+		if (res.cmps[i].v.verdict == STATS_REGRESSION)
+			assert_int_equal(res.cmps[i].knob, CONFIG_KNOB_TSO);
+	assert_int_equal(res.ntriggers, 1);
+	assert_string_equal(res.triggers[0].key, "mtu=9000,tso=on");
+	assert_int_equal(res.cmps[res.triggers[0].headline].knob,
+	    CONFIG_KNOB_TSO);
+	assert_int_equal(res.cmps[res.triggers[0].alone[CONFIG_KNOB_TSO]].v.
+	    verdict, STATS_NO_CHANGE);
+	assert_true(res.triggers[0].alone[CONFIG_KNOB_MTU] != DETECT_NONE);
+	detect_result_free(&res);
+	store_close(st);
+}
+
 /* bce: TSO on with NAT kernel collapses ~100x, called from 3 samples. */
 static void
 test_bce_collapse(void **state)
@@ -419,6 +492,9 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_em_interaction, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_single_knob, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_widen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bce_collapse, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_run_over_run, setup,
