@@ -630,8 +630,8 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	io.power = kssh_power;
 	io.sleep_ms = kssh_sleep;
 	io.now_ms = kssh_now;
-	if (kssh_connect(&k, DEF(o->connect_timeout_s, 10) * 1000, e,
-	    sizeof e) == -1) {
+	/* A host may still be booting (say, after a controller crash). */
+	if (!wait_up(o, &io, e, sizeof e)) {
 		util_seterr(err, errlen, "%s: before installing %s: %s",
 		    h->name, rev, e);
 		return -1;
