@@ -169,14 +169,13 @@ trial(const struct setting *set, uint64_t seed, struct tally *t)
 	if (res.status == BISECT_FOUND && res.culprit == s.culprit) {
 		t->exact++;
 		t->conf_right += res.confidence;
+	} else if (res.status == BISECT_RANGE && res.last_good < s.culprit &&
+	    res.first_bad >= s.culprit) {
+		t->range++;
+	} else if (res.status == BISECT_FAILED) {
+		t->failed++;
 	} else {
-		if (res.status == BISECT_RANGE && res.last_good < s.culprit &&
-		    res.first_bad >= s.culprit)
-			t->range++;
-		else if (res.status == BISECT_FAILED)
-			t->failed++;
-		else
-			t->wrong++;
+		t->wrong++;
 		t->conf_wrong += res.confidence;
 		if (res.confidence >= 0.99)
 			t->high_conf_wrong++;
@@ -199,7 +198,6 @@ row(const struct setting *set, int trials, uint64_t seed)
 {
 	struct tally	 t;
 	double		 fixed, steps;
-	size_t		 miss;
 	int		 i;
 
 	memset(&t, 0, sizeof(t));
@@ -208,7 +206,6 @@ row(const struct setting *set, int trials, uint64_t seed)
 	steps = (double)t.steps / t.trials;
 	/* the same steps at 10 per side (vs GOOD: 10 per step + 10 ref) */
 	fixed = set->ab ? 20.0 * steps : 10.0 * steps;
-	miss = t.trials - t.exact;
 	printf("%6zu %6.0f%% %5.0f%% %6.1f%% %5zu %4zu %4zu %6.2f %3zu %3u "
 	    "%5.2f %5.2f %5.2f %7.1f %6.1f %5.2f %6.4f %6.4f %3zu\n",
 	    set->n, set->effect * 100, set->noise * 100,
@@ -220,7 +217,7 @@ row(const struct setting *set, int trials, uint64_t seed)
 	    (double)t.samples / t.trials / steps,
 	    (double)t.samples / t.trials / fixed,
 	    t.exact ? t.conf_right / t.exact : 0.0,
-	    miss ? t.conf_wrong / miss : 0.0, t.high_conf_wrong);
+	    t.wrong ? t.conf_wrong / t.wrong : 0.0, t.high_conf_wrong);
 	fflush(stdout);
 }
 
@@ -231,7 +228,7 @@ header(const char *title)
 	printf("%6s %7s %6s %7s %5s %4s %4s %6s %3s %3s %5s %5s %5s %7s %6s "
 	    "%5s %6s %6s %3s\n", "N", "effect", "noise", "exact", "range",
 	    "fail", "wrng", "search", "max", "bnd", "endp", "verif", "skips",
-	    "samples", "/step", "/fix", "conf+", "conf-", "hi-");
+	    "samples", "/step", "/fix", "conf+", "confw", "hiw");
 }
 
 int
@@ -264,9 +261,10 @@ main(int argc, char **argv)
 	printf("exact = right culprit named; range = a range holding it; "
 	    "search/max = search installs (bnd = ceil(log2 N) + 2);\n"
 	    "endp/verif = endpoint and verification installs; samples = "
-	    "per bisect (both sides); /fix = vs 10 per side on the same steps;\n"
-	    "conf+/conf- = mean confidence of right / other results; hi- = "
-	    "other results with confidence >= 0.99\n");
+	    "per bisect (both sides); /fix = vs 10 per side, same steps;\n"
+	    "conf+/confw = mean confidence of exact / wrong results (wrong: "
+	    "a culprit or range without the real one);\nhiw = wrong results "
+	    "with confidence >= 0.99; fail = stopped (endpoint untestable)\n");
 
 	memset(&set, 0, sizeof(set));
 	if (argc > 3 && strcmp(argv[3], "key") == 0) {

@@ -117,8 +117,8 @@ bisect_new(const char *const *ids, size_t n, size_t good, size_t bad,
 	}
 	for (i = 0; i < n; i++) {
 		if (!valid_id(ids[i])) {
-			util_seterr(err, errlen, "bisect: revision #%zu: empty, "
-			    "too long or not printable", i);
+			util_seterr(err, errlen, "bisect: revision #%zu: "
+			    "empty, too long or not printable", i);
 			return (NULL);
 		}
 	}

@@ -39,11 +39,12 @@
  *     and the culprit is one of them or the first bad itself.
  *
  * Confidence.  Every good/bad verdict carries a strength s in [0, 1]: the
- * probability that the verdict is right, 1 - p for a statistical verdict
- * (bisect_verdict() fills it), 1 for a human's mark.  s is clamped to
- * [0.5, 0.9999].  Taking verdicts as independent with a uniform prior, the
- * probability that revision r really is what it is taken for is
- *	q(r) = L / (1 + L),  L = prod(agreeing s / (1 - s)) * prod(disagreeing (1 - s) / s)
+ * probability that the verdict is right, 1 - p/2 for a statistical verdict
+ * (bisect_judge() and bisect_sample_next() fill it; from a stored p, use
+ * 1 - p/2 too), 1 for a human's mark; it is clamped to [0.5, 0.9999].
+ * Taking verdicts as independent with a uniform prior, the probability that
+ * revision r really is what it is taken for is q(r) = L / (1 + L), with
+ *	L = prod(agreeing s / (1 - s)) * prod(disagreeing (1 - s) / s)
  * (one verdict: q = s).  The result's confidence is
  *   - verified (both boundary revisions have >= 2 agreeing verdicts):
  *	q(last good) * q(first bad) -- a verified good->bad pair proves a
@@ -57,7 +58,7 @@
  * and ends in the same state, so persistence stores steps only, and `bisect
  * resume` / `bisect log` rebuild the machine from them.
  *
- * Sampling.  bisect_verdict() turns two sample sets into good / bad /
+ * Sampling.  bisect_judge() turns two sample sets into good / bad /
  * inconclusive through stats.h; bisect_sample_next() is the adaptive sampling
  * loop as pure decisions (measure N more, re-measure, decided, skip).
  */
@@ -97,13 +98,13 @@ enum bisect_status {
 
 /* One recorded measurement verdict; the unit of persistence and replay. */
 struct bisect_step {
-	size_t			 rev;		/* index into the revision list */
+	size_t			 rev;		/* index into the list */
 	enum bisect_outcome	 outcome;	/* GOOD, BAD or SKIP */
-	double			 strength;	/* P(verdict right); < 0: unknown = 1 */
-	enum bisect_why		 why;		/* filled by bisect_record() */
+	double			 strength;	/* P(right); < 0: unknown = 1 */
+	enum bisect_why		 why;		/* set by bisect_record() */
 };
 
-/* What to test next.  id points into the machine; valid until bisect_free(). */
+/* What to test next; id points into the machine (until bisect_free()). */
 struct bisect_request {
 	size_t			 rev;
 	const char		*id;
@@ -114,13 +115,13 @@ struct bisect_request {
 
 struct bisect_result {
 	enum bisect_status	 status;
-	size_t			 culprit;	/* FOUND: first bad revision */
-	size_t			 last_good;	/* FOUND, RANGE, inconsistent */
-	size_t			 first_bad;	/* same; == culprit if FOUND */
-	size_t			 nskipped;	/* RANGE: revisions strictly between */
-	int			 verified;	/* both boundary revisions confirmed */
-	int			 conflicts;	/* verifications that contradicted */
-	int			 reopened;	/* searches reopened after a flip */
+	size_t			 culprit;	/* FOUND: first bad */
+	size_t			 last_good;	/* FOUND, RANGE, FAILED */
+	size_t			 first_bad;	/* == culprit if FOUND */
+	size_t			 nskipped;	/* RANGE: all between */
+	int			 verified;	/* both ends confirmed */
+	int			 conflicts;	/* verifications against */
+	int			 reopened;	/* searches reopened */
 	int			 inconsistent;	/* FAILED: flipped too often */
 	double			 confidence;	/* see above; 0..1 */
 	char			 reason[512];	/* one line for humans */
@@ -199,8 +200,8 @@ struct bisect	*bisect_replay(const char *const *ids, size_t n, size_t good,
  */
 struct bisect_test {
 	double			 threshold;	/* ratio candidate/reference */
-	int			 fixed_reference; /* reference cannot grow */
-	int			 remeasures;	/* inconclusive: retry count, 1 */
+	int			 fixed_reference; /* cannot grow */
+	int			 remeasures;	/* inconclusive: retries */
 	struct stats_params	 stats;
 };
 
