@@ -194,6 +194,7 @@ bt_workload(struct config_walk *w, struct json_object *root,
 	struct config_plan	*plan;
 	struct json_object	*o;
 	const char		*p, *q;
+	char			*text;
 	size_t			 i;
 
 	if ((o = config_get_object(w, "", root, "workload", 1)) == NULL)
@@ -205,17 +206,26 @@ bt_workload(struct config_walk *w, struct json_object *root,
 	}
 	t->workload_json = xstrdup(json_object_to_json_string_ext(o,
 	    JSON_C_TO_STRING_PLAIN));
+	/* The workload alone (knob errors are ours to report). */
 	config_errors_init(&perrs);
-	plan = config_bisect_plan(t, "x", NULL, &perrs);
+	text = xasprintf("{\"links\":[\"x\"],\"workloads\":[%s]}",
+	    t->workload_json);
+	plan = config_plan_parse(w->file, text, strlen(text), NULL, &perrs);
+	free(text);
 	if (plan != NULL) {
 		t->tool = plan->workloads[0].tool;
 		config_plan_free(plan);
 	}
 	for (i = 0; i < perrs.n; i++) {
 		/* "FILE: workloads[0].time: ..." -> "workload.time: ..." */
-		p = strstr(perrs.msgs[i], "workloads[0]");
-		q = p != NULL ? p + strlen("workloads[0]") : perrs.msgs[i];
-		config_werr(w, NULL, "workload%s", q);
+		if ((p = strstr(perrs.msgs[i], "workloads[0]")) != NULL)
+			config_werr(w, NULL, "workload%s",
+			    p + strlen("workloads[0]"));
+		else {
+			q = strstr(perrs.msgs[i], ": ");
+			config_werr(w, "workload", "%s", q != NULL ? q + 2 :
+			    perrs.msgs[i]);
+		}
 	}
 	config_errors_free(&perrs);
 }
