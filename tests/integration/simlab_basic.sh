@@ -32,7 +32,7 @@ for h in em-a em-b bce-a bce-b; do
 	echo "$out" | head -1 | grep -qx "$h" || fail "$a says hostname '$(echo "$out" | head -1)', want $h"
 	echo "$out" | grep -q "^Linux version .* r200399 " || fail "$h: /proc/version lacks r200399"
 	echo "$out" | grep -q "^default" && fail "$h has a default route"
-	[ "$(lab_ssh "$a" "$LABRAT_SIMLAB_DIR/host revision")" = r200399 ] ||
+	[ "$(lab_ssh "$a" "$STATE/bin/host revision")" = r200399 ] ||
 	    fail "$h: host revision is not r200399"
 done
 note "4 hosts reachable with strict host-key checking"

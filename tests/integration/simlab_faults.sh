@@ -13,7 +13,7 @@ trap lab_down EXIT
 lab_up --revision r200139 --boot-seconds 0.3
 EMA=$(mgmt_of em-a)
 BCEA=$(mgmt_of bce-a)
-H=$LABRAT_SIMLAB_DIR/host
+H=$STATE/bin/host
 
 set_em() {	# set_em TSO MTU: on the sender (TSO) and both ends (MTU)
 	ip netns exec "$LAB-em-a" ethtool -K em0 tso "$1" || fail "ethtool"

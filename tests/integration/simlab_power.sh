@@ -10,7 +10,7 @@ trap lab_down EXIT
 
 lab_up --boot-seconds 0.3
 A=$(mgmt_of em-b)
-H=$LABRAT_SIMLAB_DIR/host
+H=$STATE/bin/host
 unbuildable=$(jq -r '.unbuildable[0]' "$SIMLAB_SRC/configs/simlab/history.json")
 unbootable=$(jq -r '.unbootable[0]' "$SIMLAB_SRC/configs/simlab/history.json")
 
