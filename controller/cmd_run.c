@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -30,12 +31,29 @@ run_on_signal(int sig)
 	run_stop = 1;
 }
 
-/* Progress: a live line on a terminal, one log line per job otherwise. */
+/* The terminal's width for the live line (80 when it does not say). */
+static int
+run_tty_width(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == -1 || ws.ws_col < 20)
+		return 80;
+	return ws.ws_col;
+}
+
+/*
+ * Progress: a live line on a terminal (redrawn in place, cut to the
+ * terminal's width, the cursor left at its start so that a diagnostic
+ * printed meanwhile overwrites it rather than running on after it), with
+ * retries and failures on lines of their own above it; one log line per
+ * event otherwise.
+ */
 static void
 run_progress(const struct executor_progress *p, void *arg)
 {
-	int	tty = *(int *)arg;
-	char	eta[32], tp[32];
+	int	tty = *(int *)arg, retry = strcmp(p->state, "retry") == 0;
+	char	eta[32], tp[32], line[512];
 
 	if (p->eta_ms >= 0)
 		snprintf(eta, sizeof eta, "%lldm%02llds",
@@ -49,14 +67,20 @@ run_progress(const struct executor_progress *p, void *arg)
 	else
 		snprintf(tp, sizeof tp, "-");
 	if (tty) {
-		fprintf(stderr, "\r\033[K%lld/%lld jobs, %lld failed, "
+		if (p->reason != NULL)
+			fprintf(stderr, "\r\033[K%s %s %s: attempt %d %s: "
+			    "%s\n", p->link, p->knobs, p->tool, p->attempt,
+			    retry ? "failed, retrying" : p->state, p->reason);
+		snprintf(line, sizeof line, "%lld/%lld jobs, %lld failed, "
 		    "%lld retried, ETA %s  [%s %s %s: %s]",
 		    (long long)p->done, (long long)p->total,
 		    (long long)p->failed, (long long)p->retried, eta, p->link,
 		    p->knobs, p->tool, p->reason != NULL ? p->state : tp);
-		if (p->reason != NULL)
-			fprintf(stderr, "\n%s %s %s: %s: %s\n", p->link,
-			    p->knobs, p->tool, p->state, p->reason);
+		fprintf(stderr, "\r\033[K%.*s\r", run_tty_width() - 1, line);
+	} else if (retry) {
+		fprintf(stderr, "labrat: retrying %s %s %s after attempt %d: "
+		    "%s\n", p->link, p->knobs, p->tool, p->attempt,
+		    p->reason != NULL ? p->reason : "?");
 	} else {
 		fprintf(stderr, "labrat: job %lld/%lld %s %s %s attempt %d: "
 		    "%s%s%s (ETA %s)\n", (long long)p->done,
@@ -325,10 +349,9 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 		store_run_finish(st, run_id, STORE_RUN_CANCELLED,
 		    "interrupted by a signal", err, sizeof err);
 		fprintf(stderr, "labrat: run %lld interrupted: %lld jobs "
-		    "cancelled, hosts restored%s; `labrat run --resume %lld` "
-		    "would redo nothing cancelled\n", (long long)run_id,
-		    (long long)n, sum.restore_failures ? " (not all!)" : "",
-		    (long long)run_id);
+		    "cancelled (a cancelled job is not resumed), %s\n",
+		    (long long)run_id, (long long)n, sum.restore_failures ?
+		    "NOT ALL HOSTS RESTORED (see above)" : "hosts restored");
 		goto restore_sig;
 	}
 	store_run_finish(st, run_id, sum.failed > 0 ? STORE_RUN_FAILED :

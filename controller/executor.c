@@ -781,9 +781,10 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	}
 	if (rc == EXEC_INFRA && job->attempt <= ex->plan->retries &&
 	    !stopped(ex)) {
-		log_warnx("job %lld (%s %s %s) attempt %d: %s; retrying",
-		    (long long)job->id, job->link, job->knobs_key, job->tool,
-		    job->attempt, reason);
+		if (ex->opts->progress == NULL)	/* else it reports it */
+			log_warnx("job %lld (%s %s %s) attempt %d: %s; "
+			    "retrying", (long long)job->id, job->link,
+			    job->knobs_key, job->tool, job->attempt, reason);
 		report_progress(ex, job, "retry", reason, NAN, 1);
 		link_wait(w);
 		rc = store_job_requeue(w->st, job->id, reason, err,
@@ -818,6 +819,8 @@ preflight_done(struct executor *ex, int n, const char *err)
 		snprintf(ex->pre_err, sizeof ex->pre_err, "%s", err);
 	}
 	ex->pre_left -= n;
+	if (ex->pre_left == 0)	/* the ETA counts job time only */
+		ex->started_ms = util_now_ms();
 	pthread_cond_broadcast(&ex->cond);
 	pthread_mutex_unlock(&ex->mtx);
 }
