@@ -569,10 +569,10 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 			report_effect(c, b, eff, sizeof eff);
 			report_p(c->v.p, pv, sizeof pv);
 		}
-		fprintf(fp, "  %-6s %-28s %-7s %-12s %s%s%s%s\n", b->link,
+		fprintf(fp, "  %-6s %-28s %-7s %s%s%s%s%s%s\n", b->link,
 		    b->knobs_key[0] ? b->knobs_key : "(as is)", b->tool,
-		    stats_verdict_name(c->v.verdict), eff, pv[0] ? " (" : "",
-		    pv, pv[0] ? ")" : "");
+		    stats_verdict_name(c->v.verdict), eff[0] ? ", " : "", eff,
+		    pv[0] ? " (" : "", pv, pv[0] ? ")" : "");
 	}
 	*regressions = (int)k[STATS_REGRESSION];
 	rc = 0;

@@ -5,6 +5,11 @@
 # bce fault as a collapse isolated to TSO on + NAT kernel, and no other
 # comparison may be flagged.  Then the report's JSON, CSV and JUnit forms
 # and `labrat compare` of the run with itself.
+#
+# The minimum effect is 5 %: on the simulated lab NAT kernel really costs
+# ~2.5 % and MTU 9000 really gains ~2 % on their own (CPU per packet in the
+# namespaces), true effects that a 3 % threshold at 3 % noise flags in some
+# runs; the faults (-18 %, ~100x) are far beyond either.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=det$$
@@ -22,7 +27,7 @@ cat > "$TMP/plan.json" <<'PLAN'
   "repetitions": 4,
   "timeouts": { "connect": 5, "job": 60 },
   "retries": 1,
-  "stats": { "alpha": 0.05, "min_effect": 0.03, "min_samples": 4, "max_samples": 8,
+  "stats": { "alpha": 0.05, "min_effect": 0.05, "min_samples": 4, "max_samples": 8,
              "collapse_factor": 5, "adaptive": true }
 }
 PLAN
@@ -45,11 +50,17 @@ jq -e '.triggers[] | select(.link == "em") | select(.knobs == "mtu=9000,tso=on" 
     fail "em trigger is not TSO on + MTU 9000, ~-18 %: $(jq -c '.triggers' "$J")"
 jq -e '.triggers[] | select(.link == "bce") | select(.knobs == "nat=kernel,tso=on" and .collapse == true and .ratio < 0.2)' "$J" >/dev/null ||
     fail "bce trigger is not a TSO on + NAT kernel collapse: $(jq -c '.triggers' "$J")"
-# Exactly the four comparisons into the bad combinations are flagged.
-flagged=$(jq -r '[.comparisons[] | select(.verdict == "regression" or .verdict == "improvement") |
+# Exactly the four comparisons into the bad combinations are regressions.
+flagged=$(jq -r '[.comparisons[] | select(.verdict == "regression") |
     "\(.link) \(.verdict) \(.baseline)->\(.candidate)"] | sort | join("; ")' "$J")
 want="bce regression nat=kernel,tso=off->nat=kernel,tso=on; bce regression nat=off,tso=on->nat=kernel,tso=on; em regression mtu=1500,tso=on->mtu=9000,tso=on; em regression mtu=9000,tso=off->mtu=9000,tso=on"
-[ "$flagged" = "$want" ] || fail "flagged comparisons: $flagged; want: $want"
+[ "$flagged" = "$want" ] || fail "regressions: $flagged; want: $want"
+# No improvement either, except jumbo frames' own gain on em: MTU 9000
+# really is ~2-3 % faster there with TSO off (measured +1.3, +2.2, +5.0 %
+# in three runs), a true effect the verdict may prove.
+impr=$(jq -r '[.comparisons[] | select(.verdict == "improvement") |
+    "\(.link) \(.baseline)->\(.candidate)"] | map(select(. != "em mtu=1500,tso=off->mtu=9000,tso=off")) | join("; ")' "$J")
+[ -z "$impr" ] || fail "improvements flagged: $impr"
 note "flagged: $flagged"
 # Adaptive sampling took the undecided comparisons to the cap.
 [ "$(jq '[.series[] | select(.link == "em") | .n] | max' "$J")" -eq 8 ] ||
