@@ -163,15 +163,19 @@ test_demo_plan(void **state)
 	plan = plan_file("plan-demo.json", &inv);
 	assert_int_equal(matrix_expand(plan, NULL, &jobs, &n, err, sizeof err),
 	    0);
-	/* (4 combos x 2 workloads) per link, 2 links, 3 reps. */
+	/* em: 4 combos x iperf3; bce: 4 combos x (iperf3 + scp); 4 reps. */
 	assert_int_equal(n, 48);
 	check_interleaved(plan, jobs, n);
 	assert_null(jobs[0].ilink);
-	/* em: iperf3 over A B C D, then scp over A B C D. */
+	/* rep 1: em iperf3 A B C D, bce iperf3 A B C D, bce scp A B C D. */
 	assert_int_equal(jobs[0].wl->tool, CONFIG_TOOL_IPERF3);
-	assert_int_equal(jobs[4].wl->tool, CONFIG_TOOL_SCP);
-	assert_string_equal(key_of(&jobs[4], key), "mtu=1500,tso=on");
-	assert_string_equal(key_of(&jobs[15], key), "nat=kernel,tso=off");
+	assert_string_equal(jobs[3].link_name, "em");
+	assert_string_equal(jobs[4].link_name, "bce");
+	assert_int_equal(jobs[4].wl->tool, CONFIG_TOOL_IPERF3);
+	assert_string_equal(key_of(&jobs[4], key), "nat=off,tso=on");
+	assert_int_equal(jobs[8].wl->tool, CONFIG_TOOL_SCP);
+	assert_string_equal(key_of(&jobs[11], key), "nat=kernel,tso=off");
+	assert_int_equal(jobs[12].rep, 2);
 	free(jobs);
 	config_plan_free(plan);
 	config_inventory_free(inv);
