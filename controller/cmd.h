@@ -69,7 +69,8 @@ struct bisect_cli_request {
 
 /* Starts a bisect and drives it to its end; prints the result; CMD_EXIT_*
  * (0 culprit or range found, 1 failed/interrupted, 2 usage/config). */
-int	bisect_cli_run(const struct bisect_cli_request *, int64_t *bisect_id);
+int	bisect_cli_run(const struct bisect_cli_request *,
+	    int64_t *bisect_id);
 /* Continues bisect id (0 = the newest running one) from its stored steps. */
 int	bisect_cli_resume(const char *db_path, int64_t bisect_id, int json,
 	    int quiet);
@@ -91,6 +92,53 @@ int	run_adaptive(const struct config_inventory *,
 	    const struct config_plan *, int64_t run_id,
 	    const struct executor_opts *, struct executor_summary *sum,
 	    char *err, size_t errlen);
+
+#ifdef CMD_BISECT_INTERNAL
+/*
+ * Internal to cmd_bisect*.c (like config.h's CONFIG_INTERNAL): a stored
+ * bisect loaded with its inventory, test, plan, revisions and job specs.
+ */
+#include "bisect.h"
+#include "config.h"
+#include "store.h"
+
+#define BISECT_SESS_REF		0
+#define BISECT_SESS_CAND	1
+
+struct bisect_sess {
+	const char		*db;
+	struct store		*st;
+	int			 json, quiet;
+	struct store_bisect	 row;
+	struct config_inventory	*inv;
+	struct config_bisect_test *test;
+	struct config_plan	*plan;
+	char			*plan_text;
+	const struct config_link *link;
+	char			**ids, **msgs;
+	size_t			 n;
+	struct bisect		*m;
+	struct bisect_test	 bt;
+	struct store_job_spec	 spec[2];
+	char			 params[2][STORE_PARAMS_MAX];
+	char			 key[2][STORE_KEY_MAX];
+	int			 have_spec[2];
+	double			*base;	/* GOOD's samples */
+	size_t			 nbase;
+	char			 owner[128];
+	int			 reps;	/* repetitions so far */
+};
+
+/* Loads bisect id (readonly: no inventory).  0, -1 failure, -2 config. */
+int	bisect_sess_open(struct bisect_sess *, const char *db, int64_t id,
+	    int readonly);
+/* Rebuilds the machine from the stored steps; *pending = the row a kill
+ * cut short or -1.  *rows: heap, free(). */
+int	bisect_sess_replay(struct bisect_sess *,
+	    struct store_bisect_step **rows, size_t *nrows, long *pending,
+	    char *err, size_t errlen);
+void	bisect_sess_free(struct bisect_sess *);
+#endif /* CMD_BISECT_INTERNAL */
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define CMD_BISECT_INTERNAL
 #include "bisect.h"
 #include "cmd.h"
 #include "config.h"
@@ -26,32 +27,6 @@
 #include "store.h"
 #include "util.h"
 
-#define BS_REF	0
-#define BS_CAND	1
-
-struct bs {
-	const char		*db;
-	struct store		*st;
-	int			 json, quiet;
-	struct store_bisect	 row;
-	struct config_inventory	*inv;
-	struct config_bisect_test *test;
-	struct config_plan	*plan;
-	char			*plan_text;
-	const struct config_link *link;
-	char			**ids, **msgs;
-	size_t			 n;
-	struct bisect		*m;
-	struct bisect_test	 bt;
-	struct store_job_spec	 spec[2];
-	char			 params[2][STORE_PARAMS_MAX];
-	char			 key[2][STORE_KEY_MAX];
-	int			 have_spec[2];
-	double			*base;		/* baseline: GOOD's samples */
-	size_t			 nbase;
-	char			 owner[128];
-	int			 reps;		/* repetition counter */
-};
 
 static volatile sig_atomic_t	bs_stop;
 
@@ -62,8 +37,8 @@ bs_on_signal(int sig)
 	bs_stop = 1;
 }
 
-static void
-bs_free(struct bs *s)
+void
+bisect_sess_free(struct bisect_sess *s)
 {
 	bisect_free(s->m);
 	config_plan_free(s->plan);
@@ -79,7 +54,7 @@ bs_free(struct bs *s)
 
 /* "id\tmessage" lines of the stored bisect -> ids, msgs. */
 static void
-bs_revisions(struct bs *s)
+bs_revisions(struct bisect_sess *s)
 {
 	const char	*p = s->row.revisions != NULL ? s->row.revisions : "";
 	const char	*nl, *tab;
@@ -111,7 +86,7 @@ bs_revisions(struct bs *s)
 
 /* The job specs of the reference and the candidate side. */
 static int
-bs_specs(struct bs *s, char *err, size_t errlen)
+bs_specs(struct bisect_sess *s, char *err, size_t errlen)
 {
 	struct matrix_job	*jobs = NULL;
 	size_t			 nj = 0, i;
@@ -120,11 +95,11 @@ bs_specs(struct bs *s, char *err, size_t errlen)
 	if (matrix_expand(s->plan, s->inv, &jobs, &nj, err, errlen) == -1)
 		return -1;
 	for (i = 0; i < nj && i < 2; i++) {
-		side = BS_CAND;
+		side = BISECT_SESS_CAND;
 		if (s->test->compare == CONFIG_BISECT_AB &&
 		    jobs[i].knobs.value[s->test->ab_knob] ==
 		    s->test->ab_reference)
-			side = BS_REF;
+			side = BISECT_SESS_REF;
 		executor_job_spec(&jobs[i], s->params[side],
 		    sizeof s->params[side], &s->spec[side]);
 		s->spec[side].link = s->row.link;
@@ -133,8 +108,9 @@ bs_specs(struct bs *s, char *err, size_t errlen)
 		s->have_spec[side] = 1;
 	}
 	free(jobs);
-	if (!s->have_spec[BS_CAND] || (s->test->compare == CONFIG_BISECT_AB &&
-	    !s->have_spec[BS_REF])) {
+	if (!s->have_spec[BISECT_SESS_CAND] ||
+	    (s->test->compare == CONFIG_BISECT_AB &&
+	    !s->have_spec[BISECT_SESS_REF])) {
 		util_seterr(err, errlen, "the test expands to %zu jobs per "
 		    "repetition, want %d", nj, s->test->compare ==
 		    CONFIG_BISECT_AB ? 2 : 1);
@@ -154,8 +130,9 @@ bs_print_errs(struct config_errors *errs)
 }
 
 /* Loads everything a stored bisect needs.  0, -1 (failure), -2 (config). */
-static int
-bs_open(struct bs *s, const char *db, int64_t id, int readonly)
+int
+bisect_sess_open(struct bisect_sess *s, const char *db, int64_t id,
+    int readonly)
 {
 	struct config_errors	errs;
 	char			err[1024];
@@ -209,9 +186,9 @@ bs_open(struct bs *s, const char *db, int64_t id, int readonly)
 
 /* The stored steps with a verdict, as machine steps; *pending: an
  * unfinished row (verdict "") or -1. */
-static int
-bs_replay(struct bs *s, struct store_bisect_step **rowsp, size_t *nrowsp,
-    long *pending, char *err, size_t errlen)
+int
+bisect_sess_replay(struct bisect_sess *s, struct store_bisect_step **rowsp,
+    size_t *nrowsp, long *pending, char *err, size_t errlen)
 {
 	struct store_bisect_step	*rows = NULL;
 	struct bisect_step		*steps;
@@ -282,7 +259,7 @@ bs_install_thread(void *arg)
 
 /* 0 installed, 1 skip (reason), -1 error (err). */
 static int
-bs_install(struct bs *s, const char *rev, char *reason, size_t rlen,
+bs_install(struct bisect_sess *s, const char *rev, char *reason, size_t rlen,
     char *err, size_t errlen)
 {
 	struct bs_install	in[2];
@@ -332,8 +309,8 @@ bs_install(struct bs *s, const char *rev, char *reason, size_t rlen,
 
 /* The metric's values of a side in run_id, in job order (heap). */
 static int
-bs_values(struct bs *s, int64_t run_id, int side, double **v, size_t *n,
-    char *err, size_t errlen)
+bs_values(struct bisect_sess *s, int64_t run_id, int side, double **v,
+    size_t *n, char *err, size_t errlen)
 {
 	struct store_series	*ser = NULL;
 	size_t			 nser = 0, i;
@@ -357,7 +334,7 @@ bs_values(struct bs *s, int64_t run_id, int side, double **v, size_t *n,
 
 /* Queues nref + ncand jobs (interleaved) and lets the executor run them. */
 static int
-bs_batch(struct bs *s, int64_t run_id, size_t nref, size_t ncand,
+bs_batch(struct bisect_sess *s, int64_t run_id, size_t nref, size_t ncand,
     char *err, size_t errlen)
 {
 	struct store_job_spec	*specs;
@@ -368,11 +345,11 @@ bs_batch(struct bs *s, int64_t run_id, size_t nref, size_t ncand,
 	specs = xcalloc(nref + ncand + 1, sizeof *specs);
 	for (i = 0; i < nref || i < ncand; i++) {
 		if (i < ncand) {
-			specs[k] = s->spec[BS_CAND];
+			specs[k] = s->spec[BISECT_SESS_CAND];
 			specs[k++].repetition = s->reps;
 		}
 		if (i < nref) {
-			specs[k] = s->spec[BS_REF];
+			specs[k] = s->spec[BISECT_SESS_REF];
 			specs[k++].repetition = s->reps;
 		}
 		s->reps++;
@@ -405,8 +382,8 @@ struct bs_measure {
 
 /* Adaptive sampling of one step in run_id. */
 static int
-bs_measure(struct bs *s, const struct bisect_request *req, int64_t run_id,
-    struct bs_measure *ms, char *err, size_t errlen)
+bs_measure(struct bisect_sess *s, const struct bisect_request *req,
+    int64_t run_id, struct bs_measure *ms, char *err, size_t errlen)
 {
 	double	*rv = NULL, *cv = NULL;
 	size_t	 nr = 0, nc = 0, roff = 0, coff = 0, before;
@@ -461,8 +438,9 @@ bs_measure(struct bs *s, const struct bisect_request *req, int64_t run_id,
 		free(cv);
 		rv = cv = NULL;
 		if ((s->test->compare == CONFIG_BISECT_AB && bs_values(s,
-		    run_id, BS_REF, &rv, &nr, err, errlen) == -1) ||
-		    bs_values(s, run_id, BS_CAND, &cv, &nc, err, errlen) == -1)
+		    run_id, BISECT_SESS_REF, &rv, &nr, err, errlen) == -1) ||
+		    bs_values(s, run_id, BISECT_SESS_CAND, &cv, &nc, err,
+		    errlen) == -1)
 			goto fail;
 		if (nr + nc == before) {
 			util_seterr(err, errlen, "no sample from %zu jobs "
@@ -488,7 +466,7 @@ fail:
 
 /* One step: run, install, measure, verdict into row.  0 or -1. */
 static int
-bs_step(struct bs *s, const struct bisect_request *req,
+bs_step(struct bisect_sess *s, const struct bisect_request *req,
     struct store_bisect_step *row, enum bisect_outcome *out,
     double *strength, char *err, size_t errlen)
 {
@@ -520,7 +498,8 @@ bs_step(struct bs *s, const struct bisect_request *req,
 		store_run_finish(s->st, run_id, STORE_RUN_FAILED, reason, e,
 		    sizeof e);
 		if (!s->quiet)
-			fprintf(stderr, "labrat: bisect: %s skipped: %.200s%s\n",
+			fprintf(stderr, "labrat: bisect: %s skipped: "
+			    "%.200s%s\n",
 			    req->id, reason, strlen(reason) > 200 ? "..." : "");
 		*out = BISECT_SKIP;
 		*strength = -1;
@@ -557,7 +536,7 @@ bs_step(struct bs *s, const struct bisect_request *req,
 
 /* Loads GOOD's samples of a baseline bisect from its check step's run. */
 static int
-bs_load_base(struct bs *s, const struct store_bisect_step *rows,
+bs_load_base(struct bisect_sess *s, const struct store_bisect_step *rows,
     size_t nrows, char *err, size_t errlen)
 {
 	size_t	i;
@@ -567,13 +546,14 @@ bs_load_base(struct bs *s, const struct store_bisect_step *rows,
 	for (i = 0; i < nrows; i++)
 		if (strcmp(rows[i].revision, s->row.good) == 0 &&
 		    strcmp(rows[i].verdict, "good") == 0)
-			return bs_values(s, rows[i].run_id, BS_CAND, &s->base,
+			return bs_values(s, rows[i].run_id,
+			    BISECT_SESS_CAND, &s->base,
 			    &s->nbase, err, errlen);
 	return 0;
 }
 
 static int
-bs_drive(struct bs *s, char *err, size_t errlen)
+bs_drive(struct bisect_sess *s, char *err, size_t errlen)
 {
 	struct store_bisect_step	*rows = NULL, row;
 	struct bisect_request		 req;
@@ -585,7 +565,7 @@ bs_drive(struct bs *s, char *err, size_t errlen)
 	int64_t				 sid;
 	char				 e[512];
 
-	if (bs_replay(s, &rows, &nrows, &pending, err, errlen) == -1 ||
+	if (bisect_sess_replay(s, &rows, &nrows, &pending, err, errlen) == -1 ||
 	    bs_load_base(s, rows, nrows, err, errlen) == -1) {
 		free(rows);
 		return -1;
@@ -598,7 +578,8 @@ bs_drive(struct bs *s, char *err, size_t errlen)
 		memset(&row, 0, sizeof row);
 		if (pending >= 0 && strcmp(rows[pending].revision,
 		    req.id) == 0) {
-			row = rows[pending];	/* the step a kill cut short */
+			/* the step a kill cut short */
+			row = rows[pending];
 			if (row.run_id > 0)
 				store_run_finish(s->st, row.run_id,
 				    STORE_RUN_CANCELLED, "controller died",
@@ -615,7 +596,8 @@ bs_drive(struct bs *s, char *err, size_t errlen)
 			row.bisect_id = s->row.id;
 		}
 		if (!s->quiet)
-			fprintf(stderr, "labrat: bisect %lld: testing %s (%s)\n",
+			fprintf(stderr, "labrat: bisect %lld: testing %s "
+			    "(%s)\n",
 			    (long long)s->row.id, req.id,
 			    bisect_why_name(req.why));
 		if (bs_step(s, &req, &row, &o, &strength, err, errlen) == -1 ||
@@ -640,7 +622,7 @@ fail:
 int
 bisect_cli_resume(const char *db, int64_t id, int json, int quiet)
 {
-	struct bs		 s;
+	struct bisect_sess		 s;
 	struct store_bisect	*list = NULL;
 	struct sigaction	 sa, oint, oterm;
 	size_t			 n = 0, i;
@@ -666,12 +648,12 @@ bisect_cli_resume(const char *db, int64_t id, int json, int quiet)
 			return CMD_EXIT_FAIL;
 		}
 	}
-	if ((rc = bs_open(&s, db, id, 0)) != 0) {
-		bs_free(&s);
+	if ((rc = bisect_sess_open(&s, db, id, 0)) != 0) {
+		bisect_sess_free(&s);
 		return rc == -2 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
 	}
 	if (strcmp(s.row.state, "running") != 0) {
-		bs_free(&s);
+		bisect_sess_free(&s);
 		return bisect_cli_show(db, id, 0, json, stdout) == 0 ?
 		    CMD_EXIT_OK : CMD_EXIT_FAIL;
 	}
@@ -691,7 +673,7 @@ bisect_cli_resume(const char *db, int64_t id, int json, int quiet)
 	rc = bs_drive(&s, err, sizeof err);
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
-	bs_free(&s);
+	bisect_sess_free(&s);
 	if (rc == -1) {
 		log_warnx("bisect %lld: %s; `labrat bisect resume` continues "
 		    "where it stopped", (long long)id, err);
@@ -702,294 +684,3 @@ bisect_cli_resume(const char *db, int64_t id, int json, int quiet)
 	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 
-/* ---- showing ------------------------------------------------------------ */
-
-static void
-json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
-json_num(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.6g", v);
-	else
-		fprintf(fp, "null");
-}
-
-static const char *
-bs_msg(const struct bs *s, size_t rev)
-{
-	return rev < s->n ? s->msgs[rev] : "";
-}
-
-/* Values for humans: Mbit/s for throughput. */
-static double
-bs_human(const struct bs *s, double v)
-{
-	return strcmp(s->test->metric, "throughput_bps") == 0 ? v / 1e6 : v;
-}
-
-static const char *
-fmt_ref(const struct bs *s, double v, char *buf, size_t len)
-{
-	if (!(v > 0.0))
-		return "-";
-	snprintf(buf, len, "%.1f", bs_human(s, v));
-	return buf;
-}
-
-static void
-bs_show_steps(const struct bs *s, const struct store_bisect_step *rows,
-    size_t nrows, int json, FILE *fp)
-{
-	const struct bisect_step	*ms;
-	size_t				 nms = 0, i, k = 0;
-	const char			*why;
-	char				 ref[32];
-
-	ms = bisect_steps(s->m, &nms);
-	if (!json)
-		fprintf(fp, "\n%4s %-12s %-11s %-8s %4s %10s %10s %7s %9s\n",
-		    "step", "revision", "why", "verdict", "n", "reference",
-		    "median", "ratio", "p");
-	for (i = 0; i < nrows; i++) {
-		const struct store_bisect_step *r = &rows[i];
-
-		why = r->verdict[0] != '\0' && k < nms ?
-		    bisect_why_name(ms[k++].why) : "running";
-		if (json) {
-			fprintf(fp, "%s{\"seq\":%d,\"revision\":", i ? "," : "",
-			    r->seq);
-			json_str(fp, r->revision);
-			fprintf(fp, ",\"why\":\"%s\",\"verdict\":", why);
-			json_str(fp, r->verdict);
-			fprintf(fp, ",\"run\":%lld,\"n\":%d,\"median\":",
-			    (long long)r->run_id, r->n);
-			json_num(fp, r->median);
-			fprintf(fp, ",\"reference_median\":");
-			json_num(fp, r->baseline_median);
-			fprintf(fp, ",\"ratio\":");
-			json_num(fp, r->ratio);
-			fprintf(fp, ",\"p\":");
-			json_num(fp, r->p);
-			fprintf(fp, "}");
-		} else if (r->n == 0)
-			fprintf(fp, "%4d %-12s %-11s %-8s %4s %10s %10s %7s "
-			    "%9s\n", r->seq, r->revision, why,
-			    r->verdict[0] != '\0' ? r->verdict : "-", "-", "-",
-			    "-", "-", "-");
-		else
-			fprintf(fp, "%4d %-12s %-11s %-8s %4d %10s %10.1f "
-			    "%7.3f %9.3g\n", r->seq, r->revision, why,
-			    r->verdict[0] != '\0' ? r->verdict : "-", r->n,
-			    fmt_ref(s, r->baseline_median, ref, sizeof ref),
-			    bs_human(s, r->median), r->ratio, r->p);
-	}
-}
-
-/* Jobs done over every run of the bisect's steps. */
-static int64_t
-bs_samples(const struct bs *s, const struct store_bisect_step *rows,
-    size_t nrows)
-{
-	struct store_counts	c;
-	char			e[256];
-	int64_t			t = 0;
-	size_t			i;
-
-	for (i = 0; i < nrows; i++)
-		if (rows[i].run_id > 0 && store_job_counts(s->st,
-		    rows[i].run_id, NULL, &c, e, sizeof e) == 0)
-			t += c.n[STORE_JOB_DONE];
-	return t;
-}
-
-static void
-bs_show_result_text(const struct bs *s, const struct bisect_result *res,
-    FILE *fp)
-{
-	size_t	i;
-
-	switch (res->status) {
-	case BISECT_FOUND:
-		fprintf(fp, "culprit: %s %s\n", bisect_id(s->m, res->culprit),
-		    bs_msg(s, res->culprit));
-		fprintf(fp, "confidence: %.4f (%s)\n", res->confidence,
-		    res->verified ? "verified: the culprit and its "
-		    "predecessor each measured twice" : "not verified");
-		break;
-	case BISECT_RANGE:
-		fprintf(fp, "culprit: one of %zu revisions (skipped ones "
-		    "surround it); smallest provable range: after %s (good) "
-		    "up to %s (bad):\n", res->nskipped + 1,
-		    bisect_id(s->m, res->last_good),
-		    bisect_id(s->m, res->first_bad));
-		for (i = res->last_good + 1; i <= res->first_bad; i++)
-			fprintf(fp, "  %s %s\n", bisect_id(s->m, i),
-			    bs_msg(s, i));
-		fprintf(fp, "confidence: %.4f\n", res->confidence);
-		break;
-	case BISECT_FAILED:
-		fprintf(fp, "FAILED: %s\n", res->reason);
-		break;
-	case BISECT_RUNNING:
-		break;
-	}
-}
-
-static void
-bs_show_result_json(const struct bs *s, const struct bisect_result *res,
-    FILE *fp)
-{
-	size_t	i;
-
-	fprintf(fp, ",\"status\":\"%s\",\"culprit\":",
-	    bisect_status_name(res->status));
-	if (res->status == BISECT_FOUND) {
-		fprintf(fp, "{\"id\":");
-		json_str(fp, bisect_id(s->m, res->culprit));
-		fprintf(fp, ",\"message\":");
-		json_str(fp, bs_msg(s, res->culprit));
-		fprintf(fp, "}");
-	} else
-		fprintf(fp, "null");
-	fprintf(fp, ",\"range\":");
-	if (res->status == BISECT_RANGE || res->status == BISECT_FOUND) {
-		fprintf(fp, "{\"last_good\":");
-		json_str(fp, bisect_id(s->m, res->last_good));
-		fprintf(fp, ",\"first_bad\":");
-		json_str(fp, bisect_id(s->m, res->first_bad));
-		fprintf(fp, ",\"candidates\":[");
-		for (i = res->last_good + 1; i <= res->first_bad; i++) {
-			fprintf(fp, "%s", i > res->last_good + 1 ? "," : "");
-			json_str(fp, bisect_id(s->m, i));
-		}
-		fprintf(fp, "]}");
-	} else
-		fprintf(fp, "null");
-	fprintf(fp, ",\"confidence\":");
-	json_num(fp, res->confidence);
-	fprintf(fp, ",\"verified\":%s,\"reason\":", res->verified ? "true" :
-	    "false");
-	json_str(fp, res->reason);
-}
-
-static void
-bs_show_log(const struct bs *s, const struct store_bisect_step *rows,
-    size_t nrows, FILE *fp)
-{
-	size_t	i;
-
-	fprintf(fp, "# labrat bisect %lld: link %s, %s\n", (long long)s->row.id,
-	    s->row.link, s->row.state);
-	fprintf(fp, "# labrat bisect start --inventory %s --link %s --good %s "
-	    "--bad %s --test %s\n", s->row.inventory_path, s->row.link,
-	    s->row.good, s->row.bad, s->row.plan_path);
-	for (i = 0; i < nrows; i++) {
-		if (rows[i].verdict[0] == '\0') {
-			fprintf(fp, "# testing %s (run %lld)\n",
-			    rows[i].revision, (long long)rows[i].run_id);
-			continue;
-		}
-		fprintf(fp, "# %s: [%s] n=%d median=%.6g reference=%.6g "
-		    "ratio=%.4f p=%.4g run=%lld\n", rows[i].verdict,
-		    rows[i].revision, rows[i].n, rows[i].median,
-		    rows[i].baseline_median, rows[i].ratio, rows[i].p,
-		    (long long)rows[i].run_id);
-		fprintf(fp, "%s %s\n", rows[i].verdict, rows[i].revision);
-	}
-	if (s->row.culprit[0] != '\0')
-		fprintf(fp, "# first bad commit: [%s] %s\n", s->row.culprit,
-		    bs_msg(s, (size_t)bisect_index(s->m, s->row.culprit)));
-	else if (s->row.reason != NULL && s->row.reason[0] != '\0')
-		fprintf(fp, "# %s\n", s->row.reason);
-}
-
-static void
-bs_show_head(const struct bs *s, const struct store_bisect_step *rows,
-    size_t nrows, int json, FILE *fp)
-{
-	struct bisect_request	req;
-	int64_t			wall = (s->row.finished_at > 0 ?
-				    s->row.finished_at : util_time() * 1000) -
-				    s->row.created_at;
-	int			more = bisect_next(s->m, &req);
-
-	if (json) {
-		fprintf(fp, "{\"bisect\":%lld,\"state\":\"%s\",\"link\":",
-		    (long long)s->row.id, s->row.state);
-		json_str(fp, s->row.link);
-		fprintf(fp, ",\"good\":");
-		json_str(fp, s->row.good);
-		fprintf(fp, ",\"bad\":");
-		json_str(fp, s->row.bad);
-		fprintf(fp, ",\"revisions\":%zu,\"steps\":%zu,\"samples\":%lld,"
-		    "\"wall_s\":%.1f,\"next\":", s->n, nrows,
-		    (long long)bs_samples(s, rows, nrows), wall / 1e3);
-		if (more)
-			json_str(fp, req.id);
-		else
-			fprintf(fp, "null");
-		return;
-	}
-	fprintf(fp, "bisect %lld: %s; link %s, %s, %s %s, good while ratio "
-	    "%s %.3g; %s..%s (%zu revisions)\n", (long long)s->row.id,
-	    s->row.state, s->row.link, s->row.knobs, s->test->compare ==
-	    CONFIG_BISECT_AB ? "A/B" : "vs GOOD", s->test->metric,
-	    s->test->lower_is_better ? "<=" : ">=", s->test->threshold,
-	    s->row.good, s->row.bad, s->n);
-	fprintf(fp, "steps: %zu, samples: %lld, wall: %lldm%02llds%s%s\n",
-	    nrows, (long long)bs_samples(s, rows, nrows),
-	    (long long)(wall / 60000), (long long)(wall / 1000 % 60),
-	    more ? "; next: " : "", more ? req.id : "");
-}
-
-int
-bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
-{
-	struct bs			 s;
-	struct store_bisect_step	*rows = NULL;
-	struct bisect_result		 res;
-	size_t				 nrows = 0;
-	long				 pending;
-	char				 err[1024];
-	int				 rc;
-
-	if ((rc = bs_open(&s, db, id, 1)) != 0 || bs_replay(&s, &rows,
-	    &nrows, &pending, err, sizeof err) == -1) {
-		if (rc == 0)
-			log_warnx("bisect %lld: %s", (long long)id, err);
-		bs_free(&s);
-		return -1;
-	}
-	if (what == 2 && !json)
-		bs_show_log(&s, rows, nrows, fp);
-	else {
-		bisect_result(s.m, &res);
-		bs_show_head(&s, rows, nrows, json, fp);
-		if (json) {
-			bs_show_result_json(&s, &res, fp);
-			fprintf(fp, ",\"evidence\":[");
-			bs_show_steps(&s, rows, nrows, 1, fp);
-			fprintf(fp, "]}\n");
-		} else {
-			bs_show_result_text(&s, &res, fp);
-			bs_show_steps(&s, rows, nrows, 0, fp);
-		}
-	}
-	free(rows);
-	bs_free(&s);
-	return 0;
-}

@@ -389,7 +389,8 @@ config_history_revisions(const char *path, char ***idsp, char ***msgsp,
 	struct config_walk	 w;
 	char			*text, p[CONFIG_PATHLEN];
 	char			**ids = NULL, **msgs = NULL;
-	size_t			 len, n = 0, i, before = errs->n + errs->dropped;
+	size_t			 len, n = 0, i;
+	size_t			 before = errs->n + errs->dropped;
 
 	if ((text = config_read_text(path, &len, errs)) == NULL)
 		return -1;

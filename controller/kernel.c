@@ -227,7 +227,8 @@ install_freebsd(const struct config_host *h, const char *rev,
 {
 	const struct config_kernel *k = &h->kernel;
 	struct buf	 out;
-	char		*cmd = NULL, *gitdir, jobs[16], kc[CONFIG_ARG_MAX + 16],
+	char		*cmd = NULL, *gitdir, jobs[16];
+	char		 kc[CONFIG_ARG_MAX + 16],
 			 kodir[CONFIG_ARG_MAX + 16];
 	int		 st, rc = -1, tmo = DEF(o->install_timeout_s, 7200) *
 			    1000, ctmo = DEF(o->connect_timeout_s, 10) * 1000;

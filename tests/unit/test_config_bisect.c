@@ -1,5 +1,6 @@
 /*
- * test_config_bisect: the bisect test files (configs/bisect/em.json, bce.json) load;
+ * test_config_bisect: the bisect test files (configs/bisect/em.json and
+ * bce.json) load;
  * a broken file gets every error with its JSON path (workload errors from
  * the plan loader renamed to "workload..."); the generated one-workload
  * plan; simulated-lab history revisions.

@@ -28,9 +28,9 @@ struct reply {
 struct fake {
 	const struct reply	*replies;
 	struct buf		 log;	/* one line per event */
-	int			 alive_left;	/* probes answering before down */
+	int			 alive_left;	/* probes before down */
 	int			 down_connects;	/* failing connects */
-	int			 power_fixes;	/* connects succeed after power */
+	int			 power_fixes;	/* up after power */
 	int			 powered;
 	int64_t			 now;
 };

@@ -1,0 +1,347 @@
+/*
+ * cmd_bisect_show: `labrat bisect status|log` and the result of start and
+ * resume: the culprit or the smallest provable range, the confidence and
+ * the evidence table, as text or JSON, from the store alone (the lab may be
+ * gone).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD_BISECT_INTERNAL
+#include "bisect.h"
+#include "cmd.h"
+#include "config.h"
+#include "log.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+/* ---- showing ------------------------------------------------------------ */
+
+static void
+json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+json_num(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.6g", v);
+	else
+		fprintf(fp, "null");
+}
+
+static const char *
+bs_msg(const struct bisect_sess *s, size_t rev)
+{
+	return rev < s->n ? s->msgs[rev] : "";
+}
+
+/* Values for humans: Mbit/s for throughput. */
+static double
+bs_human(const struct bisect_sess *s, double v)
+{
+	return strcmp(s->test->metric, "throughput_bps") == 0 ? v / 1e6 : v;
+}
+
+static const char *
+fmt_ref(const struct bisect_sess *s, double v, char *buf, size_t len)
+{
+	if (!(v > 0.0))
+		return "-";
+	snprintf(buf, len, "%.1f", bs_human(s, v));
+	return buf;
+}
+
+static void
+bs_show_steps(const struct bisect_sess *s, const struct store_bisect_step *rows,
+    size_t nrows, int json, FILE *fp)
+{
+	const struct bisect_step	*ms;
+	size_t				 nms = 0, i, k = 0;
+	const char			*why;
+	char				 ref[32];
+
+	ms = bisect_steps(s->m, &nms);
+	if (!json)
+		fprintf(fp, "\n%4s %-12s %-11s %-8s %4s %10s %10s %7s %9s\n",
+		    "step", "revision", "why", "verdict", "n", "reference",
+		    "median", "ratio", "p");
+	for (i = 0; i < nrows; i++) {
+		const struct store_bisect_step *r = &rows[i];
+
+		why = r->verdict[0] != '\0' && k < nms ?
+		    bisect_why_name(ms[k++].why) : "running";
+		if (json) {
+			fprintf(fp, "%s{\"seq\":%d,\"revision\":", i ? "," : "",
+			    r->seq);
+			json_str(fp, r->revision);
+			fprintf(fp, ",\"why\":\"%s\",\"verdict\":", why);
+			json_str(fp, r->verdict);
+			fprintf(fp, ",\"run\":%lld,\"n\":%d,\"median\":",
+			    (long long)r->run_id, r->n);
+			json_num(fp, r->median);
+			fprintf(fp, ",\"reference_median\":");
+			json_num(fp, r->baseline_median);
+			fprintf(fp, ",\"ratio\":");
+			json_num(fp, r->ratio);
+			fprintf(fp, ",\"p\":");
+			json_num(fp, r->p);
+			fprintf(fp, "}");
+		} else if (r->n == 0)
+			fprintf(fp, "%4d %-12s %-11s %-8s %4s %10s %10s %7s "
+			    "%9s\n", r->seq, r->revision, why,
+			    r->verdict[0] != '\0' ? r->verdict : "-", "-", "-",
+			    "-", "-", "-");
+		else
+			fprintf(fp, "%4d %-12s %-11s %-8s %4d %10s %10.1f "
+			    "%7.3f %9.3g\n", r->seq, r->revision, why,
+			    r->verdict[0] != '\0' ? r->verdict : "-", r->n,
+			    fmt_ref(s, r->baseline_median, ref, sizeof ref),
+			    bs_human(s, r->median), r->ratio, r->p);
+	}
+}
+
+/* Jobs done over every run of the bisect's steps. */
+static int64_t
+bs_samples(const struct bisect_sess *s, const struct store_bisect_step *rows,
+    size_t nrows)
+{
+	struct store_counts	c;
+	char			e[256];
+	int64_t			t = 0;
+	size_t			i;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].run_id > 0 && store_job_counts(s->st,
+		    rows[i].run_id, NULL, &c, e, sizeof e) == 0)
+			t += c.n[STORE_JOB_DONE];
+	return t;
+}
+
+static void
+bs_show_result_text(const struct bisect_sess *s,
+    const struct bisect_result *res, FILE *fp)
+{
+	size_t	i;
+
+	switch (res->status) {
+	case BISECT_FOUND:
+		fprintf(fp, "culprit: %s %s\n", bisect_id(s->m, res->culprit),
+		    bs_msg(s, res->culprit));
+		fprintf(fp, "confidence: %.4f (%s)\n", res->confidence,
+		    res->verified ? "verified: the culprit and its "
+		    "predecessor each measured twice" : "not verified");
+		break;
+	case BISECT_RANGE:
+		fprintf(fp, "culprit: one of %zu revisions (skipped ones "
+		    "surround it); smallest provable range: after %s (good) "
+		    "up to %s (bad):\n", res->nskipped + 1,
+		    bisect_id(s->m, res->last_good),
+		    bisect_id(s->m, res->first_bad));
+		for (i = res->last_good + 1; i <= res->first_bad; i++)
+			fprintf(fp, "  %s %s\n", bisect_id(s->m, i),
+			    bs_msg(s, i));
+		fprintf(fp, "confidence: %.4f\n", res->confidence);
+		break;
+	case BISECT_FAILED:
+		fprintf(fp, "FAILED: %s\n", res->reason);
+		break;
+	case BISECT_RUNNING:
+		break;
+	}
+}
+
+static void
+bs_show_result_json(const struct bisect_sess *s,
+    const struct bisect_result *res, FILE *fp)
+{
+	size_t	i;
+
+	fprintf(fp, ",\"status\":\"%s\",\"culprit\":",
+	    bisect_status_name(res->status));
+	if (res->status == BISECT_FOUND) {
+		fprintf(fp, "{\"id\":");
+		json_str(fp, bisect_id(s->m, res->culprit));
+		fprintf(fp, ",\"message\":");
+		json_str(fp, bs_msg(s, res->culprit));
+		fprintf(fp, "}");
+	} else
+		fprintf(fp, "null");
+	fprintf(fp, ",\"range\":");
+	if (res->status == BISECT_RANGE || res->status == BISECT_FOUND) {
+		fprintf(fp, "{\"last_good\":");
+		json_str(fp, bisect_id(s->m, res->last_good));
+		fprintf(fp, ",\"first_bad\":");
+		json_str(fp, bisect_id(s->m, res->first_bad));
+		fprintf(fp, ",\"candidates\":[");
+		for (i = res->last_good + 1; i <= res->first_bad; i++) {
+			fprintf(fp, "%s", i > res->last_good + 1 ? "," : "");
+			json_str(fp, bisect_id(s->m, i));
+		}
+		fprintf(fp, "]}");
+	} else
+		fprintf(fp, "null");
+	fprintf(fp, ",\"confidence\":");
+	json_num(fp, res->confidence);
+	fprintf(fp, ",\"verified\":%s,\"reason\":", res->verified ? "true" :
+	    "false");
+	json_str(fp, res->reason);
+}
+
+/* "# skip: [REV] why" with the reason its run recorded (first line). */
+static void
+bs_log_skip(const struct bisect_sess *s, const struct store_bisect_step *r,
+    FILE *fp)
+{
+	struct store_run	run;
+	char			e[256];
+	const char		*why = "", *last, *end;
+	size_t			 n;
+	int			got;
+
+	memset(&run, 0, sizeof run);
+	got = r->run_id > 0 && store_run_get(s->st, r->run_id, &run, e,
+	    sizeof e) == 1;
+	if (got && run.reason != NULL)
+		why = run.reason;
+	n = strcspn(why, "\n");
+	last = why + strlen(why);
+	while (last > why + n && (last[-1] == '\n' || last[-1] == ' '))
+		last--;
+	end = last;
+	while (last > why + n && last[-1] != '\n')
+		last--;
+	fprintf(fp, "# skip: [%s] %.*s%s%.*s (run %lld)\n", r->revision,
+	    (int)n, why, last > why + n ? " ... " : "",
+	    last > why + n ? (int)(end - last) : 0, last,
+	    (long long)r->run_id);
+	if (got)
+		store_run_free(&run);
+}
+
+static void
+bs_show_log(const struct bisect_sess *s, const struct store_bisect_step *rows,
+    size_t nrows, FILE *fp)
+{
+	size_t	i;
+
+	fprintf(fp, "# labrat bisect %lld: link %s, %s\n", (long long)s->row.id,
+	    s->row.link, s->row.state);
+	fprintf(fp, "# labrat bisect start --inventory %s --link %s --good %s "
+	    "--bad %s --test %s\n", s->row.inventory_path, s->row.link,
+	    s->row.good, s->row.bad, s->row.plan_path);
+	for (i = 0; i < nrows; i++) {
+		if (rows[i].verdict[0] == '\0') {
+			fprintf(fp, "# testing %s (run %lld)\n",
+			    rows[i].revision, (long long)rows[i].run_id);
+			continue;
+		}
+		if (strcmp(rows[i].verdict, "skip") == 0)
+			bs_log_skip(s, &rows[i], fp);
+		else
+			fprintf(fp, "# %s: [%s] n=%d median=%.6g "
+			    "reference=%.6g ratio=%.4f p=%.4g run=%lld\n",
+			    rows[i].verdict, rows[i].revision, rows[i].n,
+			    rows[i].median, rows[i].baseline_median,
+			    rows[i].ratio, rows[i].p,
+			    (long long)rows[i].run_id);
+		fprintf(fp, "%s %s\n", rows[i].verdict, rows[i].revision);
+	}
+	if (s->row.culprit[0] != '\0')
+		fprintf(fp, "# first bad commit: [%s] %s\n", s->row.culprit,
+		    bs_msg(s, (size_t)bisect_index(s->m, s->row.culprit)));
+	else if (s->row.reason != NULL && s->row.reason[0] != '\0')
+		fprintf(fp, "# %s\n", s->row.reason);
+}
+
+static void
+bs_show_head(const struct bisect_sess *s, const struct store_bisect_step *rows,
+    size_t nrows, int json, FILE *fp)
+{
+	struct bisect_request	req;
+	int64_t			wall = (s->row.finished_at > 0 ?
+				    s->row.finished_at : util_time() * 1000) -
+				    s->row.created_at;
+	int			more = bisect_next(s->m, &req);
+
+	if (json) {
+		fprintf(fp, "{\"bisect\":%lld,\"state\":\"%s\",\"link\":",
+		    (long long)s->row.id, s->row.state);
+		json_str(fp, s->row.link);
+		fprintf(fp, ",\"good\":");
+		json_str(fp, s->row.good);
+		fprintf(fp, ",\"bad\":");
+		json_str(fp, s->row.bad);
+		fprintf(fp, ",\"revisions\":%zu,\"steps\":%zu,\"samples\":%lld,"
+		    "\"wall_s\":%.1f,\"next\":", s->n, nrows,
+		    (long long)bs_samples(s, rows, nrows), wall / 1e3);
+		if (more)
+			json_str(fp, req.id);
+		else
+			fprintf(fp, "null");
+		return;
+	}
+	fprintf(fp, "bisect %lld: %s; link %s, %s, %s %s, good while ratio "
+	    "%s %.3g; %s..%s (%zu revisions)\n", (long long)s->row.id,
+	    s->row.state, s->row.link, s->row.knobs, s->test->compare ==
+	    CONFIG_BISECT_AB ? "A/B" : "vs GOOD", s->test->metric,
+	    s->test->lower_is_better ? "<=" : ">=", s->test->threshold,
+	    s->row.good, s->row.bad, s->n);
+	fprintf(fp, "steps: %zu, samples: %lld, wall: %lldm%02llds%s%s\n",
+	    nrows, (long long)bs_samples(s, rows, nrows),
+	    (long long)(wall / 60000), (long long)(wall / 1000 % 60),
+	    more ? "; next: " : "", more ? req.id : "");
+}
+
+int
+bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
+{
+	struct bisect_sess			 s;
+	struct store_bisect_step	*rows = NULL;
+	struct bisect_result		 res;
+	size_t				 nrows = 0;
+	long				 pending;
+	char				 err[1024];
+	int				 rc;
+
+	if ((rc = bisect_sess_open(&s, db, id, 1)) != 0 ||
+	    bisect_sess_replay(&s, &rows,
+	    &nrows, &pending, err, sizeof err) == -1) {
+		if (rc == 0)
+			log_warnx("bisect %lld: %s", (long long)id, err);
+		bisect_sess_free(&s);
+		return -1;
+	}
+	if (what == 2 && !json)
+		bs_show_log(&s, rows, nrows, fp);
+	else {
+		bisect_result(s.m, &res);
+		bs_show_head(&s, rows, nrows, json, fp);
+		if (json) {
+			bs_show_result_json(&s, &res, fp);
+			fprintf(fp, ",\"evidence\":[");
+			bs_show_steps(&s, rows, nrows, 1, fp);
+			fprintf(fp, "]}\n");
+		} else {
+			bs_show_result_text(&s, &res, fp);
+			bs_show_steps(&s, rows, nrows, 0, fp);
+		}
+	}
+	free(rows);
+	bisect_sess_free(&s);
+	return 0;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# labrat bisect on the simulated lab, with a 48-revision history
+# (r200100..r200147) that carries the em fault from r200131, the bce fault
+# from r200118, an unbootable r200117 and an unbuildable r200119:
+#  - em (A/B TSO on/off at MTU 9000, --noise 3): SIGKILLed once it is into
+#    its 4th step, resumed: culprit r200131, no finished step repeated;
+#  - bce, meanwhile on its own hosts: a range whose GOOD is bad stops and
+#    says so; then (vs GOOD, NAT + TSO) r200117 and r200119 become skips
+#    (r200117 through the power-cycle path) and the smallest provable
+#    range {r200117, r200118} is reported.
+set -u
+. "$(dirname "$0")/lib/simlab.sh"
+LAB=bis$$
+T=$(mktemp -d "${TMPDIR:-/tmp}/lrbis$$.XXXXXX")
+EMFLOW=
+cleanup() {
+	[ -n "$EMFLOW" ] && kill "$EMFLOW" 2>/dev/null
+	[ -f "$T/em.pid" ] && kill -9 "$(cat "$T/em.pid")" 2>/dev/null
+	lab_down
+	[ -n "${KEEP:-}" ] && cp -r "$T" "$KEEP"; rm -rf "$T"
+}
+trap cleanup EXIT
+command -v jq >/dev/null || fail "jq missing"
+
+C=$SIMLAB_SRC/configs
+jq '{description: "bisect test history",
+     revisions: [.revisions[100:148][]],
+     faults: [.faults[0] + {introduced: "r200131"},
+              .faults[1] + {introduced: "r200118"}],
+     unbuildable: ["r200119"], unbootable: ["r200117"]}' \
+    "$C/simlab/history.json" > "$T/hist.json" || fail "history"
+jq '.workload.time = 1 | .threshold = 0.925 | .sampling.max_samples = 10 | .timeouts.boot = 8' \
+    "$C/bisect/em.json" > "$T/em.json"
+jq '.workload.time = 1 | .timeouts.boot = 8' "$C/bisect/bce.json" > "$T/bce.json"
+jq '{knobs: {mtu: 1500, nat: "kernel"},
+     compare: {type: "ab", knob: "tso", reference: false, candidate: true},
+     workload: .workload, threshold: 0.5, timeouts: .timeouts,
+     sampling: {min_samples: 4, max_samples: 8}}' "$T/bce.json" > "$T/bce-ab.json"
+
+lab_up --history "$T/hist.json" --noise 3 --boot-seconds 1
+B() { "$LABRAT" bisect "$@"; }
+nsteps() { B status --db "$1" --format json 2>/dev/null | jq '.steps // 0' 2>/dev/null; }
+
+# em: start, SIGKILL in the middle of its 4th step, resume.
+em_flow() {
+	t0=$(now_ms)
+	"$LABRAT" bisect start --inventory "$INV" --link em --good r200120 \
+	    --bad r200147 --test "$T/em.json" --db "$T/em.db" \
+	    >"$T/em1.out" 2>"$T/em1.err" &
+	echo $! > "$T/em.pid"
+	until [ "$(nsteps "$T/em.db")" -ge 4 ] 2>/dev/null; do
+		kill -0 "$(cat "$T/em.pid")" 2>/dev/null ||
+		    { echo "ended before the kill" > "$T/em.fail"; return; }
+		sleep 0.3
+	done
+	sleep 1
+	kill -9 "$(cat "$T/em.pid")"
+	wait "$(cat "$T/em.pid")" 2>/dev/null
+	rm -f "$T/em.pid"
+	B status --db "$T/em.db" --format json > "$T/em-killed.json"
+	"$LABRAT" bisect resume --db "$T/em.db" --format json >"$T/em.out" \
+	    2>"$T/em2.err" &
+	echo $! > "$T/em.pid"
+	wait $!
+	echo $? > "$T/em.rc"
+	rm -f "$T/em.pid"
+	echo $(( $(now_ms) - t0 )) > "$T/em.ms"
+}
+em_flow &
+EMFLOW=$!
+
+# bce, a bad range: GOOD r200120 already has the fault.
+t0=$(now_ms)
+B start --inventory "$INV" --link bce --good r200120 --bad r200147 \
+    --test "$T/bce-ab.json" --db "$T/bad.db" >"$T/bad.out" 2>"$T/bad.err"
+rc=$?
+[ $rc -eq 1 ] || fail "bad range: exit $rc, want 1: $(cat "$T/bad.out" "$T/bad.err")"
+grep -qi "FAILED: good endpoint r200120 tested bad" "$T/bad.out" ||
+    fail "bad range: no clear message: $(cat "$T/bad.out")"
+[ "$(B status --db "$T/bad.db" --format json | jq -r .state)" = failed ] ||
+    fail "bad range: state is not failed"
+note "bad range stopped after $(nsteps "$T/bad.db") step(s), $(( $(now_ms) - t0 )) ms: $(grep FAILED "$T/bad.out")"
+
+# bce with an unbootable and an unbuildable revision around the culprit.
+t0=$(now_ms)
+B start --inventory "$INV" --link bce --good r200100 --bad r200147 \
+    --test "$T/bce.json" --db "$T/bce.db" --format json >"$T/bce.out" \
+    2>"$T/bce.err" || fail "bce bisect: $(tail -5 "$T/bce.err")"
+ms=$(( $(now_ms) - t0 ))
+O=$T/bce.out
+st=$(jq -r .status "$O")
+if [ "$st" = range ]; then
+	[ "$(jq -c .range.candidates "$O")" = '["r200117","r200118"]' ] ||
+	    fail "bce range: $(jq -c .range "$O")"
+elif [ "$st" = found ]; then
+	[ "$(jq -r .culprit.id "$O")" = r200118 ] || fail "bce culprit $(jq -c .culprit "$O")"
+else
+	fail "bce: status $st: $(jq -r .reason "$O")"
+fi
+jq -e '[.evidence[] | select(.revision == "r200117")][0].verdict == "skip"' "$O" >/dev/null ||
+    fail "unbootable r200117 not a skip"
+grep -q "power-cycled" "$T/bce.err" || fail "the power-cycle path did not run"
+if jq -e '[.evidence[].revision] | index("r200119")' "$O" >/dev/null; then
+	jq -e '[.evidence[] | select(.revision == "r200119")][0].verdict == "skip"' "$O" >/dev/null ||
+	    fail "unbuildable r200119 not a skip"
+fi
+note "bce: $st $(jq -c '.range.candidates' "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, ${ms} ms"
+
+# em: the killed and resumed bisect.
+wait "$EMFLOW"
+EMFLOW=
+[ -f "$T/em.fail" ] && fail "em: $(cat "$T/em.fail"): $(tail -5 "$T/em1.err")"
+[ "$(cat "$T/em.rc")" = 0 ] || fail "em resume: exit $(cat "$T/em.rc"): $(tail -5 "$T/em2.err")"
+O=$T/em.out
+[ "$(jq -r .status "$O")" = found ] || fail "em: $(jq -r '.status + ": " + .reason' "$O")"
+[ "$(jq -r .culprit.id "$O")" = r200131 ] || fail "em culprit $(jq -c .culprit "$O"), want r200131"
+# Every step finished before the kill is still there, unchanged, and no
+# (revision, reason) was measured twice.
+jq -r '.evidence[] | select(.verdict != "") | "\(.seq) \(.revision) \(.verdict) \(.run)"' \
+    "$T/em-killed.json" > "$T/before.txt"
+jq -r '.evidence[] | "\(.seq) \(.revision) \(.verdict) \(.run)"' "$O" > "$T/after.txt"
+[ -s "$T/before.txt" ] || fail "no finished step before the kill"
+while read -r line; do
+	grep -qx "$line" "$T/after.txt" || fail "step changed by resume: $line"
+done < "$T/before.txt"
+jq -e '[.evidence[] | "\(.revision) \(.why)"] | length == (unique | length)' "$O" >/dev/null ||
+    fail "a step was repeated: $(jq -c '[.evidence[] | "\(.revision) \(.why)"]' "$O")"
+jq -e '[.evidence[] | select(.verdict == "")] | length == 0' "$O" >/dev/null ||
+    fail "an unfinished step is left"
+note "em: killed after $(wc -l < "$T/before.txt") finished steps; culprit r200131, confidence $(jq .confidence "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, $(cat "$T/em.ms") ms"
+B log --db "$T/em.db" | grep -q "^# first bad commit: \[r200131\]" || fail "log"
+echo PASS
