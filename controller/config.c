@@ -499,7 +499,8 @@ const char *const config_keys_workload_iperf[] = { "tool", "len", "window",
 	"nodelay", "time", "parallel", "links", NULL };
 const char *const config_keys_workload_scp[] = { "tool", "size", "links",
 	NULL };
-const char *const config_keys_timeouts[] = { "connect", "job", NULL };
+const char *const config_keys_timeouts[] = { "connect", "job", "settle_ms",
+    NULL };
 const char *const config_keys_stats[] = { "alpha", "min_effect",
 	"min_samples", "max_samples", "collapse_factor", "adaptive", NULL };
 

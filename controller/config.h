@@ -287,6 +287,9 @@ struct config_plan {
 	int			 repetitions;	/* default 1, 1..1000 */
 	int			 connect_timeout; /* s, default 10, 1..600 */
 	int			 job_timeout;	/* s, default 120, 1..86400 */
+	/* ms to wait after applying knobs before measuring: a real NIC
+	 * renegotiates its link after an MTU change.  default 500 */
+	int			 settle_ms;
 	int			 retries;	/* default 2, 0..10 */
 	struct config_stats	 stats;
 };

@@ -379,6 +379,8 @@ parse_plan(struct config_walk *w, struct json_object *root,
 		    &plan->connect_timeout);
 		config_get_int(w, "timeouts", v, "job", 0, 1, 86400,
 		    &plan->job_timeout);
+		config_get_int(w, "timeouts", v, "settle_ms", 0, 0, 60000,
+		    &plan->settle_ms);
 	}
 	config_get_int(w, "", root, "retries", 0, 0, 10, &plan->retries);
 	if ((v = config_get_object(w, "", root, "stats", 0)) != NULL)
@@ -392,6 +394,7 @@ plan_defaults(struct config_plan *plan)
 	plan->repetitions = 1;
 	plan->connect_timeout = 10;
 	plan->job_timeout = 120;
+	plan->settle_ms = 500;
 	plan->retries = 2;
 	plan->stats.alpha = 0.05;
 	plan->stats.min_effect = 0.03;

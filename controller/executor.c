@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "agentctl.h"
@@ -656,6 +657,12 @@ job_execute(struct exec_worker *w, const struct store_job *job,
 	}
 	if (store_knobs_key(&inf, inforce, inforcelen) == -1)
 		inforce[0] = '\0';
+	/*
+	 * A real NIC renegotiates its link after an MTU change and a driver
+	 * may take a moment to reprogram offloads: measure once it settled.
+	 */
+	if (ex->plan->settle_ms > 0)
+		usleep((useconds_t)ex->plan->settle_ms * 1000);
 	if (stopped(ex)) {
 		rc = EXEC_STOPPED;
 		goto restore;
