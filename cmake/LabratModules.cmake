@@ -5,8 +5,9 @@
 # in dependency order (DESIGN.md: dependencies point downwards only), so a
 # module can only name modules declared before it.
 #
-# At configure time the module's .c and .h are scanned: every
-# `#include "X.h"` must name the module itself or one it reaches through
+# At configure time the module's files (NAME.c, NAME.h and private
+# NAME_*.c / NAME_*.h) are scanned: every `#include "X.h"` must name the
+# module itself, one of its private headers, or a module it reaches through
 # DEPS, and third-party headers may only be included by a module that lists
 # their package in LIBS.  A violation stops the configure step, so the
 # dependency direction of DESIGN.md is enforced by the build.
@@ -52,6 +53,11 @@ function(labrat_check_includes who allowed_mods allowed_pkgs)
     foreach(line ${lines})
       if(line MATCHES "#[ \t]*include[ \t]*\"([A-Za-z0-9_]+)\\.h\"")
         set(h ${CMAKE_MATCH_1})
+        # A module's private headers (NAME_*.h) are its own business.
+        string(REGEX MATCH "^${who}_" private "${h}")
+        if(private)
+          continue()
+        endif()
         if(NOT h IN_LIST allowed_mods AND NOT h STREQUAL "embed")
           message(FATAL_ERROR "${f}: ${who} includes \"${h}.h\" but does not "
                   "link module ${h} (see labrat_module DEPS and DESIGN.md)")
@@ -86,8 +92,12 @@ function(labrat_module name)
   set_property(GLOBAL PROPERTY LABRAT_LIBS_${name} "${M_LIBS}")
   set_property(GLOBAL APPEND PROPERTY LABRAT_MODULES ${name})
   _labrat_closure(allowed ${name})
+  # Its own files: NAME.c, NAME.h and any private NAME_*.c / NAME_*.h.
+  file(GLOB own ${CMAKE_CURRENT_SOURCE_DIR}/${name}_*.c
+                ${CMAKE_CURRENT_SOURCE_DIR}/${name}_*.h)
   labrat_check_includes(${name} "${allowed}" "${M_LIBS}"
-    ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c ${CMAKE_CURRENT_SOURCE_DIR}/${name}.h)
+    ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c ${CMAKE_CURRENT_SOURCE_DIR}/${name}.h
+    ${own})
 
   add_library(lr_${name} STATIC ${name}.c ${M_EXTRA_SOURCES})
   set_target_properties(lr_${name} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON)
