@@ -1,0 +1,239 @@
+#!/bin/sh
+# bench/run_bench.sh: `labrat run` against the simulated lab (root needed;
+# not run by ctest).  Figures, not assertions:
+#
+#   fidelity  labrat's iperf3 throughput / the same iperf3 run by hand on
+#             the same link, interleaved (target 1.00 +- 0.01)
+#   overhead  controller time per job, workload excluded: labrat's job time
+#             minus the same agent command sequence run on the hosts
+#             directly (nsenter), against that sequence over OpenSSH `ssh`
+#             with and without ControlMaster (target <= 50 ms and no slower
+#             than ControlMaster)
+#   matrix    wall time of a 4-link matrix (--pairs 4) / the ideal
+#             (workload time / parallel links) (target <= 1.05)
+#   rss       peak RSS of the controller driving 8 links (target <= 30 MB)
+#
+# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|rss]...  (all)
+# env: LABRAT (default build/labrat), N (repetitions, default 5), R (rounds
+#      of the overhead comparison, default 3),
+#      T (iperf3 seconds for fidelity/matrix, default 5)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LABRAT=${LABRAT:-$ROOT/build/labrat}
+export LABRAT_SIMLAB_DIR="$ROOT/simlab"
+N=${N:-5}
+T=${T:-5}
+R=${R:-3}
+TMP=$(mktemp -d /tmp/labrat-bench.XXXXXX)
+LABS=""
+
+cleanup() {
+	for l in $LABS; do
+		"$LABRAT" lab down --name "$l" >/dev/null 2>&1
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+die() {
+	echo "run_bench: $*" >&2
+	exit 1
+}
+
+now_ms() {
+	echo $(( $(date +%s%N) / 1000000 ))
+}
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
+	    else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# lab NAME ARGS...: brings a lab up; sets INV, STATE.
+lab() {
+	LABS="$LABS $1"
+	INV=$("$LABRAT" lab up --name "$@") || die "lab up $1"
+	STATE=/run/labrat-lab/$1
+}
+
+sq() {
+	sqlite3 -batch -noheader -cmd '.timeout 5000' "$1" "$2"
+}
+
+# plan FILE LINKS_JSON KNOBS_JSON TIME REPS
+plan() {
+	cat > "$1" <<EOF
+{ "links": $2, "knobs": $3,
+  "workloads": [ { "tool": "iperf3", "time": $4 } ],
+  "repetitions": $5, "timeouts": { "connect": 5, "job": 60 }, "retries": 0,
+  "stats": { "adaptive": false } }
+EOF
+}
+
+# In a host's namespaces (network, mount, uts: what its sshd sees).
+on_host() {
+	_h=$1
+	shift
+	nsenter -t "$(cat "$STATE/hosts/$_h/sshd.pid")" -n -m -u -- "$@"
+}
+
+bench_fidelity() {
+	lab rbf$$ --noise 0
+	plan "$TMP/f.json" '["em"]' '{ "tso": [true], "mtu": [1500] }' "$T" 1
+	"$LABRAT" run --db "$TMP/f.db" --inventory "$INV" --plan "$TMP/f.json" \
+	    >/dev/null 2>&1 || die "fidelity warm-up run"
+	: > "$TMP/f.ratios"
+	i=0
+	while [ $i -lt "$N" ]; do
+		"$LABRAT" run --db "$TMP/f.db" --inventory "$INV" \
+		    --plan "$TMP/f.json" >/dev/null 2>&1 || die "fidelity run"
+		l=$(sq "$TMP/f.db" "SELECT value FROM samples s JOIN jobs j ON
+		    j.id = s.job_id WHERE run_id = (SELECT max(id) FROM runs)
+		    AND metric = 'throughput_bps' AND interval = 0")
+		on_host em-b iperf3 -s -1 -B 198.18.1.2 -p 5201 >/dev/null 2>&1 &
+		sleep 0.3
+		h=$(on_host em-a iperf3 -c 198.18.1.2 -p 5201 -J -t "$T" -P 1 \
+		    -i 1 -C cubic | jq '.end.sum_received.bits_per_second')
+		wait
+		echo "$l $h" | awk '{ printf "%.4f\n", $1 / $2 }' >> "$TMP/f.ratios"
+		echo "  fidelity $((i + 1)): labrat $(echo "$l" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s, by hand $(echo "$h" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s"
+		i=$((i + 1))
+	done
+	echo "fidelity: labrat / by hand, median of $N ($T s iperf3): $(median < "$TMP/f.ratios")" \
+	    "(range $(sort -g "$TMP/f.ratios" | head -n 1)-$(sort -g "$TMP/f.ratios" | tail -n 1))"
+}
+
+# The agent command sequence of one em job (tso_on sender, TSO as $1),
+# each line "HOST ARGS...", as labrat's executor issues it.
+job_seq() {
+	cat <<EOF
+em-b apply --if em0 --rollback-after 121
+em-a apply --if em0 --tso $1 --rollback-after 121
+em-b serve --tool iperf3 --bind 198.18.1.2
+em-a iperf --tool iperf3 --server 198.18.1.2 --port 5201 --time 1 --parallel 1
+em-b serve stop
+em-b restore --if em0
+em-a restore --if em0
+EOF
+}
+
+# seq_ms MODE: ms for N jobs' command sequences (alternating TSO off/on).
+seq_ms() {
+	_agent=$(ls -d "$STATE"/hosts/em-a/var-lib-labrat/agent/*/labrat-agent | head -n 1)
+	_agent=/var/lib/labrat/agent/$(basename "$(dirname "$_agent")")/labrat-agent
+	_t0=$(now_ms)
+	_i=0
+	while [ $_i -lt "$N" ]; do
+		for tso in off on; do
+			job_seq $tso | while read -r h args; do
+				if [ "$h" = em-a ]; then a=$A_EMA; else a=$A_EMB; fi
+				# shellcheck disable=SC2086
+				case $1 in
+				local) on_host "$h" "$_agent" $args ;;
+				ssh) ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes \
+				    -o UserKnownHostsFile="$STATE/known_hosts" \
+				    -i "$STATE/id_ed25519" "root@$a" "$_agent" $args ;;
+				cm) ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes \
+				    -o UserKnownHostsFile="$STATE/known_hosts" \
+				    -o ControlMaster=auto -o ControlPersist=120 \
+				    -o ControlPath="$TMP/cm-%h" \
+				    -i "$STATE/id_ed25519" "root@$a" "$_agent" $args ;;
+				esac </dev/null >/dev/null 2>&1 || echo "  ($1: $h $args failed)" >&2
+			done
+		done
+		_i=$((_i + 1))
+	done
+	echo $(( $(now_ms) - _t0 ))
+}
+
+addr() {
+	jq -r --arg h "$1" '.hosts[] | select(.name == $h) | .address' "$INV"
+}
+
+bench_overhead() {
+	lab rbo$$
+	plan "$TMP/o.json" '["em"]' '{ "tso": [false, true] }' 1 "$N"
+	"$LABRAT" run --db "$TMP/o.db" --inventory "$INV" --plan "$TMP/o.json" \
+	    >/dev/null 2>&1 || die "overhead warm-up run"
+	jobs=$((2 * N))
+	A_EMA=$(addr em-a)
+	A_EMB=$(addr em-b)
+	# Open the ControlMaster connections once, as a user of them would.
+	for h in em-a em-b; do
+		ssh -n -o BatchMode=yes -o UserKnownHostsFile="$STATE/known_hosts" \
+		    -o ControlMaster=auto -o ControlPersist=120 \
+		    -o ControlPath="$TMP/cm-%h" -i "$STATE/id_ed25519" \
+		    "root@$(addr $h)" true || die "ControlMaster to $h"
+	done
+	r=1
+	while [ $r -le "$R" ]; do
+		round=$r
+		r=$((r + 1))
+		t0=$(now_ms)
+		"$LABRAT" run --db "$TMP/o.db" --inventory "$INV" \
+		    --plan "$TMP/o.json" >/dev/null 2>&1 || die "overhead run"
+		wall=$(( $(now_ms) - t0 ))
+		run=$(sq "$TMP/o.db" "SELECT max(id) FROM runs")
+		jobsms=$(sq "$TMP/o.db" "SELECT max(finished_at) - min(started_at)
+		    FROM jobs WHERE run_id = $run")
+		loc=$(seq_ms local)
+		plain=$(seq_ms ssh)
+		cm=$(seq_ms cm)
+		echo "  round $round: $jobs jobs: labrat $jobsms ms (whole command $wall ms)," \
+		    "by hand: local $loc ms, ssh $plain ms, ssh+ControlMaster $cm ms"
+		echo "$jobsms $loc $plain $cm $wall" >> "$TMP/o.rounds"
+	done
+	awk -v n=$jobs '{ l += $1 - $2; p += $3 - $2; c += $4 - $2; w += $5 - $2 }
+	    END { printf "overhead per job (workload and agent work excluded, " \
+	    "mean of %d rounds): labrat %.0f ms (%.0f ms counting start-up and " \
+	    "pre-flight), ssh %.0f ms, ssh+ControlMaster %.0f ms\n", NR,
+	    l / NR / n, w / NR / n, p / NR / n, c / NR / n }' "$TMP/o.rounds"
+	for h in em-a em-b; do
+		ssh -O exit -o ControlPath="$TMP/cm-%h" "root@$(addr $h)" 2>/dev/null
+	done
+}
+
+bench_matrix() {
+	lab rbm$$ --pairs 4
+	links=$(jq -c '[.links[].name]' "$INV")
+	nl=$(jq '.links | length' "$INV")
+	plan "$TMP/m.json" "$links" '{ "tso": [true, false] }' "$T" 2
+	"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" --plan "$TMP/m.json" \
+	    >/dev/null 2>&1 || die "matrix warm-up run"
+	t0=$(now_ms)
+	"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" --plan "$TMP/m.json" \
+	    >/dev/null 2>&1 || die "matrix run"
+	wall=$(( $(now_ms) - t0 ))
+	njobs=$(sq "$TMP/m.db" "SELECT count(*) FROM jobs WHERE run_id = (SELECT max(id) FROM runs)")
+	echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
+	    printf "matrix: %d links, %d jobs of %d s: wall %.1f s, ideal %.1f s, " \
+	    "ratio %.3f (%.2f s per job beyond its workload)\n", $4, $2, $3,
+	    $1 / 1000, ideal / 1000, $1 / ideal, ($1 - ideal) / ($2 / $4) / 1000 }'
+}
+
+bench_rss() {
+	lab rbr$$ --pairs 8
+	links=$(jq -c '[.links[].name]' "$INV")
+	plan "$TMP/r.json" "$links" '{ "tso": [true, false] }' 1 1
+	for pass in "first run (agents built on 16 hosts)" "second run"; do
+		/usr/bin/time -v -o "$TMP/r.time" "$LABRAT" run --db "$TMP/r.db" \
+		    --inventory "$INV" --plan "$TMP/r.json" >/dev/null 2>&1 ||
+		    die "rss run"
+		echo "rss: 8 links, $pass: peak RSS $(awk -F': ' \
+		    '/Maximum resident/ { printf "%.1f MB", $2 / 1024 }' "$TMP/r.time"), wall" \
+		    "$(awk -F': ' '/Elapsed/ { print $2 }' "$TMP/r.time")"
+	done
+}
+
+[ "$(id -u)" -eq 0 ] || die "needs root (the simulated lab)"
+[ -x "$LABRAT" ] || die "no labrat at $LABRAT (set LABRAT)"
+[ $# -gt 0 ] || set -- fidelity overhead matrix rss
+echo "# $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+for b in "$@"; do
+	case $b in
+	fidelity|overhead|matrix|rss) "bench_$b" ;;
+	*) die "unknown bench $b" ;;
+	esac
+done
