@@ -1,0 +1,116 @@
+/*
+ * store_int.h: internals shared by the store module's files (store.c:
+ * opening, migrations, checks, knobs and the SQL helpers below;
+ * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
+ * their facts, bisects, schedules).  Nothing outside the store module
+ * includes it: callers see store.h only.
+ */
+#ifndef LABRAT_STORE_INT_H
+#define LABRAT_STORE_INT_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+#define STORE_BUSY_MS	10000
+#define STORE_NITEMS(a)	(sizeof (a) / sizeof (a)[0])
+
+struct store {
+	sqlite3	*db;
+	char	*path;
+	int	 readonly;
+	int	 version;	/* schema version when opened/migrated */
+	int	 migrating;	/* no "run labrat db migrate" hint now */
+	void	(*hook)(void *, const char *, size_t);
+	void	*hook_arg;
+};
+
+extern const char *const store_job_states[STORE_JOB_NSTATES];
+
+int64_t	store_now(void);
+
+/* Formats "PATH: OP: sqlite's message" (plus a migrate hint); returns -1. */
+int	store_err(struct store *, const char *op, char *err, size_t errlen);
+int	store_exec(struct store *, const char *sql, const char *op, char *err,
+	    size_t errlen);
+/* BEGIN IMMEDIATE / COMMIT (rolls back if it fails) / ROLLBACK if open. */
+int	store_begin(struct store *, const char *op, char *err, size_t errlen);
+int	store_commit(struct store *, const char *op, char *err, size_t errlen);
+void	store_rollback(struct store *);
+
+/*
+ * Parameters are bound from a format, one letter per parameter in order:
+ *   t  const char *	NULL binds NULL
+ *   i  int
+ *   I  int64_t
+ *   n  int64_t		an id, 0 binds NULL
+ *   b  int		a knob boolean, < 0 binds NULL
+ *   d  double
+ * The arguments must have exactly these types (they travel through ...).
+ */
+void	store_bind(sqlite3_stmt *, const char *fmt, ...);
+/* Prepares sql and binds fmt's parameters; NULL with err set on failure. */
+sqlite3_stmt *store_prep(struct store *, const char *op, char *err,
+	    size_t errlen, const char *sql, const char *fmt, ...);
+/* Steps a statement that returns no row and finalizes it. */
+int	store_done(struct store *, sqlite3_stmt *, const char *op, char *err,
+	    size_t errlen);
+/* Prepares, binds, steps and finalizes a statement returning no row. */
+int	store_do(struct store *, const char *op, char *err, size_t errlen,
+	    const char *sql, const char *fmt, ...);
+/* After an UPDATE or DELETE: fails naming what (and id) if nothing changed. */
+int	store_changed(struct store *, const char *op, const char *what,
+	    int64_t id, char *err, size_t errlen);
+/* Like store_do(), for an INSERT: *id (may be NULL) gets the new rowid. */
+int	store_insert(struct store *, int64_t *id, const char *op, char *err,
+	    size_t errlen, const char *sql, const char *fmt, ...);
+
+/* How the rows of a query become the elements of a heap array. */
+struct store_rowtype {
+	size_t	 size;				/* of one element */
+	void	(*read)(sqlite3_stmt *, void *);	/* fills one */
+	void	(*free)(void *);	/* its heap fields; NULL if none */
+};
+
+/*
+ * Reads the first row of a query into dst with read().  Returns 1, 0 if
+ * there is no row, -1 on error.
+ */
+int	store_get(struct store *, void (*read)(sqlite3_stmt *, void *),
+	    void *dst, const char *op, char *err, size_t errlen,
+	    const char *sql, const char *fmt, ...);
+/*
+ * Reads every row of a query into *vp, a heap array of *np elements the
+ * caller owns (NULL and 0 on error).
+ */
+int	store_list(struct store *, const struct store_rowtype *, void **vp,
+	    size_t *np, const char *op, char *err, size_t errlen,
+	    const char *sql, const char *fmt, ...);
+/* A read() for store_get(): column 0 into an int64_t. */
+void	store_read_id(sqlite3_stmt *, void *);
+
+void	store_col_copy(sqlite3_stmt *, int i, char *dst, size_t len);
+/* Heap copy of a column (caller frees), NULL for SQL NULL. */
+char	*store_col_dup(sqlite3_stmt *, int i);
+/* Reads tso, lro, rxcsum, txcsum, mtu, nat from columns i..i+5. */
+void	store_col_knobs(sqlite3_stmt *, int i, struct store_knobs *);
+int	store_knobs_valid(const struct store_knobs *, char *err,
+	    size_t errlen);
+
+/* A string checked before it is written: present if required, fits max. */
+struct store_len {
+	const char	*what;
+	const char	*s;
+	size_t		 max;
+	int		 required;
+};
+
+/* Checks them in order; the first failure is in err. */
+int	store_lens_ok(const struct store_len *, size_t n, char *err,
+	    size_t errlen);
+int	store_len_ok(const char *what, const char *s, size_t max,
+	    int required, char *err, size_t errlen);
+
+#endif
