@@ -25,7 +25,7 @@
 
 extern const struct embed_file store_migrations[];
 
-/* ---- helpers -------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------ */
 
 int64_t
 store_now(void)
@@ -181,22 +181,7 @@ store_done(struct store *st, sqlite3_stmt *stmt, const char *op, char *err,
 }
 
 int
-store_do(struct store *st, const char *op, char *err, size_t errlen,
-    const char *sql, const char *fmt, ...)
-{
-	sqlite3_stmt	*stmt;
-	va_list		 ap;
-
-	va_start(ap, fmt);
-	stmt = prepv(st, op, err, errlen, sql, fmt, ap);
-	va_end(ap);
-	if (stmt == NULL)
-		return -1;
-	return store_done(st, stmt, op, err, errlen);
-}
-
-int
-store_insert(struct store *st, int64_t *id, const char *op, char *err,
+store_do(struct store *st, int64_t *rowid, const char *op, char *err,
     size_t errlen, const char *sql, const char *fmt, ...)
 {
 	sqlite3_stmt	*stmt;
@@ -207,8 +192,8 @@ store_insert(struct store *st, int64_t *id, const char *op, char *err,
 	va_end(ap);
 	if (stmt == NULL || store_done(st, stmt, op, err, errlen) == -1)
 		return -1;
-	if (id != NULL)
-		*id = sqlite3_last_insert_rowid(st->db);
+	if (rowid != NULL)
+		*rowid = sqlite3_last_insert_rowid(st->db);
 	return 0;
 }
 
@@ -224,67 +209,27 @@ store_changed(struct store *st, const char *op, const char *what, int64_t id,
 	return 0;
 }
 
-int
-store_get(struct store *st, void (*read)(sqlite3_stmt *, void *), void *dst,
-    const char *op, char *err, size_t errlen, const char *sql,
-    const char *fmt, ...)
+/*
+ * Steps stmt and reads its rows: the first only into one (when it is not
+ * NULL; 1 if there was a row, 0 if not), else all of them into a heap
+ * array *vp of *np elements of type t.  Finalizes stmt.
+ */
+static int
+rows(struct store *st, sqlite3_stmt *stmt, const struct store_rowtype *t,
+    void *one, char **vp, size_t *np, const char *op, char *err,
+    size_t errlen)
 {
-	sqlite3_stmt	*stmt;
-	va_list		 ap;
-	int		 rc;
+	char	*v = NULL;
+	size_t	 n = 0, cap = 0;
+	int	 rc;
 
-	va_start(ap, fmt);
-	stmt = prepv(st, op, err, errlen, sql, fmt, ap);
-	va_end(ap);
-	if (stmt == NULL)
-		return -1;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		read(stmt, dst);
-		rc = 1;
-	} else if (rc == SQLITE_DONE)
-		rc = 0;
-	else
-		rc = store_err(st, op, err, errlen);
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-void
-store_read_id(sqlite3_stmt *stmt, void *dst)
-{
-	*(int64_t *)dst = sqlite3_column_int64(stmt, 0);
-}
-
-static void
-rows_free(const struct store_rowtype *t, char *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; t->free != NULL && i < n; i++)
-		t->free(v + i * t->size);
-	free(v);
-}
-
-int
-store_list(struct store *st, const struct store_rowtype *t, void **vp,
-    size_t *np, const char *op, char *err, size_t errlen, const char *sql,
-    const char *fmt, ...)
-{
-	sqlite3_stmt	*stmt;
-	va_list		 ap;
-	char		*v = NULL;
-	size_t		 n = 0, cap = 0;
-	int		 rc;
-
-	*vp = NULL;
-	*np = 0;
-	va_start(ap, fmt);
-	stmt = prepv(st, op, err, errlen, sql, fmt, ap);
-	va_end(ap);
 	if (stmt == NULL)
 		return -1;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (one != NULL) {
+			t->read(stmt, one);
+			break;
+		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
 			v = xreallocarray(v, cap, t->size);
@@ -292,13 +237,128 @@ store_list(struct store *st, const struct store_rowtype *t, void **vp,
 		t->read(stmt, v + n++ * t->size);
 	}
 	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		rows_free(t, v, n);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_free_rows(t, v, n);
 		return store_err(st, op, err, errlen);
 	}
 	*vp = v;
 	*np = n;
-	return 0;
+	return rc == SQLITE_ROW;
+}
+
+int
+store_get(struct store *st, const struct store_rowtype *t, void *dst,
+    const char *op, char *err, size_t errlen, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*stmt;
+	va_list		 ap;
+	char		*v;
+	size_t		 n;
+
+	va_start(ap, fmt);
+	stmt = prepv(st, op, err, errlen, sql, fmt, ap);
+	va_end(ap);
+	return rows(st, stmt, t, dst, &v, &n, op, err, errlen);
+}
+
+int
+store_list(struct store *st, const struct store_rowtype *t, void *vp,
+    size_t *np, const char *op, char *err, size_t errlen, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*stmt;
+	va_list		 ap;
+	char		*v = NULL;
+	int		 rc;
+
+	*np = 0;
+	va_start(ap, fmt);
+	stmt = prepv(st, op, err, errlen, sql, fmt, ap);
+	va_end(ap);
+	rc = rows(st, stmt, t, NULL, &v, np, op, err, errlen);
+	/* vp is the caller's T **: give it the array (NULL on error). */
+	memcpy(vp, &v, sizeof v);
+	return rc == -1 ? -1 : 0;
+}
+
+void
+store_free_rows(const struct store_rowtype *t, void *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; t->free != NULL && i < n; i++)
+		t->free((char *)v + i * t->size);
+	free(v);
+}
+
+static void
+read_id(sqlite3_stmt *stmt, void *dst)
+{
+	*(int64_t *)dst = sqlite3_column_int64(stmt, 0);
+}
+
+const struct store_rowtype store_id_row = {
+	sizeof (int64_t), read_id, NULL
+};
+
+static int
+col_bool(sqlite3_stmt *stmt, int i)
+{
+	if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+		return -1;
+	return sqlite3_column_int(stmt, i) != 0;
+}
+
+/* Reads tso, lro, rxcsum, txcsum, mtu, nat from columns i..i+5. */
+static void
+col_knobs(sqlite3_stmt *stmt, int i, struct store_knobs *k)
+{
+	store_knobs_init(k);
+	k->tso = col_bool(stmt, i);
+	k->lro = col_bool(stmt, i + 1);
+	k->rxcsum = col_bool(stmt, i + 2);
+	k->txcsum = col_bool(stmt, i + 3);
+	k->mtu = sqlite3_column_int(stmt, i + 4);
+	store_col_copy(stmt, i + 5, k->nat, sizeof k->nat);
+}
+
+void
+store_cols(sqlite3_stmt *stmt, int i, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	for (; *fmt != '\0'; fmt++, i++) {
+		switch (*fmt) {
+		case 'I':
+			*va_arg(ap, int64_t *) = sqlite3_column_int64(stmt, i);
+			break;
+		case 'i':
+			*va_arg(ap, int *) = sqlite3_column_int(stmt, i);
+			break;
+		case 'd':
+			*va_arg(ap, double *) = sqlite3_column_double(stmt, i);
+			break;
+		case 's':
+			s = va_arg(ap, char *);
+			store_col_copy(stmt, i, s, va_arg(ap, size_t));
+			break;
+		case 'S':
+			*va_arg(ap, char **) = store_col_dup(stmt, i);
+			break;
+		case 'k':
+			col_knobs(stmt, i, va_arg(ap, struct store_knobs *));
+			i += 5;
+			break;
+		case '-':
+			break;
+		default:
+			fatalx("store: bad column format letter '%c'", *fmt);
+		}
+	}
+	va_end(ap);
 }
 
 void
@@ -713,7 +773,7 @@ store_set_test_hook(struct store *st,
 	st->hook_arg = arg;
 }
 
-/* ---- knobs ------------------------------------------------------------------ */
+/* ---- knobs -------------------------------------------------------------- */
 
 void
 store_knobs_init(struct store_knobs *k)
@@ -776,25 +836,3 @@ store_knobs_key(const struct store_knobs *k, char *key, size_t keylen)
 	buf_free(&b);
 	return len;
 }
-
-static int
-col_bool(sqlite3_stmt *stmt, int i)
-{
-	if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
-		return -1;
-	return sqlite3_column_int(stmt, i) != 0;
-}
-
-/* Reads tso, lro, rxcsum, txcsum, mtu, nat from columns i..i+5. */
-void
-store_col_knobs(sqlite3_stmt *stmt, int i, struct store_knobs *k)
-{
-	store_knobs_init(k);
-	k->tso = col_bool(stmt, i);
-	k->lro = col_bool(stmt, i + 1);
-	k->rxcsum = col_bool(stmt, i + 2);
-	k->txcsum = col_bool(stmt, i + 3);
-	k->mtu = sqlite3_column_int(stmt, i + 4);
-	store_col_copy(stmt, i + 5, k->nat, sizeof k->nat);
-}
-

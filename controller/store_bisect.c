@@ -20,7 +20,7 @@ store_host_upsert(struct store *st, const char *name, const char *os,
 	if (store_len_ok("host name", name, STORE_NAME_MAX, 1, err,
 	    errlen) == -1)
 		return -1;
-	if (store_do(st, "upsert host", err, errlen, "INSERT INTO hosts "
+	if (store_do(st, NULL, "upsert host", err, errlen, "INSERT INTO hosts "
 	    "(name, os, address, first_seen, last_seen) VALUES (?1, ?2, ?3, "
 	    "?4, ?4) ON CONFLICT (name) DO UPDATE SET os = COALESCE(?2, os), "
 	    "address = COALESCE(?3, address), last_seen = ?4", "tttI", name,
@@ -28,7 +28,7 @@ store_host_upsert(struct store *st, const char *name, const char *os,
 		return -1;
 	if (host_id == NULL)
 		return 0;
-	switch (store_get(st, store_read_id, host_id, "upsert host", err,
+	switch (store_get(st, &store_id_row, host_id, "upsert host", err,
 	    errlen, "SELECT id FROM hosts WHERE name = ?", "t", name)) {
 	case 1:
 		return 0;
@@ -61,7 +61,7 @@ store_host_facts_add(struct store *st, int64_t run_id,
 	if (store_begin(st, "record host facts", err, errlen) == -1)
 		return -1;
 	if (store_host_upsert(st, f->host, f->os, f->address, &host_id, err,
-	    errlen) == -1 || store_insert(st, facts_id, "record host facts",
+	    errlen) == -1 || store_do(st, facts_id, "record host facts",
 	    err, errlen, "INSERT INTO host_facts (run_id, host_id, "
 	    "recorded_at, os, kernel_version, revision, ifname, driver, chip, "
 	    "knobs, facts_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -79,18 +79,9 @@ facts_read(sqlite3_stmt *stmt, void *p)
 {
 	struct store_host_facts_row	*r = p;
 
-	r->id = sqlite3_column_int64(stmt, 0);
-	r->run_id = sqlite3_column_int64(stmt, 1);
-	r->recorded_at = sqlite3_column_int64(stmt, 2);
-	r->host = store_col_dup(stmt, 3);
-	r->os = store_col_dup(stmt, 4);
-	r->kernel_version = store_col_dup(stmt, 5);
-	r->revision = store_col_dup(stmt, 6);
-	r->ifname = store_col_dup(stmt, 7);
-	r->driver = store_col_dup(stmt, 8);
-	r->chip = store_col_dup(stmt, 9);
-	r->knobs = store_col_dup(stmt, 10);
-	r->facts_json = store_col_dup(stmt, 11);
+	store_cols(stmt, 0, "IIISSSSSSSSS", &r->id, &r->run_id, &r->recorded_at,
+	    &r->host, &r->os, &r->kernel_version, &r->revision, &r->ifname,
+	    &r->driver, &r->chip, &r->knobs, &r->facts_json);
 }
 
 static void
@@ -109,33 +100,26 @@ facts_free(void *p)
 	free(r->facts_json);
 }
 
+static const struct store_rowtype facts_rows = {
+	sizeof (struct store_host_facts_row), facts_read, facts_free
+};
+
 int
 store_host_facts_list(struct store *st, int64_t run_id,
     struct store_host_facts_row **rows, size_t *nrows, char *err,
     size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **rows, facts_read,
-					    facts_free };
-	void	*v;
-	int	 rc;
-
-	rc = store_list(st, &t, &v, nrows, "list host facts", err, errlen,
-	    "SELECT f.id, f.run_id, f.recorded_at, h.name, f.os, "
+	return store_list(st, &facts_rows, rows, nrows, "list host facts",
+	    err, errlen, "SELECT f.id, f.run_id, f.recorded_at, h.name, f.os, "
 	    "f.kernel_version, f.revision, f.ifname, f.driver, f.chip, "
 	    "f.knobs, f.facts_json FROM host_facts f JOIN hosts h ON "
 	    "h.id = f.host_id WHERE f.run_id = ? ORDER BY f.id", "I", run_id);
-	*rows = v;
-	return rc;
 }
 
 void
 store_facts_free(struct store_host_facts_row *v, size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		facts_free(&v[i]);
-	free(v);
+	store_free_rows(&facts_rows, v, n);
 }
 
 /* ---- bisects ------------------------------------------------------------- */
@@ -181,7 +165,7 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 
 	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
 		return -1;
-	return store_insert(st, bisect_id, "create bisect", err, errlen,
+	return store_do(st, bisect_id, "create bisect", err, errlen,
 	    "INSERT INTO bisects (state, created_at, link, knobs, tool, "
 	    "params, metric, good, bad, revisions, inventory_path, plan_path) "
 	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -200,23 +184,13 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	struct store_bisect	*b = p;
 
 	memset(b, 0, sizeof *b);
-	b->id = sqlite3_column_int64(stmt, 0);
-	store_col_copy(stmt, 1, b->state, sizeof b->state);
-	b->created_at = sqlite3_column_int64(stmt, 2);
-	b->finished_at = sqlite3_column_int64(stmt, 3);
-	store_col_copy(stmt, 4, b->link, sizeof b->link);
-	store_col_copy(stmt, 5, b->knobs, sizeof b->knobs);
-	store_col_copy(stmt, 6, b->tool, sizeof b->tool);
-	store_col_copy(stmt, 7, b->metric, sizeof b->metric);
-	store_col_copy(stmt, 8, b->good, sizeof b->good);
-	store_col_copy(stmt, 9, b->bad, sizeof b->bad);
-	store_col_copy(stmt, 10, b->culprit, sizeof b->culprit);
-	b->confidence = sqlite3_column_double(stmt, 11);
-	b->params = store_col_dup(stmt, 12);
-	b->revisions = store_col_dup(stmt, 13);
-	b->inventory_path = store_col_dup(stmt, 14);
-	b->plan_path = store_col_dup(stmt, 15);
-	b->reason = store_col_dup(stmt, 16);
+	store_cols(stmt, 0, "IsIIsssssssdSSSSS", &b->id, b->state,
+	    sizeof b->state, &b->created_at, &b->finished_at, b->link,
+	    sizeof b->link, b->knobs, sizeof b->knobs, b->tool, sizeof b->tool,
+	    b->metric, sizeof b->metric, b->good, sizeof b->good, b->bad,
+	    sizeof b->bad, b->culprit, sizeof b->culprit, &b->confidence,
+	    &b->params, &b->revisions, &b->inventory_path, &b->plan_path,
+	    &b->reason);
 }
 
 static void
@@ -225,11 +199,15 @@ bisect_free(void *p)
 	store_bisect_free(p);
 }
 
+static const struct store_rowtype bisect_rows = {
+	sizeof (struct store_bisect), bisect_read, bisect_free
+};
+
 int
 store_bisect_get(struct store *st, int64_t bisect_id, struct store_bisect *b,
     char *err, size_t errlen)
 {
-	return store_get(st, bisect_read, b, "get bisect", err, errlen,
+	return store_get(st, &bisect_rows, b, "get bisect", err, errlen,
 	    "SELECT " BISECT_COLS " FROM bisects WHERE id = ?1 OR (?1 = 0 AND "
 	    "id = (SELECT MAX(id) FROM bisects))", "I", bisect_id);
 }
@@ -248,11 +226,11 @@ store_bisect_update(struct store *st, int64_t bisect_id, const char *state,
 	    errlen) == -1 || store_len_ok("reason", reason, STORE_REASON_MAX,
 	    0, err, errlen) == -1)
 		return -1;
-	if (store_do(st, "update bisect", err, errlen, "UPDATE bisects SET "
-	    "state = ?1, culprit = ?2, confidence = ?3, reason = ?4, "
-	    "finished_at = CASE WHEN ?1 = 'running' THEN NULL ELSE ?5 END "
-	    "WHERE id = ?6", "ttdtII", state, culprit, confidence, reason,
-	    store_now(), bisect_id) == -1)
+	if (store_do(st, NULL, "update bisect", err, errlen,
+	    "UPDATE bisects SET state = ?1, culprit = ?2, confidence = ?3, "
+	    "reason = ?4, finished_at = CASE WHEN ?1 = 'running' THEN NULL "
+	    "ELSE ?5 END WHERE id = ?6", "ttdtII", state, culprit, confidence,
+	    reason, store_now(), bisect_id) == -1)
 		return -1;
 	return store_changed(st, "update bisect", "bisect", bisect_id, err,
 	    errlen);
@@ -262,15 +240,9 @@ int
 store_bisect_list(struct store *st, struct store_bisect **bs, size_t *nbs,
     char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **bs, bisect_read,
-					    bisect_free };
-	void	*v;
-	int	 rc;
-
-	rc = store_list(st, &t, &v, nbs, "list bisects", err, errlen,
+	return store_list(st, &bisect_rows, bs, nbs, "list bisects", err,
+	    errlen,
 	    "SELECT " BISECT_COLS " FROM bisects ORDER BY id DESC", "");
-	*bs = v;
-	return rc;
 }
 
 void
@@ -289,11 +261,7 @@ store_bisect_free(struct store_bisect *b)
 void
 store_bisects_free(struct store_bisect *v, size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		store_bisect_free(&v[i]);
-	free(v);
+	store_free_rows(&bisect_rows, v, n);
 }
 
 static int
@@ -315,7 +283,7 @@ store_bisect_step_add(struct store *st, int64_t bisect_id,
 	if (store_len_ok("revision", s->revision, STORE_NAME_MAX, 1, err,
 	    errlen) == -1 || verdict_valid(s, err, errlen) == -1)
 		return -1;
-	return store_insert(st, step_id, "add bisect step", err, errlen,
+	return store_do(st, step_id, "add bisect step", err, errlen,
 	    "INSERT INTO bisect_steps (bisect_id, seq, revision, run_id, "
 	    "verdict, n, median, baseline_median, ratio, p, created_at, "
 	    "updated_at) VALUES (?1, (SELECT COALESCE(MAX(seq) + 1, 0) FROM "
@@ -330,7 +298,7 @@ store_bisect_step_update(struct store *st, const struct store_bisect_step *s,
     char *err, size_t errlen)
 {
 	if (verdict_valid(s, err, errlen) == -1 ||
-	    store_do(st, "update bisect step", err, errlen, "UPDATE "
+	    store_do(st, NULL, "update bisect step", err, errlen, "UPDATE "
 	    "bisect_steps SET run_id = ?1, verdict = ?2, n = ?3, median = ?4, "
 	    "baseline_median = ?5, ratio = ?6, p = ?7, updated_at = ?8 WHERE "
 	    "id = ?9", "ntiddddII", s->run_id, s->verdict, s->n, s->median,
@@ -346,19 +314,10 @@ step_read(sqlite3_stmt *stmt, void *p)
 	struct store_bisect_step	*s = p;
 
 	memset(s, 0, sizeof *s);
-	s->id = sqlite3_column_int64(stmt, 0);
-	s->bisect_id = sqlite3_column_int64(stmt, 1);
-	s->seq = sqlite3_column_int(stmt, 2);
-	store_col_copy(stmt, 3, s->revision, sizeof s->revision);
-	s->run_id = sqlite3_column_int64(stmt, 4);
-	store_col_copy(stmt, 5, s->verdict, sizeof s->verdict);
-	s->n = sqlite3_column_int(stmt, 6);
-	s->median = sqlite3_column_double(stmt, 7);
-	s->baseline_median = sqlite3_column_double(stmt, 8);
-	s->ratio = sqlite3_column_double(stmt, 9);
-	s->p = sqlite3_column_double(stmt, 10);
-	s->created_at = sqlite3_column_int64(stmt, 11);
-	s->updated_at = sqlite3_column_int64(stmt, 12);
+	store_cols(stmt, 0, "IIisIsiddddII", &s->id, &s->bisect_id, &s->seq,
+	    s->revision, sizeof s->revision, &s->run_id, s->verdict,
+	    sizeof s->verdict, &s->n, &s->median, &s->baseline_median,
+	    &s->ratio, &s->p, &s->created_at, &s->updated_at);
 }
 
 int
@@ -366,17 +325,15 @@ store_bisect_steps(struct store *st, int64_t bisect_id,
     struct store_bisect_step **steps, size_t *nsteps, char *err,
     size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **steps, step_read,
-					    NULL };
-	void	*v;
-	int	 rc;
+	static const struct store_rowtype t = {
+		sizeof (struct store_bisect_step), step_read, NULL
+	};
 
-	rc = store_list(st, &t, &v, nsteps, "list bisect steps", err, errlen,
+	return store_list(st, &t, steps, nsteps, "list bisect steps", err,
+	    errlen,
 	    "SELECT id, bisect_id, seq, revision, run_id, verdict, n, median, "
 	    "baseline_median, ratio, p, created_at, updated_at FROM "
 	    "bisect_steps WHERE bisect_id = ? ORDER BY seq", "I", bisect_id);
-	*steps = v;
-	return rc;
 }
 
 /* ---- schedules --------------------------------------------------------- */
@@ -394,18 +351,19 @@ store_schedule_upsert(struct store *st, const struct store_schedule *s,
 
 	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
 		return -1;
-	if (store_do(st, "save schedule", err, errlen, "INSERT INTO schedules "
-	    "(name, cron, inventory_path, plan_path, enabled, created_at, "
-	    "next_run_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT "
-	    "(name) DO UPDATE SET cron = ?2, inventory_path = ?3, "
-	    "plan_path = ?4, enabled = ?5, next_run_at = ?7", "ttttiIn",
-	    s->name, s->cron, s->inventory_path, s->plan_path, s->enabled != 0,
-	    store_now(), s->next_run_at) == -1)
+	if (store_do(st, NULL, "save schedule", err, errlen,
+	    "INSERT INTO schedules (name, cron, inventory_path, plan_path, "
+	    "enabled, created_at, next_run_at) VALUES (?1, ?2, ?3, ?4, ?5, "
+	    "?6, ?7) ON CONFLICT (name) DO UPDATE SET cron = ?2, "
+	    "inventory_path = ?3, plan_path = ?4, enabled = ?5, "
+	    "next_run_at = ?7", "ttttiIn", s->name, s->cron,
+	    s->inventory_path, s->plan_path, s->enabled != 0, store_now(),
+	    s->next_run_at) == -1)
 		return -1;
 	if (schedule_id == NULL)
 		return 0;
 	/* Not RETURNING: that needs SQLite 3.35. */
-	switch (store_get(st, store_read_id, schedule_id, "save schedule", err,
+	switch (store_get(st, &store_id_row, schedule_id, "save schedule", err,
 	    errlen, "SELECT id FROM schedules WHERE name = ?", "t", s->name)) {
 	case 1:
 		return 0;
@@ -420,7 +378,7 @@ int
 store_schedule_delete(struct store *st, const char *name, char *err,
     size_t errlen)
 {
-	if (store_do(st, "delete schedule", err, errlen, "DELETE FROM "
+	if (store_do(st, NULL, "delete schedule", err, errlen, "DELETE FROM "
 	    "schedules WHERE name = ?", "t", name) == -1)
 		return -1;
 	if (sqlite3_changes(st->db) == 0) {
@@ -437,15 +395,9 @@ schedule_read(sqlite3_stmt *stmt, void *p)
 	struct store_schedule	*s = p;
 
 	memset(s, 0, sizeof *s);
-	s->id = sqlite3_column_int64(stmt, 0);
-	store_col_copy(stmt, 1, s->name, sizeof s->name);
-	store_col_copy(stmt, 2, s->cron, sizeof s->cron);
-	s->inventory_path = store_col_dup(stmt, 3);
-	s->plan_path = store_col_dup(stmt, 4);
-	s->enabled = sqlite3_column_int(stmt, 5);
-	s->last_run_at = sqlite3_column_int64(stmt, 6);
-	s->last_run_id = sqlite3_column_int64(stmt, 7);
-	s->next_run_at = sqlite3_column_int64(stmt, 8);
+	store_cols(stmt, 0, "IssSSiIII", &s->id, s->name, sizeof s->name,
+	    s->cron, sizeof s->cron, &s->inventory_path, &s->plan_path,
+	    &s->enabled, &s->last_run_at, &s->last_run_id, &s->next_run_at);
 }
 
 static void
@@ -457,31 +409,29 @@ schedule_free(void *p)
 	free(s->plan_path);
 }
 
+static const struct store_rowtype schedule_rows = {
+	sizeof (struct store_schedule), schedule_read, schedule_free
+};
+
 int
 store_schedule_list(struct store *st, struct store_schedule **ss, size_t *nss,
     char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **ss, schedule_read,
-					    schedule_free };
-	void	*v;
-	int	 rc;
-
-	rc = store_list(st, &t, &v, nss, "list schedules", err, errlen,
+	return store_list(st, &schedule_rows, ss, nss, "list schedules", err,
+	    errlen,
 	    "SELECT id, name, cron, inventory_path, plan_path, enabled, "
 	    "last_run_at, last_run_id, next_run_at FROM schedules ORDER BY "
 	    "name", "");
-	*ss = v;
-	return rc;
 }
 
 int
 store_schedule_fired(struct store *st, int64_t schedule_id, int64_t run_id,
     int64_t next_run_at, char *err, size_t errlen)
 {
-	if (store_do(st, "record schedule run", err, errlen, "UPDATE schedules "
-	    "SET last_run_at = ?, last_run_id = ?, next_run_at = ? WHERE "
-	    "id = ?", "InnI", store_now(), run_id, next_run_at,
-	    schedule_id) == -1)
+	if (store_do(st, NULL, "record schedule run", err, errlen,
+	    "UPDATE schedules SET last_run_at = ?, last_run_id = ?, "
+	    "next_run_at = ? WHERE id = ?", "InnI", store_now(), run_id,
+	    next_run_at, schedule_id) == -1)
 		return -1;
 	return store_changed(st, "record schedule run", "schedule",
 	    schedule_id, err, errlen);
@@ -490,9 +440,5 @@ store_schedule_fired(struct store *st, int64_t schedule_id, int64_t run_id,
 void
 store_schedules_free(struct store_schedule *v, size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		schedule_free(&v[i]);
-	free(v);
+	store_free_rows(&schedule_rows, v, n);
 }

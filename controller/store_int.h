@@ -57,45 +57,52 @@ sqlite3_stmt *store_prep(struct store *, const char *op, char *err,
 /* Steps a statement that returns no row and finalizes it. */
 int	store_done(struct store *, sqlite3_stmt *, const char *op, char *err,
 	    size_t errlen);
-/* Prepares, binds, steps and finalizes a statement returning no row. */
-int	store_do(struct store *, const char *op, char *err, size_t errlen,
-	    const char *sql, const char *fmt, ...);
+/*
+ * Prepares, binds, steps and finalizes a statement returning no row.
+ * *rowid (may be NULL) gets the rowid an INSERT made.
+ */
+int	store_do(struct store *, int64_t *rowid, const char *op, char *err,
+	    size_t errlen, const char *sql, const char *fmt, ...);
 /* After an UPDATE or DELETE: fails naming what (and id) if nothing changed. */
 int	store_changed(struct store *, const char *op, const char *what,
 	    int64_t id, char *err, size_t errlen);
-/* Like store_do(), for an INSERT: *id (may be NULL) gets the new rowid. */
-int	store_insert(struct store *, int64_t *id, const char *op, char *err,
-	    size_t errlen, const char *sql, const char *fmt, ...);
 
-/* How the rows of a query become the elements of a heap array. */
+/* How the rows of a query become elements of type T. */
 struct store_rowtype {
-	size_t	 size;				/* of one element */
-	void	(*read)(sqlite3_stmt *, void *);	/* fills one */
-	void	(*free)(void *);	/* its heap fields; NULL if none */
+	size_t	 size;				/* sizeof (T) */
+	void	(*read)(sqlite3_stmt *, void *);	/* fills one T */
+	void	(*free)(void *);	/* a T's heap fields; may be NULL */
 };
+/* An int64_t from column 0 (an id, a count). */
+extern const struct store_rowtype store_id_row;
 
+/* Reads the first row of a query into dst: 1, 0 if none, -1 on error. */
+int	store_get(struct store *, const struct store_rowtype *, void *dst,
+	    const char *op, char *err, size_t errlen, const char *sql,
+	    const char *fmt, ...);
 /*
- * Reads the first row of a query into dst with read().  Returns 1, 0 if
- * there is no row, -1 on error.
+ * Reads every row of a query.  vp is the address of the caller's T *: it
+ * gets a heap array of *np elements (free with store_free_rows()), NULL
+ * on error.
  */
-int	store_get(struct store *, void (*read)(sqlite3_stmt *, void *),
-	    void *dst, const char *op, char *err, size_t errlen,
-	    const char *sql, const char *fmt, ...);
-/*
- * Reads every row of a query into *vp, a heap array of *np elements the
- * caller owns (NULL and 0 on error).
- */
-int	store_list(struct store *, const struct store_rowtype *, void **vp,
+int	store_list(struct store *, const struct store_rowtype *, void *vp,
 	    size_t *np, const char *op, char *err, size_t errlen,
 	    const char *sql, const char *fmt, ...);
-/* A read() for store_get(): column 0 into an int64_t. */
-void	store_read_id(sqlite3_stmt *, void *);
+void	store_free_rows(const struct store_rowtype *, void *v, size_t n);
 
+/*
+ * Reads the current row's columns from column i on, one letter a column:
+ *   I  int64_t *		i  int *		d  double *
+ *   s  char *, size_t	copied, cut to fit
+ *   S  char **		a heap copy (the caller frees it), NULL for NULL
+ *   k  struct store_knobs *	six columns: tso, lro, rxcsum, txcsum, mtu,
+ *				nat
+ *   -  (nothing)		the column is skipped
+ */
+void	store_cols(sqlite3_stmt *, int i, const char *fmt, ...);
 void	store_col_copy(sqlite3_stmt *, int i, char *dst, size_t len);
 /* Heap copy of a column (caller frees), NULL for SQL NULL. */
 char	*store_col_dup(sqlite3_stmt *, int i);
-/* Reads tso, lro, rxcsum, txcsum, mtu, nat from columns i..i+5. */
-void	store_col_knobs(sqlite3_stmt *, int i, struct store_knobs *);
 int	store_knobs_valid(const struct store_knobs *, char *err,
 	    size_t errlen);
 

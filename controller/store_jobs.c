@@ -60,7 +60,7 @@ store_run_create(struct store *st, const struct store_run_spec *spec,
 
 	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
 		return -1;
-	return store_insert(st, run_id, "create run", err, errlen,
+	return store_do(st, run_id, "create run", err, errlen,
 	    "INSERT INTO runs (kind, state, created_at, owner, inventory_path, "
 	    "inventory_text, plan_path, plan_text, schedule_id, bisect_id) "
 	    "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)", "tIttttt" "nn",
@@ -78,18 +78,11 @@ run_read(sqlite3_stmt *stmt, void *p)
 	struct store_run	*r = p;
 
 	memset(r, 0, sizeof *r);
-	r->id = sqlite3_column_int64(stmt, 0);
+	store_cols(stmt, 0, "I-sIIIISSSS", &r->id, r->kind, sizeof r->kind,
+	    &r->created_at, &r->finished_at, &r->schedule_id, &r->bisect_id,
+	    &r->owner, &r->reason, &r->inventory_path, &r->plan_path);
 	r->state = state_parse((const char *)sqlite3_column_text(stmt, 1),
 	    run_states, STORE_NITEMS(run_states), STORE_RUN_FAILED);
-	store_col_copy(stmt, 2, r->kind, sizeof r->kind);
-	r->created_at = sqlite3_column_int64(stmt, 3);
-	r->finished_at = sqlite3_column_int64(stmt, 4);
-	r->schedule_id = sqlite3_column_int64(stmt, 5);
-	r->bisect_id = sqlite3_column_int64(stmt, 6);
-	r->owner = store_col_dup(stmt, 7);
-	r->reason = store_col_dup(stmt, 8);
-	r->inventory_path = store_col_dup(stmt, 9);
-	r->plan_path = store_col_dup(stmt, 10);
 }
 
 /* A run with its inventory and plan texts. */
@@ -99,8 +92,7 @@ run_read_texts(sqlite3_stmt *stmt, void *p)
 	struct store_run	*r = p;
 
 	run_read(stmt, r);
-	r->inventory_text = store_col_dup(stmt, 11);
-	r->plan_text = store_col_dup(stmt, 12);
+	store_cols(stmt, 11, "SS", &r->inventory_text, &r->plan_text);
 }
 
 static void
@@ -109,23 +101,20 @@ run_free(void *p)
 	store_run_free(p);
 }
 
+static const struct store_rowtype run_rows = {
+	sizeof (struct store_run), run_read, run_free
+};
+static const struct store_rowtype run_text_rows = {
+	sizeof (struct store_run), run_read_texts, run_free
+};
+
 int
 store_run_get(struct store *st, int64_t run_id, struct store_run *run,
     char *err, size_t errlen)
 {
-	return store_get(st, run_read_texts, run, "get run", err, errlen,
+	return store_get(st, &run_text_rows, run, "get run", err, errlen,
 	    "SELECT " RUN_COLS ", inventory_text, plan_text FROM runs WHERE "
 	    "id = ?", "I", run_id);
-}
-
-/* Runs a one-row UPDATE; fails naming what when no row matched. */
-static int
-update_one(struct store *st, sqlite3_stmt *stmt, const char *op,
-    const char *what, int64_t id, char *err, size_t errlen)
-{
-	if (stmt == NULL || store_done(st, stmt, op, err, errlen) == -1)
-		return -1;
-	return store_changed(st, op, what, id, err, errlen);
 }
 
 int
@@ -138,10 +127,11 @@ store_run_finish(struct store *st, int64_t run_id, enum store_run_state state,
 		    (long long)run_id, (int)state);
 		return -1;
 	}
-	return update_one(st, store_prep(st, "finish run", err, errlen,
-	    "UPDATE runs SET state = ?, reason = ?, finished_at = ? WHERE "
-	    "id = ?", "ttII", run_states[state], reason, store_now(), run_id),
-	    "finish run", "run", run_id, err, errlen);
+	if (store_do(st, NULL, "finish run", err, errlen, "UPDATE runs SET "
+	    "state = ?, reason = ?, finished_at = ? WHERE id = ?", "ttII",
+	    run_states[state], reason, store_now(), run_id) == -1)
+		return -1;
+	return store_changed(st, "finish run", "run", run_id, err, errlen);
 }
 
 int
@@ -151,26 +141,21 @@ store_run_set_owner(struct store *st, int64_t run_id, const char *owner,
 	if (store_len_ok("run owner", owner, STORE_OWNER_MAX, 0, err,
 	    errlen) == -1)
 		return -1;
-	return update_one(st, store_prep(st, "set run owner", err, errlen,
-	    "UPDATE runs SET owner = ?, state = 'running', finished_at = NULL "
-	    "WHERE id = ?", "tI", owner, run_id), "set run owner", "run",
-	    run_id, err, errlen);
+	if (store_do(st, NULL, "set run owner", err, errlen, "UPDATE runs SET "
+	    "owner = ?, state = 'running', finished_at = NULL WHERE id = ?",
+	    "tI", owner, run_id) == -1)
+		return -1;
+	return store_changed(st, "set run owner", "run", run_id, err,
+	    errlen);
 }
 
 int
 store_run_list(struct store *st, size_t limit, struct store_run **runs,
     size_t *nruns, char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **runs, run_read,
-					    run_free };
-	void	*v;
-	int	 rc;
-
-	rc = store_list(st, &t, &v, nruns, "list runs", err, errlen,
+	return store_list(st, &run_rows, runs, nruns, "list runs", err, errlen,
 	    "SELECT " RUN_COLS " FROM runs ORDER BY id DESC LIMIT ?", "I",
 	    limit == 0 ? (int64_t)-1 : (int64_t)limit);
-	*runs = v;
-	return rc;
 }
 
 void
@@ -190,11 +175,7 @@ store_run_free(struct store_run *r)
 void
 store_runs_free(struct store_run *v, size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		store_run_free(&v[i]);
-	free(v);
+	store_free_rows(&run_rows, v, n);
 }
 
 /* ---- jobs ---------------------------------------------------------------- */
@@ -218,27 +199,21 @@ job_read(sqlite3_stmt *stmt, void *p)
 	struct store_job	*j = p;
 
 	memset(j, 0, sizeof *j);
-	j->id = sqlite3_column_int64(stmt, 0);
-	j->run_id = sqlite3_column_int64(stmt, 1);
-	j->seq = sqlite3_column_int64(stmt, 2);
+	store_cols(stmt, 0, "III-sksssiissIIIsII", &j->id, &j->run_id, &j->seq,
+	    j->link, sizeof j->link, &j->knobs, j->knobs_key,
+	    sizeof j->knobs_key, j->tool, sizeof j->tool, j->params,
+	    sizeof j->params, &j->repetition, &j->attempt, j->reason,
+	    sizeof j->reason, j->owner, sizeof j->owner, &j->queued_at,
+	    &j->started_at, &j->finished_at, j->knobs_in_force,
+	    sizeof j->knobs_in_force, &j->client_facts_id,
+	    &j->server_facts_id);
 	j->state = job_state_parse((const char *)sqlite3_column_text(stmt,
 	    3));
-	store_col_copy(stmt, 4, j->link, sizeof j->link);
-	store_col_knobs(stmt, 5, &j->knobs);
-	store_col_copy(stmt, 11, j->knobs_key, sizeof j->knobs_key);
-	store_col_copy(stmt, 12, j->tool, sizeof j->tool);
-	store_col_copy(stmt, 13, j->params, sizeof j->params);
-	j->repetition = sqlite3_column_int(stmt, 14);
-	j->attempt = sqlite3_column_int(stmt, 15);
-	store_col_copy(stmt, 16, j->reason, sizeof j->reason);
-	store_col_copy(stmt, 17, j->owner, sizeof j->owner);
-	j->queued_at = sqlite3_column_int64(stmt, 18);
-	j->started_at = sqlite3_column_int64(stmt, 19);
-	j->finished_at = sqlite3_column_int64(stmt, 20);
-	store_col_copy(stmt, 21, j->knobs_in_force, sizeof j->knobs_in_force);
-	j->client_facts_id = sqlite3_column_int64(stmt, 22);
-	j->server_facts_id = sqlite3_column_int64(stmt, 23);
 }
+
+static const struct store_rowtype job_rows = {
+	sizeof (struct store_job), job_read, NULL
+};
 
 static int
 job_spec_valid(const struct store_job_spec *s, size_t i, char *err,
@@ -298,7 +273,7 @@ store_jobs_add(struct store *st, int64_t run_id,
 			return -1;
 	if (store_begin(st, "add jobs", err, errlen) == -1)
 		return -1;
-	if (store_get(st, store_read_id, &base, "add jobs", err, errlen,
+	if (store_get(st, &store_id_row, &base, "add jobs", err, errlen,
 	    "SELECT COALESCE(MAX(seq) + 1, 0) FROM jobs WHERE run_id = ?",
 	    "I", run_id) != 1)
 		goto fail;
@@ -324,7 +299,7 @@ static int
 job_get(struct store *st, int64_t job_id, struct store_job *job,
     const char *op, char *err, size_t errlen)
 {
-	return store_get(st, job_read, job, op, err, errlen, "SELECT "
+	return store_get(st, &job_rows, job, op, err, errlen, "SELECT "
 	    JOB_COLS " FROM jobs WHERE id = ?", "I", job_id);
 }
 
@@ -350,11 +325,11 @@ store_job_claim(struct store *st, int64_t run_id, const char *link,
 	/* Two statements, so that each can use its index (jobs_queue,
 	 * jobs_claim): a run may hold many thousands of jobs. */
 	if (link == NULL)
-		rc = store_get(st, store_read_id, &id, "claim job", err,
+		rc = store_get(st, &store_id_row, &id, "claim job", err,
 		    errlen, "SELECT id FROM jobs WHERE run_id = ?1 AND state = "
 		    "'queued' ORDER BY seq LIMIT 1", "I", run_id);
 	else
-		rc = store_get(st, store_read_id, &id, "claim job", err,
+		rc = store_get(st, &store_id_row, &id, "claim job", err,
 		    errlen, "SELECT id FROM jobs WHERE run_id = ?1 AND state = "
 		    "'queued' AND link = ?2 ORDER BY seq LIMIT 1", "It", run_id,
 		    link);
@@ -362,10 +337,10 @@ store_job_claim(struct store *st, int64_t run_id, const char *link,
 		store_rollback(st);
 		return 0;
 	}
-	if (rc == -1 || store_do(st, "claim job", err, errlen, "UPDATE jobs "
-	    "SET state = 'running', attempt = attempt + 1, owner = ?, "
-	    "started_at = ?, finished_at = NULL WHERE id = ?", "tII", owner,
-	    store_now(), id) == -1 ||
+	if (rc == -1 || store_do(st, NULL, "claim job", err, errlen,
+	    "UPDATE jobs SET state = 'running', attempt = attempt + 1, "
+	    "owner = ?, started_at = ?, finished_at = NULL WHERE id = ?",
+	    "tII", owner, store_now(), id) == -1 ||
 	    job_get(st, id, job, "claim job", err, errlen) != 1)
 		goto fail;
 	if (store_commit(st, "claim job", err, errlen) == -1)
@@ -414,7 +389,7 @@ store_job_requeue(struct store *st, int64_t job_id, const char *reason,
 	if (store_begin(st, "requeue job", err, errlen) == -1)
 		return -1;
 	if (job_expect(st, job_id, STORE_JOB_RUNNING, "requeue job", err,
-	    errlen) == -1 || store_do(st, "requeue job", err, errlen,
+	    errlen) == -1 || store_do(st, NULL, "requeue job", err, errlen,
 	    "UPDATE jobs SET state = 'queued', reason = ?, owner = NULL WHERE "
 	    "id = ?", "tI", reason, job_id) == -1) {
 		store_rollback(st);
@@ -515,7 +490,7 @@ store_job_finish(struct store *st, int64_t job_id,
 	if (store_begin(st, "finish job", err, errlen) == -1)
 		return -1;
 	if (job_expect(st, job_id, STORE_JOB_RUNNING, "finish job", err,
-	    errlen) == -1 || store_do(st, "finish job", err, errlen,
+	    errlen) == -1 || store_do(st, NULL, "finish job", err, errlen,
 	    "UPDATE jobs SET state = ?, reason = ?, knobs_in_force = ?, "
 	    "client_facts_id = ?, server_facts_id = ?, owner = NULL, "
 	    "finished_at = ? WHERE id = ?", "tttnnII",
@@ -534,18 +509,11 @@ int
 store_job_list(struct store *st, int64_t run_id, int state,
     struct store_job **jobs, size_t *njobs, char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **jobs, job_read,
-					    NULL };
-	void	*v;
-	int	 rc;
-
-	rc = store_list(st, &t, &v, njobs, "list jobs", err, errlen,
+	return store_list(st, &job_rows, jobs, njobs, "list jobs", err, errlen,
 	    "SELECT " JOB_COLS " FROM jobs WHERE run_id = ?1 AND (?2 IS NULL "
 	    "OR state = ?2) ORDER BY seq", "It", run_id,
 	    state >= 0 && state < STORE_JOB_NSTATES ? store_job_states[state] :
 	    NULL);
-	*jobs = v;
-	return rc;
 }
 
 /* One UPDATE over a run's jobs; *n gets the number of rows changed. */
@@ -553,7 +521,7 @@ static int
 run_jobs_update(struct store *st, const char *sql, int64_t run_id,
     const char *text, int64_t *n, const char *op, char *err, size_t errlen)
 {
-	if (store_do(st, op, err, errlen, sql, "ItI", run_id, text,
+	if (store_do(st, NULL, op, err, errlen, sql, "ItI", run_id, text,
 	    store_now()) == -1)
 		return -1;
 	if (n != NULL)
@@ -610,7 +578,7 @@ store_job_counts(struct store *st, int64_t run_id, const char *link,
 	return 0;
 }
 
-/* ---- samples, raw output --------------------------------------------------- */
+/* ---- samples, raw output ------------------------------------------------ */
 
 #define SERIES_KEYS 7	/* link, knobs, tool, params, revision, metric, unit */
 
@@ -634,14 +602,10 @@ static void
 series_start(sqlite3_stmt *stmt, struct store_series *s)
 {
 	memset(s, 0, sizeof *s);
-	store_col_copy(stmt, 0, s->link, sizeof s->link);
-	store_col_copy(stmt, 1, s->knobs_key, sizeof s->knobs_key);
-	store_col_copy(stmt, 2, s->tool, sizeof s->tool);
-	store_col_copy(stmt, 3, s->params, sizeof s->params);
-	store_col_copy(stmt, 4, s->revision, sizeof s->revision);
-	store_col_copy(stmt, 5, s->metric, sizeof s->metric);
-	store_col_copy(stmt, 6, s->unit, sizeof s->unit);
-	store_col_knobs(stmt, 9, &s->knobs);
+	store_cols(stmt, 0, "sssssss--k", s->link, sizeof s->link,
+	    s->knobs_key, sizeof s->knobs_key, s->tool, sizeof s->tool,
+	    s->params, sizeof s->params, s->revision, sizeof s->revision,
+	    s->metric, sizeof s->metric, s->unit, sizeof s->unit, &s->knobs);
 }
 
 /* Appends the value and job of the current row to s. */
@@ -718,26 +682,21 @@ sample_read(sqlite3_stmt *stmt, void *p)
 {
 	struct store_sample_row	*r = p;
 
-	store_col_copy(stmt, 0, r->metric, sizeof r->metric);
-	r->value = sqlite3_column_double(stmt, 1);
-	store_col_copy(stmt, 2, r->unit, sizeof r->unit);
-	r->interval = sqlite3_column_int(stmt, 3);
+	store_cols(stmt, 0, "sdsi", r->metric, sizeof r->metric, &r->value,
+	    r->unit, sizeof r->unit, &r->interval);
 }
 
 int
 store_job_samples(struct store *st, int64_t job_id,
     struct store_sample_row **rows, size_t *nrows, char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **rows, sample_read,
-					    NULL };
-	void	*v;
-	int	 rc;
+	static const struct store_rowtype t = {
+		sizeof (struct store_sample_row), sample_read, NULL
+	};
 
-	rc = store_list(st, &t, &v, nrows, "list job samples", err, errlen,
+	return store_list(st, &t, rows, nrows, "list job samples", err, errlen,
 	    "SELECT metric, value, unit, interval FROM samples WHERE "
 	    "job_id = ? ORDER BY metric, interval, id", "I", job_id);
-	*rows = v;
-	return rc;
 }
 
 static void
@@ -756,16 +715,14 @@ int
 store_run_metrics(struct store *st, int64_t run_id, char ***metrics,
     size_t *nmetrics, char *err, size_t errlen)
 {
-	static const struct store_rowtype t = { sizeof **metrics, string_read,
-					    string_free };
-	void	*v;
-	int	 rc;
+	static const struct store_rowtype t = {
+		sizeof (char *), string_read, string_free
+	};
 
-	rc = store_list(st, &t, &v, nmetrics, "list metrics", err, errlen,
+	return store_list(st, &t, metrics, nmetrics, "list metrics", err,
+	    errlen,
 	    "SELECT DISTINCT s.metric FROM samples s JOIN jobs j ON "
 	    "j.id = s.job_id WHERE j.run_id = ? ORDER BY 1", "I", run_id);
-	*metrics = v;
-	return rc;
 }
 
 struct raw_out {
@@ -791,10 +748,13 @@ int
 store_raw_get(struct store *st, int64_t job_id, const char *name,
     char **data, size_t *len, char *err, size_t errlen)
 {
+	static const struct store_rowtype t = {
+		sizeof (struct raw_out), raw_read, NULL
+	};
 	struct raw_out	o = { NULL, 0 };
 	int		rc;
 
-	rc = store_get(st, raw_read, &o, "get raw output", err, errlen,
+	rc = store_get(st, &t, &o, "get raw output", err, errlen,
 	    "SELECT data FROM raw_outputs WHERE job_id = ? AND name = ?", "It",
 	    job_id, name);
 	*data = o.data;
