@@ -63,6 +63,7 @@ struct bisect_cli_request {
 	const char	*bad;
 	const char	*test;
 	const char	*revisions;
+	const char	*replay;	/* `bisect log` output to replay first */
 	int		 json;
 	int		 quiet;		/* no progress lines */
 };
@@ -127,6 +128,7 @@ struct bisect_sess {
 	size_t			 nbase;
 	char			 owner[128];
 	int			 reps;	/* repetitions so far */
+	int			 test_missing;	/* showing without it */
 };
 
 /* Loads bisect id (readonly: no inventory).  0, -1 failure, -2 config. */

@@ -369,6 +369,84 @@ out:
 	return rc;
 }
 
+/* One "good|bad|skip REV" line of a log, with the evidence of the comment
+ * line before it, as a step row of bisect id. */
+static int
+replay_line(struct store *st, int64_t id, const char *line,
+    const char *comment, char *err, size_t errlen)
+{
+	struct store_bisect_step	 row;
+	const char			*ev;
+	char				 verdict[16], rev[STORE_NAME_MAX];
+	long long			 run;
+	int64_t				 sid;
+
+	memset(&row, 0, sizeof row);
+	if (sscanf(line, "%15s %63s", verdict, rev) != 2 ||
+	    (strcmp(verdict, "good") != 0 && strcmp(verdict, "bad") != 0 &&
+	    strcmp(verdict, "skip") != 0)) {
+		util_seterr(err, errlen, "not a step: %.80s", line);
+		return -1;
+	}
+	snprintf(row.revision, sizeof row.revision, "%s", rev);
+	snprintf(row.verdict, sizeof row.verdict, "%s", verdict);
+	row.p = strcmp(verdict, "skip") == 0 ? 1.0 : 0.0;
+	if ((ev = strchr(comment, ']')) != NULL && strstr(comment, rev) !=
+	    NULL && sscanf(ev + 1, " n=%d median=%lf reference=%lf "
+	    "ratio=%lf p=%lf run=%lld", &row.n, &row.median,
+	    &row.baseline_median, &row.ratio, &row.p, &run) < 5)
+		row.p = strcmp(verdict, "skip") == 0 ? 1.0 : 0.0;
+	if (store_bisect_step_add(st, id, &row, &sid, err, errlen) == -1)
+		return -1;
+	row.id = sid;
+	row.bisect_id = id;
+	return store_bisect_step_update(st, &row, err, errlen);
+}
+
+/* Records the steps of a `bisect log` file for bisect id (not measured
+ * again; resume replays them through the state machine, which refuses a
+ * step that does not apply). */
+static int
+replay_log(const char *db, int64_t id, const char *path)
+{
+	struct store	*st = NULL;
+	char		*text = NULL, *line, *next, err[1024];
+	char		 comment[1024] = "";
+	int		 rc = -1, nsteps = 0;
+
+	if ((text = util_read_file(path, REVS_TEXT_MAX, NULL, err,
+	    sizeof err)) == NULL || store_open(db, STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) == -1)
+		goto out;
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (line[0] == '#') {
+			snprintf(comment, sizeof comment, "%s", line);
+			continue;
+		}
+		if (line[0] == '\0')
+			continue;
+		if (replay_line(st, id, line, comment, err, sizeof err) == -1)
+			goto out;
+		comment[0] = '\0';
+		nsteps++;
+	}
+	if (nsteps == 0) {
+		util_seterr(err, sizeof err, "no good/bad/skip lines");
+		goto out;
+	}
+	fprintf(stderr, "labrat: bisect %lld: %d steps replayed from %s\n",
+	    (long long)id, nsteps, path);
+	rc = 0;
+out:
+	if (rc == -1)
+		log_warnx("replay %s: %s", path, err);
+	free(text);
+	store_close(st);
+	return rc;
+}
+
 int
 bisect_cli_run(const struct bisect_cli_request *rq, int64_t *idp)
 {
@@ -377,6 +455,9 @@ bisect_cli_run(const struct bisect_cli_request *rq, int64_t *idp)
 
 	if ((rc = bisect_create(rq, &id)) != 0)
 		return rc == -2 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	if (rq->replay != NULL && replay_log(rq->db_path, id,
+	    rq->replay) == -1)
+		return CMD_EXIT_FAIL;
 	if (idp != NULL)
 		*idp = id;
 	return bisect_cli_resume(rq->db_path, id, rq->json, rq->quiet);
@@ -417,7 +498,9 @@ bisect_usage(void)
 	    "usage: labrat bisect start --inventory F --link L --good REV "
 	    "--bad REV --test F\n"
 	    "                           [--revisions git:PATH[:SUB,...]|FILE] "
-	    "[--db F] [--format text|json] [--quiet]\n"
+	    "[--replay LOG]\n"
+	    "                           [--db F] [--format text|json] "
+	    "[--quiet]\n"
 	    "       labrat bisect status|log|resume|reset [--bisect ID] "
 	    "[--db F] [--format text|json]\n");
 }
@@ -432,6 +515,7 @@ cmd_bisect(int argc, char **argv)
 		{ "bad", required_argument, NULL, 'b' },
 		{ "test", required_argument, NULL, 't' },
 		{ "revisions", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, 'R' },
 		{ "bisect", required_argument, NULL, 'n' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
@@ -459,6 +543,7 @@ cmd_bisect(int argc, char **argv)
 		case 'b': rq.bad = optarg; break;
 		case 't': rq.test = optarg; break;
 		case 'r': rq.revisions = optarg; break;
+		case 'R': rq.replay = optarg; break;
 		case 'd': dbopt = optarg; break;
 		case 'q': rq.quiet = 1; break;
 		case 'n':

@@ -295,12 +295,19 @@ bs_show_head(const struct bisect_sess *s, const struct store_bisect_step *rows,
 			fprintf(fp, "null");
 		return;
 	}
-	fprintf(fp, "bisect %lld: %s; link %s, %s, %s %s, good while ratio "
-	    "%s %.3g; %s..%s (%zu revisions)\n", (long long)s->row.id,
-	    s->row.state, s->row.link, s->row.knobs, s->test->compare ==
-	    CONFIG_BISECT_AB ? "A/B" : "vs GOOD", s->test->metric,
-	    s->test->lower_is_better ? "<=" : ">=", s->test->threshold,
-	    s->row.good, s->row.bad, s->n);
+	if (s->test_missing)
+		fprintf(fp, "bisect %lld: %s; link %s, %s, %s (test file %s "
+		    "is gone); %s..%s (%zu revisions)\n", (long long)s->row.id,
+		    s->row.state, s->row.link, s->row.knobs, s->row.metric,
+		    s->row.plan_path, s->row.good, s->row.bad, s->n);
+	else
+		fprintf(fp, "bisect %lld: %s; link %s, %s, %s %s, good while "
+		    "ratio %s %.3g; %s..%s (%zu revisions)\n",
+		    (long long)s->row.id, s->row.state, s->row.link,
+		    s->row.knobs, s->test->compare == CONFIG_BISECT_AB ?
+		    "A/B" : "vs GOOD", s->test->metric,
+		    s->test->lower_is_better ? "<=" : ">=",
+		    s->test->threshold, s->row.good, s->row.bad, s->n);
 	fprintf(fp, "steps: %zu, samples: %lld, wall: %lldm%02llds%s%s\n",
 	    nrows, (long long)bs_samples(s, rows, nrows),
 	    (long long)(wall / 60000), (long long)(wall / 1000 % 60),

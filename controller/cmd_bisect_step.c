@@ -152,12 +152,23 @@ bisect_sess_open(struct bisect_sess *s, const char *db, int64_t id,
 	}
 	bs_revisions(s);
 	config_errors_init(&errs);
-	/* Showing a bisect needs no inventory (the lab may be gone). */
+	/* Showing a bisect needs no inventory (the lab may be gone), nor
+	 * its test file: the steps hold the evidence. */
+	if (readonly && access(s->row.plan_path, R_OK) == -1) {
+		char *t = xasprintf("{\"compare\":{\"type\":\"baseline\"},"
+		    "\"workload\":{\"tool\":\"iperf3\"},\"metric\":\"%s\"}",
+		    s->row.metric);
+
+		s->test = config_bisect_test_parse(s->row.plan_path, t,
+		    strlen(t), &errs);
+		s->test_missing = 1;
+		free(t);
+	}
 	if ((!readonly && (s->inv = config_inventory_load(
-	    s->row.inventory_path, &errs)) == NULL) || (s->test =
-	    config_bisect_test_load(s->row.plan_path, &errs)) == NULL ||
-	    (s->plan = config_bisect_plan(s->test, s->row.link, s->inv,
-	    &errs)) == NULL) {
+	    s->row.inventory_path, &errs)) == NULL) || (s->test == NULL &&
+	    (s->test = config_bisect_test_load(s->row.plan_path,
+	    &errs)) == NULL) || (s->plan = config_bisect_plan(s->test,
+	    s->row.link, s->inv, &errs)) == NULL) {
 		bs_print_errs(&errs);
 		return -2;
 	}

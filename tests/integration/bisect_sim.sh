@@ -128,5 +128,21 @@ jq -e '[.evidence[] | "\(.revision) \(.why)"] | length == (unique | length)' "$O
 jq -e '[.evidence[] | select(.verdict == "")] | length == 0' "$O" >/dev/null ||
     fail "an unfinished step is left"
 note "em: killed after $(wc -l < "$T/before.txt") finished steps; culprit r200131, confidence $(jq .confidence "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, $(cat "$T/em.ms") ms"
-B log --db "$T/em.db" | grep -q "^# first bad commit: \[r200131\]" || fail "log"
+B log --db "$T/em.db" > "$T/em.log"
+grep -q "^# first bad commit: \[r200131\]" "$T/em.log" || fail "log: $(cat "$T/em.log")"
+# The log replays: a new bisect fed with it reaches the same culprit
+# without measuring anything; a log edited into nonsense is refused.
+B start --inventory "$INV" --link em --good r200120 --bad r200147 \
+    --test "$T/em.json" --replay "$T/em.log" --db "$T/replay.db" \
+    --format json --quiet >"$T/replay.out" 2>"$T/replay.err" ||
+    fail "replay: $(cat "$T/replay.err")"
+[ "$(jq -r .culprit.id "$T/replay.out")" = r200131 ] || fail "replay culprit"
+[ "$(jq .samples "$T/replay.out")" = 0 ] || fail "replay measured"
+[ "$(jq .steps "$T/replay.out")" = "$(jq .steps "$O")" ] || fail "replay steps"
+sed 's/^good r200120$/bad r200120/' "$T/em.log" > "$T/em-bad.log"
+B start --inventory "$INV" --link em --good r200120 --bad r200147 \
+    --test "$T/em.json" --replay "$T/em-bad.log" --db "$T/replay2.db" \
+    --quiet >/dev/null 2>"$T/replay2.err" && fail "a nonsense log replayed"
+grep -q "bisect replay: step 2: " "$T/replay2.err" ||
+    fail "nonsense log: $(cat "$T/replay2.err")"
 echo PASS
