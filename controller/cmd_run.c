@@ -354,6 +354,11 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 		    "NOT ALL HOSTS RESTORED (see above)" : "hosts restored");
 		goto restore_sig;
 	}
+	if (sum.restore_failures > 0)
+		fprintf(stderr, "labrat: run %lld: %d host interfaces could not "
+		    "be restored (see above); the rollback timers armed on "
+		    "those hosts will do it\n", (long long)run_id,
+		    sum.restore_failures);
 	store_run_finish(st, run_id, sum.failed > 0 ? STORE_RUN_FAILED :
 	    STORE_RUN_DONE, sum.failed > 0 ? "some jobs failed" : NULL, err,
 	    sizeof err);

@@ -37,6 +37,7 @@ struct exec_host {
 	int			 busy;
 	int			 used;		/* needs a final restore */
 	int			 reconnects;	/* ssh_reconnects() at facts */
+	int			 down;		/* did not answer a whole wait */
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
 	size_t			 nfacts;
@@ -721,7 +722,10 @@ report_progress(struct executor *ex, const struct store_job *job,
  * of the link answer over SSH again (a host that reboots or whose sshd is
  * restarted is gone for a while), for at most the plan's job timeout, so
  * the retries are not spent in a few milliseconds against a host that is
- * still down.  The retry itself reports what is still wrong.
+ * still down.  A host that stayed down through a whole wait is only tried
+ * once from then on (until it answers again), so the rest of the run fails
+ * fast instead of waiting once more for every attempt of every job.  The
+ * retry itself reports what is still wrong.
  */
 static void
 link_wait(struct exec_worker *w)
@@ -745,10 +749,19 @@ link_wait(struct exec_worker *w)
 			    ex->plan->connect_timeout * 1000, err,
 			    sizeof err) == SSH_OK;
 			if (ok && host_ensure(ex, h[k], w->st, ifs[k], &fid,
-			    err, sizeof err) == 0)
+			    err, sizeof err) == 0) {
+				h[k]->down = 0;
 				break;
-			if (stopped(ex) || util_now_ms() >= deadline)
+			}
+			if (h[k]->down || stopped(ex) ||
+			    util_now_ms() >= deadline) {
+				if (!stopped(ex) && !h[k]->down)
+					log_warnx("%s: still not answering "
+					    "after %d s: %s", h[k]->cfg->name,
+					    ex->plan->job_timeout, err);
+				h[k]->down = !stopped(ex);
 				goto out;
+			}
 			exec_sleep_ms(EXEC_WAIT_STEP_MS);
 		}
 	}

@@ -6,7 +6,8 @@
 # - em-b reboots mid-job (the lab's `host reboot`);
 # - the agent on em-a hangs (SIGSTOP) past the job's deadline;
 # - em-b's known host key is wrong: the run fails at once naming the host
-#   and the fingerprint, no host is changed, and it resumes once fixed.
+#   and the fingerprint, no host is changed, and it resumes once fixed;
+# - em-a's sshd dies for good mid-iperf: the run fails fast, naming em-a.
 # In every case the hosts end with their original settings (TSO on, MTU
 # 1500, no nft table labrat), the run completes (the job retried) or fails
 # with a clear reason, and no sample is duplicated.
@@ -123,4 +124,32 @@ cp "$STATE/known_hosts" "$TMP/known_hosts"
 check_samples "$DB" "$RUN"
 check_links_restored
 note "wrong key: fixed and resumed, both jobs done"
+
+# --- sshd of em-a dies for good mid-iperf (listener and sessions): the
+# run waits once (job timeout) for em-a, then fails fast, naming em-a; em-b
+# is restored, em-a is left to its rollback timer; a power cycle brings it
+# back.
+run_case dead
+wait_proc em-a iperf3 30 >/dev/null || fail "dead: no iperf3 on em-a"
+# shellcheck disable=SC2046
+kill -9 $(ns_procs em-a sshd)
+wait_run
+[ "$RC" -eq 1 ] || fail "dead: exit $RC: $(cat "$TMP/dead.err")"
+took=$(( $(now_ms) - T0 ))
+[ $took -lt 25000 ] || fail "dead: took $took ms"
+[ "$(sq "$DB" "SELECT count(*) FROM jobs WHERE run_id = $RUN AND state = 'failed'
+    AND reason LIKE 'em-a:%'")" = 2 ] ||
+    fail "dead: jobs $(sq "$DB" "SELECT state, reason FROM jobs WHERE run_id = $RUN")"
+grep -q "em-a: still not answering after 5 s" "$TMP/dead.err" ||
+    fail "dead: no 'still not answering' line: $(cat "$TMP/dead.err")"
+grep -q "1 host interfaces could not be restored" "$TMP/dead.err" ||
+    fail "dead: the restore failure is not reported: $(cat "$TMP/dead.err")"
+[ "$(sq "$DB" "SELECT state FROM runs WHERE id = $RUN")" = failed ] || fail "dead: run not failed"
+check_samples "$DB" "$RUN"
+check_restored em-b em0
+[ -s "$STATE/hosts/em-a/var-lib-labrat/rollback/em0.pid" ] ||
+    fail "dead: no rollback timer armed on em-a"
+note "dead: exit 1 after $took ms, both jobs failed naming em-a, em-b restored, em-a's rollback timer armed"
+"$LABRAT" lab power-cycle --name "$LAB" --host em-a >/dev/null || fail "power-cycle em-a"
+wait_ssh em-a 10 || fail "em-a did not come back"
 echo "PASS run_faults"
