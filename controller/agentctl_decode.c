@@ -1,0 +1,697 @@
+/*
+ * agentctl_decode: the agent's JSON lines (PROTOCOL.md) into the typed
+ * replies of agentctl.h; the only file of agentctl that sees json-c.  The
+ * decoder walks stdout line by line; field getters record the first
+ * problem as "HOST: labrat-agent CMD: PATH: what" so a caller sees exactly
+ * which host, command and field.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "agentctl.h"
+#include "log.h"
+#include "util.h"
+
+/* Decoding context: the first error wins, later getters are no-ops. */
+struct jctx {
+	const char	*host;
+	const char	*what;
+	char		*err;
+	size_t		 errlen;
+	int		 failed;
+};
+
+/* What a getter accepts besides a value of its type. */
+#define J_NULL	0x1	/* null: the destination keeps "unknown" */
+#define J_OPT	0x3	/* null, or no such key at all */
+
+static void
+jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+static void
+jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
+    ...)
+{
+	char	msg[512];
+	va_list	ap;
+
+	if (j->failed)
+		return;
+	j->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	util_seterr(j->err, j->errlen, "%s: labrat-agent %s: %s%s%s: %s",
+	    j->host, j->what, path, key != NULL ? "." : "",
+	    key != NULL ? key : "", msg);
+}
+
+/*
+ * The member key of o.  *isnull is set when it is null, or absent and
+ * flags allow that; a missing required key fails.
+ */
+static struct json_object *
+jget(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, int *isnull)
+{
+	struct json_object	*v;
+
+	*isnull = 0;
+	if (j->failed)
+		return NULL;
+	if (!json_object_object_get_ex(o, key, &v)) {
+		if ((flags & J_OPT) == J_OPT)
+			*isnull = 1;
+		else
+			jfail(j, path, key, "missing");
+		return NULL;
+	}
+	if (v == NULL)
+		*isnull = 1;
+	return v;
+}
+
+/*
+ * A scalar of type t (json_type_double: any number); NULL when it is a
+ * null that flags allow, or after a failure.
+ */
+static struct json_object *
+jscalar(struct jctx *j, struct json_object *o, const char *path,
+    const char *key, int flags, enum json_type t)
+{
+	struct json_object	*v;
+	int			 isnull;
+
+	v = jget(j, o, path, key, flags, &isnull);
+	if (isnull && (flags & J_NULL))
+		return NULL;
+	if (v == NULL || j->failed) {
+		if (isnull)
+			jfail(j, path, key, "is null");
+		return NULL;
+	}
+	if (!json_object_is_type(v, t) && !(t == json_type_double &&
+	    json_object_is_type(v, json_type_int))) {
+		jfail(j, path, key, "not %s", t == json_type_string ?
+		    "a string" : t == json_type_boolean ? "a boolean" :
+		    "a number");
+		return NULL;
+	}
+	return v;
+}
+
+static void
+jstr(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, char *dst, size_t n)
+{
+	struct json_object	*v;
+	const char		*s;
+
+	dst[0] = '\0';
+	if ((v = jscalar(j, o, path, key, flags, json_type_string)) == NULL)
+		return;
+	s = json_object_get_string(v);
+	if ((size_t)json_object_get_string_len(v) >= n ||
+	    strlen(s) != (size_t)json_object_get_string_len(v)) {
+		jfail(j, path, key, "string too long or has NUL bytes");
+		return;
+	}
+	memcpy(dst, s, strlen(s) + 1);
+}
+
+/* Numbers: integers or doubles; int-ness checked by jint. */
+static void
+jdbl(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, double *dst)
+{
+	struct json_object	*v;
+
+	v = jscalar(j, o, path, key, flags, json_type_double);
+	*dst = v != NULL ? json_object_get_double(v) : NAN;
+	if (v != NULL && !isfinite(*dst))
+		jfail(j, path, key, "not a finite number");
+}
+
+static void
+jint(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, long long *dst)
+{
+	double	d;
+
+	*dst = AGENTCTL_NONE;
+	jdbl(j, o, path, key, flags, &d);
+	if (j->failed || isnan(d))
+		return;
+	if (d < -9.0e18 || d > 9.0e18 || (double)(long long)d != d) {
+		jfail(j, path, key, "not an integer");
+		return;
+	}
+	*dst = (long long)d;
+}
+
+static void
+jbool(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, int *dst)
+{
+	struct json_object	*v;
+
+	v = jscalar(j, o, path, key, flags, json_type_boolean);
+	*dst = v == NULL ? AGENTCTL_NONE : json_object_get_boolean(v) ? 1 : 0;
+}
+
+static struct json_object *
+jtyped(struct jctx *j, struct json_object *o, const char *path,
+    const char *key, enum json_type t, int flags)
+{
+	struct json_object	*v;
+	int			 isnull;
+
+	v = jget(j, o, path, key, flags, &isnull);
+	if ((isnull && (flags & J_NULL)) || j->failed)
+		return NULL;
+	if (v == NULL || !json_object_is_type(v, t)) {
+		jfail(j, path, key, "not %s", t == json_type_array ?
+		    "an array" : "an object");
+		return NULL;
+	}
+	return v;
+}
+
+/* An array of at most max elements; *n gets its length. */
+static struct json_object *
+jarray(struct jctx *j, struct json_object *o, const char *path,
+    const char *key, int flags, size_t max, const char *what, size_t *n)
+{
+	struct json_object	*a;
+
+	*n = 0;
+	if ((a = jtyped(j, o, path, key, json_type_array, flags)) == NULL)
+		return NULL;
+	if (json_object_array_length(a) > max) {
+		jfail(j, path, key, "more than %zu %s", max, what);
+		return NULL;
+	}
+	*n = json_object_array_length(a);
+	return a;
+}
+
+/* Element i of an array of objects; p gets its path ("key[i]"). */
+static struct json_object *
+jelem(struct jctx *j, struct json_object *a, const char *key, size_t i,
+    char *p, size_t plen)
+{
+	struct json_object	*e = json_object_array_get_idx(a, i);
+
+	snprintf(p, plen, "%s[%zu]", key, i);
+	if (!json_object_is_type(e, json_type_object)) {
+		jfail(j, p, NULL, "not an object");
+		return NULL;
+	}
+	return e;
+}
+
+/* A list of strings, each shorter than width, stored width apart. */
+static void
+jstrlist(struct jctx *j, struct json_object *o, const char *key, char *dst,
+    size_t width, size_t max, const char *what, size_t *n)
+{
+	struct json_object	*a, *e;
+	size_t			 i, len;
+
+	*n = 0;
+	if ((a = jarray(j, o, "result", key, 0, max, "entries", &len)) ==
+	    NULL)
+		return;
+	for (i = 0; i < len; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_string) ||
+		    (size_t)json_object_get_string_len(e) >= width) {
+			jfail(j, "result", key, "[%zu] not %s", i, what);
+			return;
+		}
+		snprintf(dst + i * width, width, "%s",
+		    json_object_get_string(e));
+	}
+	*n = len;
+}
+
+static void
+dec_version(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	jstr(j, o, "result", "version", 0, r->u.version.version,
+	    sizeof r->u.version.version);
+	jstr(j, o, "result", "source_hash", 0, r->u.version.source_hash,
+	    sizeof r->u.version.source_hash);
+}
+
+static void
+dec_nic(struct jctx *j, struct json_object *o, const char *p,
+    struct agentctl_nic *n)
+{
+	jstr(j, o, p, "name", 0, n->name, sizeof n->name);
+	jstr(j, o, p, "driver", J_NULL, n->driver, sizeof n->driver);
+	jstr(j, o, p, "pci_vendor", J_NULL, n->pci_vendor,
+	    sizeof n->pci_vendor);
+	jstr(j, o, p, "pci_device", J_NULL, n->pci_device,
+	    sizeof n->pci_device);
+	jstr(j, o, p, "chip", J_NULL, n->chip, sizeof n->chip);
+	jint(j, o, p, "speed_mbps", J_NULL, &n->speed_mbps);
+	jstr(j, o, p, "duplex", J_NULL, n->duplex, sizeof n->duplex);
+	jint(j, o, p, "mtu", J_NULL, &n->mtu);
+	jbool(j, o, p, "tso", J_NULL, &n->tso);
+	jbool(j, o, p, "lro", J_NULL, &n->lro);
+	jbool(j, o, p, "rxcsum", J_NULL, &n->rxcsum);
+	jbool(j, o, p, "txcsum", J_NULL, &n->txcsum);
+}
+
+static void
+dec_facts(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_facts	*f = &r->u.facts;
+	struct json_object	*k, *a, *t, *e;
+	char			 p[64];
+	size_t			 i, n;
+
+	jstr(j, o, "result", "os", 0, f->os, sizeof f->os);
+	jstr(j, o, "result", "hostname", 0, f->hostname, sizeof f->hostname);
+	if ((k = jtyped(j, o, "result", "kernel", json_type_object, 0))) {
+		jstr(j, k, "kernel", "release", 0, f->kernel_release,
+		    sizeof f->kernel_release);
+		jstr(j, k, "kernel", "version", 0, f->kernel_version,
+		    sizeof f->kernel_version);
+		jstr(j, k, "kernel", "revision", J_NULL, f->kernel_revision,
+		    sizeof f->kernel_revision);
+		jint(j, k, "kernel", "osreldate", J_NULL, &f->osreldate);
+	}
+	if ((a = jarray(j, o, "result", "nics", 0, AGENTCTL_NICS_MAX, "NICs",
+	    &n))) {
+		for (i = 0; i < n && !j->failed; i++)
+			if ((e = jelem(j, a, "nics", i, p, sizeof p)))
+				dec_nic(j, e, p, &f->nics[i]);
+		f->nnics = j->failed ? 0 : n;
+	}
+	/* A tool the host lacks may be absent or null. */
+	if ((t = jtyped(j, o, "result", "tools", json_type_object, 0))) {
+		jstr(j, t, "tools", "iperf2", J_OPT, f->iperf2,
+		    sizeof f->iperf2);
+		jstr(j, t, "tools", "iperf3", J_OPT, f->iperf3,
+		    sizeof f->iperf3);
+		jstr(j, t, "tools", "scp", J_OPT, f->scp, sizeof f->scp);
+	}
+}
+
+/* Knob objects hold only the knobs asked for / known; each getter sets
+ * its knob to "unknown" first. */
+static void
+dec_knobs(struct jctx *j, struct json_object *o, const char *p,
+    struct agentctl_knobs *k)
+{
+	jbool(j, o, p, "tso", J_OPT, &k->tso);
+	jbool(j, o, p, "lro", J_OPT, &k->lro);
+	jbool(j, o, p, "rxcsum", J_OPT, &k->rxcsum);
+	jbool(j, o, p, "txcsum", J_OPT, &k->txcsum);
+	jint(j, o, p, "mtu", J_OPT, &k->mtu);
+	jstr(j, o, p, "nat", J_OPT, k->nat, sizeof k->nat);
+}
+
+static void
+dec_apply(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_apply	*a = &r->u.apply;
+	struct json_object	*k;
+
+	jstr(j, o, "result", "if", 0, a->ifname, sizeof a->ifname);
+	jbool(j, o, "result", "saved", 0, &a->saved);
+	if ((k = jtyped(j, o, "result", "requested", json_type_object, 0)))
+		dec_knobs(j, k, "requested", &a->requested);
+	if ((k = jtyped(j, o, "result", "in_force", json_type_object, 0)))
+		dec_knobs(j, k, "in_force", &a->in_force);
+	jstrlist(j, o, "mismatch", a->mismatch[0], sizeof a->mismatch[0],
+	    AGENTCTL_LIST_MAX, "a short string", &a->nmismatch);
+	jint(j, o, "result", "rollback_pid", J_NULL, &a->rollback_pid);
+	jint(j, o, "result", "rollback_at", J_NULL, &a->rollback_at);
+}
+
+static void
+dec_restore(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_restore	*s = &r->u.restore;
+
+	jstr(j, o, "result", "if", 0, s->ifname, sizeof s->ifname);
+	jbool(j, o, "result", "was_saved", 0, &s->was_saved);
+	jstrlist(j, o, "changed", s->changed[0], sizeof s->changed[0],
+	    AGENTCTL_LIST_MAX, "a short string", &s->nchanged);
+}
+
+static void
+dec_confirm(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	jstr(j, o, "result", "if", 0, r->u.confirm.ifname,
+	    sizeof r->u.confirm.ifname);
+	jbool(j, o, "result", "cancelled", 0, &r->u.confirm.cancelled);
+}
+
+static void
+dec_serve(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_serve	*s = &r->u.serve;
+
+	jstr(j, o, "result", "tool", 0, s->tool, sizeof s->tool);
+	jint(j, o, "result", "pid", 0, &s->pid);
+	jstr(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
+	jint(j, o, "result", "port", 0, &s->port);
+}
+
+static void
+dec_serve_stop(struct jctx *j, struct json_object *o,
+    struct agentctl_reply *r)
+{
+	struct agentctl_serve_stop	*s = &r->u.serve_stop;
+	struct json_object		*a, *e;
+	size_t				 i, n;
+
+	if ((a = jarray(j, o, "result", "stopped", 0, AGENTCTL_LIST_MAX,
+	    "pids", &n)) == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_int)) {
+			jfail(j, "result", "stopped", "[%zu] not a pid", i);
+			return;
+		}
+		s->stopped[i] = json_object_get_int64(e);
+	}
+	s->nstopped = n;
+}
+
+static void
+dec_counters(struct jctx *j, struct json_object *o, const char *p,
+    struct agentctl_ifcounters *c)
+{
+	jint(j, o, p, "rx_bytes", J_NULL, &c->rx_bytes);
+	jint(j, o, p, "rx_packets", J_NULL, &c->rx_packets);
+	jint(j, o, p, "rx_errors", J_NULL, &c->rx_errors);
+	jint(j, o, p, "rx_dropped", J_NULL, &c->rx_dropped);
+	jint(j, o, p, "tx_bytes", J_NULL, &c->tx_bytes);
+	jint(j, o, p, "tx_packets", J_NULL, &c->tx_packets);
+	jint(j, o, p, "tx_errors", J_NULL, &c->tx_errors);
+	jint(j, o, p, "tx_dropped", J_NULL, &c->tx_dropped);
+}
+
+/* procs, cpu and ifstats are optional: absent = null. */
+static void
+dec_iperf_parts(struct jctx *j, struct json_object *o,
+    struct agentctl_iperf *ip)
+{
+	struct json_object	*a, *e;
+	char			 p[64];
+	size_t			 i, n;
+
+	ip->cpu_user = ip->cpu_sys = ip->cpu_idle = NAN;
+	if ((a = jtyped(j, o, "result", "cpu", json_type_object, J_OPT))) {
+		jdbl(j, a, "cpu", "user", J_NULL, &ip->cpu_user);
+		jdbl(j, a, "cpu", "sys", J_NULL, &ip->cpu_sys);
+		jdbl(j, a, "cpu", "idle", J_NULL, &ip->cpu_idle);
+	}
+	if ((a = jarray(j, o, "result", "procs", J_OPT, AGENTCTL_LIST_MAX,
+	    "entries", &n))) {
+		for (i = 0; i < n && !j->failed; i++) {
+			if ((e = jelem(j, a, "procs", i, p, sizeof p)) == NULL)
+				break;
+			jstr(j, e, p, "name", 0, ip->procs[i].name,
+			    sizeof ip->procs[i].name);
+			jdbl(j, e, p, "cpu_seconds", J_NULL,
+			    &ip->procs[i].cpu_seconds);
+			jdbl(j, e, p, "cpu_percent", J_NULL,
+			    &ip->procs[i].cpu_percent);
+		}
+		ip->nprocs = j->failed ? 0 : n;
+	}
+	if ((a = jtyped(j, o, "result", "ifstats", json_type_object,
+	    J_OPT))) {
+		ip->has_ifstats = 1;
+		jstr(j, a, "ifstats", "if", 0, ip->ifstats_if,
+		    sizeof ip->ifstats_if);
+		/* A side the OS could not read is null: all -1. */
+		memset(&ip->if_before, 0xff, sizeof ip->if_before);
+		memset(&ip->if_after, 0xff, sizeof ip->if_after);
+		if ((e = jtyped(j, a, "ifstats", "before", json_type_object,
+		    J_NULL)))
+			dec_counters(j, e, "ifstats.before", &ip->if_before);
+		if ((e = jtyped(j, a, "ifstats", "after", json_type_object,
+		    J_NULL)))
+			dec_counters(j, e, "ifstats.after", &ip->if_after);
+	}
+}
+
+static void
+dec_iperf(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_iperf	*ip = &r->u.iperf;
+	struct json_object	*a, *e;
+	char			 p[64];
+	size_t			 i, n;
+
+	jstr(j, o, "result", "tool", 0, ip->tool, sizeof ip->tool);
+	jdbl(j, o, "result", "bytes", 0, &ip->bytes);
+	jdbl(j, o, "result", "seconds", 0, &ip->seconds);
+	jdbl(j, o, "result", "bps", 0, &ip->bps);
+	jint(j, o, "result", "window_requested", J_NULL,
+	    &ip->window_requested);
+	jint(j, o, "result", "window_granted", J_NULL, &ip->window_granted);
+	jint(j, o, "result", "retransmits", J_NULL, &ip->retransmits);
+	if ((a = jarray(j, o, "result", "intervals", 0, SIZE_MAX, "entries",
+	    &n))) {
+		ip->intervals = xcalloc(n, sizeof *ip->intervals);
+		for (i = 0; i < n && !j->failed; i++) {
+			if ((e = jelem(j, a, "intervals", i, p, sizeof p)) ==
+			    NULL)
+				break;
+			jdbl(j, e, p, "start", 0, &ip->intervals[i].start);
+			jdbl(j, e, p, "end", 0, &ip->intervals[i].end);
+			jdbl(j, e, p, "bytes", J_NULL, &ip->intervals[i].bytes);
+			jdbl(j, e, p, "bps", 0, &ip->intervals[i].bps);
+		}
+		ip->nintervals = n;
+	}
+	dec_iperf_parts(j, o, ip);
+}
+
+static void
+dec_scp(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	jdbl(j, o, "result", "bytes", 0, &r->u.scp.bytes);
+	jdbl(j, o, "result", "seconds", 0, &r->u.scp.seconds);
+	jdbl(j, o, "result", "bps", 0, &r->u.scp.bps);
+}
+
+static void
+dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_keygen		*kg = &r->u.keygen;
+	struct agentctl_authorize	*au = &r->u.authorize;
+
+	switch (r->cmd) {
+	case AGENTCTL_KEYGEN:
+		jstr(j, o, "result", "tag", 0, kg->tag, sizeof kg->tag);
+		jstr(j, o, "result", "key", 0, kg->key, sizeof kg->key);
+		jstr(j, o, "result", "pubkey", 0, kg->pubkey,
+		    sizeof kg->pubkey);
+		return;
+	case AGENTCTL_DEAUTHORIZE:
+		jstr(j, o, "result", "tag", 0, r->u.deauthorize.tag,
+		    sizeof r->u.deauthorize.tag);
+		return;
+	default:
+		break;
+	}
+	jstr(j, o, "result", "tag", 0, au->tag, sizeof au->tag);
+	jstrlist(j, o, "hostkeys", au->hostkeys[0], sizeof au->hostkeys[0],
+	    AGENTCTL_HOSTKEYS_MAX, "a key", &au->nhostkeys);
+}
+
+/* The subcommands: their names and result decoders, by enum agentctl_cmd. */
+static const struct {
+	const char	*name;
+	void		(*dec)(struct jctx *, struct json_object *,
+			    struct agentctl_reply *);
+} cmds[] = {
+	[AGENTCTL_VERSION] = { "version", dec_version },
+	[AGENTCTL_FACTS] = { "facts", dec_facts },
+	[AGENTCTL_APPLY] = { "apply", dec_apply },
+	[AGENTCTL_RESTORE] = { "restore", dec_restore },
+	[AGENTCTL_CONFIRM] = { "confirm", dec_confirm },
+	[AGENTCTL_SERVE] = { "serve", dec_serve },
+	[AGENTCTL_SERVE_STOP] = { "serve-stop", dec_serve_stop },
+	[AGENTCTL_IPERF] = { "iperf", dec_iperf },
+	[AGENTCTL_SCP] = { "scp", dec_scp },
+	[AGENTCTL_KEYGEN] = { "keygen", dec_keys },
+	[AGENTCTL_AUTHORIZE] = { "authorize", dec_keys },
+	[AGENTCTL_DEAUTHORIZE] = { "deauthorize", dec_keys },
+};
+
+const char *
+agentctl_cmd_name(enum agentctl_cmd c)
+{
+	if ((size_t)c >= sizeof cmds / sizeof cmds[0])
+		return "?";
+	return cmds[c].name;
+}
+
+int
+agentctl_cmd_of(const char *const *args)
+{
+	size_t	i;
+
+	if (args == NULL || args[0] == NULL)
+		return -1;
+	if (strcmp(args[0], "--version") == 0)
+		return AGENTCTL_VERSION;
+	if (strcmp(args[0], "serve") == 0 && args[1] != NULL &&
+	    strcmp(args[1], "stop") == 0)
+		return AGENTCTL_SERVE_STOP;
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (i != AGENTCTL_SERVE_STOP &&
+		    strcmp(args[0], cmds[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void
+dec_result(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	char	cmd[32];
+
+	jstr(j, o, "result", "cmd", 0, cmd, sizeof cmd);
+	if (j->failed)
+		return;
+	if (strcmp(cmd, agentctl_cmd_name(r->cmd)) != 0) {
+		jfail(j, "result", "cmd", "\"%s\", expected \"%s\"", cmd,
+		    agentctl_cmd_name(r->cmd));
+		return;
+	}
+	if ((size_t)r->cmd < sizeof cmds / sizeof cmds[0])
+		cmds[r->cmd].dec(j, o, r);
+}
+
+/* One line: a JSON object with proto 1 and a known event. */
+static void
+dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
+    size_t len, size_t lineno, struct agentctl_reply *r, int *nresults)
+{
+	struct json_object	*o;
+	char			 where[32], ev[16];
+	long long		 proto;
+
+	snprintf(where, sizeof where, "line %zu", lineno);
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, line, (int)len);
+	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
+	    !json_object_is_type(o, json_type_object)) {
+		jfail(j, where, NULL, "not one JSON object (%s): \"%.60s\"",
+		    o == NULL ? json_tokener_error_desc(
+		    json_tokener_get_error(tok)) : "trailing data or not an "
+		    "object", line);
+		json_object_put(o);
+		return;
+	}
+	jint(j, o, where, "proto", 0, &proto);
+	if (!j->failed && proto != AGENTCTL_PROTO)
+		jfail(j, where, "proto", "unknown protocol version %lld "
+		    "(this labrat speaks %d)", proto, AGENTCTL_PROTO);
+	jstr(j, o, where, "event", 0, ev, sizeof ev);
+	if (j->failed)
+		goto done;
+	if (strcmp(ev, "result") == 0) {
+		if (++*nresults > 1) {
+			jfail(j, where, NULL, "a second result");
+			goto done;
+		}
+		dec_result(j, o, r);
+		r->has_result = !j->failed;
+	} else if (strcmp(ev, "error") == 0) {
+		jstr(j, o, where, "class", 0, r->error_class,
+		    sizeof r->error_class);
+		jstr(j, o, where, "message", 0, r->error_message,
+		    sizeof r->error_message);
+		if (r->error_class[0] == '\0')
+			snprintf(r->error_class, sizeof r->error_class, "?");
+	} else if (strcmp(ev, "progress") != 0)
+		jfail(j, where, "event", "unknown event \"%s\"", ev);
+done:
+	json_object_put(o);
+}
+
+int
+agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
+    const char *text, size_t len, int truncated, int exit_status,
+    struct agentctl_reply *r, char *err, size_t errlen)
+{
+	struct json_tokener	*tok;
+	struct jctx		 j = { host, what, err, errlen, 0 };
+	const char		*p = text, *end = text + len, *nl;
+	size_t			 n, lineno = 0;
+	int			 nresults = 0;
+
+	memset(r, 0, sizeof *r);
+	r->cmd = cmd;
+	r->exit_status = exit_status;
+	if (truncated) {
+		jfail(&j, "output", NULL, "larger than %u bytes",
+		    AGENTCTL_OUT_MAX);
+		return -1;
+	}
+	if ((tok = json_tokener_new_ex(64)) == NULL)
+		fatalx("json_tokener_new");
+	while (p < end && !j.failed) {
+		lineno++;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
+			n--;
+		if (n > 0)
+			dec_line(&j, tok, p, n, lineno, r, &nresults);
+		p = nl != NULL ? nl + 1 : end;
+	}
+	json_tokener_free(tok);
+	if (j.failed) {
+		r->has_result = 0;
+		return -1;
+	}
+	if (r->error_class[0] != '\0') {
+		util_seterr(err, errlen, "%s: labrat-agent %s: %s error (exit "
+		    "%d): %s", host, what, r->error_class, exit_status,
+		    r->error_message);
+		return -1;
+	}
+	if (exit_status != 0) {
+		util_seterr(err, errlen, "%s: labrat-agent %s: exited %d "
+		    "without an error event", host, what, exit_status);
+		return -1;
+	}
+	if (!r->has_result) {
+		util_seterr(err, errlen, "%s: labrat-agent %s: no result line",
+		    host, what);
+		return -1;
+	}
+	return 0;
+}
+
+void
+agentctl_reply_free(struct agentctl_reply *r)
+{
+	if (r == NULL)
+		return;
+	if (r->cmd == AGENTCTL_IPERF)
+		free(r->u.iperf.intervals);
+	r->u.iperf.intervals = NULL;
+	free(r->raw);
+	r->raw = NULL;
+}
