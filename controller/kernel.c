@@ -612,6 +612,8 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	int				 rc = -1;
 
 	memset(res, 0, sizeof *res);
+	if (check_rev(h, rev, err, errlen) == -1)
+		return -1;
 	memset(&k, 0, sizeof k);
 	k.h = h;
 	k.power_timeout_s = DEF(o->power_timeout_s, 60);

@@ -29,7 +29,7 @@ jq '{description: "bisect test history",
               .faults[1] + {introduced: "r200118"}],
      unbuildable: ["r200119"], unbootable: ["r200117"]}' \
     "$C/simlab/history.json" > "$T/hist.json" || fail "history"
-jq '.workload.time = 1 | .threshold = 0.925 | .sampling.max_samples = 10 | .timeouts.boot = 8' \
+jq '.workload.time = 1 | .sampling.max_samples = 10 | .timeouts.boot = 8' \
     "$C/bisect/em.json" > "$T/em.json"
 jq '.workload.time = 1 | .timeouts.boot = 8' "$C/bisect/bce.json" > "$T/bce.json"
 jq '{knobs: {mtu: 1500, nat: "kernel"},
