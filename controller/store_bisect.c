@@ -1,6 +1,6 @@
 /*
  * store_bisect: hosts and the facts they ran under, bisects and their
- * steps, schedules (see store.h).  The SQL helpers are in store.c.
+ * steps, schedules (see store.h).  The SQL helpers are in store_sql.c.
  */
 #include <limits.h>
 #include <stdio.h>

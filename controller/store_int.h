@@ -1,6 +1,6 @@
 /*
  * store_int.h: internals shared by the store module's files (store.c:
- * opening, migrations, checks, knobs and the SQL helpers below;
+ * opening, migrations, checks, knobs; store_sql.c: the SQL helpers below;
  * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
  * their facts, bisects, schedules).  Nothing outside the store module
  * includes it: callers see store.h only.

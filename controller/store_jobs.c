@@ -1,6 +1,6 @@
 /*
  * store_jobs: runs, the jobs of a run and their state machine, samples and
- * raw tool output (see store.h).  The SQL helpers are in store.c.
+ * raw tool output (see store.h).  The SQL helpers are in store_sql.c.
  */
 #include <math.h>
 #include <stdio.h>
