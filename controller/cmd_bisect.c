@@ -253,6 +253,48 @@ revs_text(const struct revs *r, size_t good, size_t bad)
 	return buf_release(&b);
 }
 
+/* The candidate side's knobs, as the store keys them. */
+static void
+test_knobs_key(const struct config_bisect_test *t, char *knobs, size_t len)
+{
+	const char	*vs;
+	char		 v[32];
+	int		 k;
+
+	knobs[0] = '\0';
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (!t->knob_set[k] && !(t->compare == CONFIG_BISECT_AB &&
+		    (int)t->ab_knob == k))
+			continue;
+		vs = matrix_value_str(k, t->knob_set[k] ? t->knob_value[k] :
+		    t->ab_candidate, v, sizeof v);
+		snprintf(knobs + strlen(knobs), len - strlen(knobs), "%s%s=%s",
+		    knobs[0] != '\0' ? "," : "", config_knob_name(k), vs);
+	}
+}
+
+/* Index of GOOD and BAD in r; 0 or -1 with a message. */
+static int
+revs_endpoints(const struct revs *r, const char *good, const char *bad,
+    long *gi, long *bi)
+{
+	size_t	i;
+
+	for (*gi = *bi = -1, i = 0; i < r->n; i++) {
+		if (strcmp(r->ids[i], good) == 0)
+			*gi = (long)i;
+		if (strcmp(r->ids[i], bad) == 0)
+			*bi = (long)i;
+	}
+	if (*gi < 0 || *bi < 0 || *gi >= *bi) {
+		log_warnx("--good %s / --bad %s: %s", good, bad, *gi < 0 ?
+		    "GOOD is not in the revisions" : *bi < 0 ? "BAD is not in "
+		    "the revisions" : "GOOD must come before BAD");
+		return -1;
+	}
+	return 0;
+}
+
 /* Validates and stores a new bisect; 0, -1 (fail), -2 (usage/config). */
 static int
 bisect_create(const struct bisect_cli_request *rq, int64_t *id)
@@ -270,7 +312,7 @@ bisect_create(const struct bisect_cli_request *rq, int64_t *id)
 					 *text = NULL, knobs[STORE_KEY_MAX];
 	long				 gi, bi;
 	size_t				 i;
-	int				 rc = -2, k;
+	int				 rc = -2;
 
 	memset(&r, 0, sizeof r);
 	good = xstrdup(rq->good);
@@ -297,18 +339,8 @@ bisect_create(const struct bisect_cli_request *rq, int64_t *id)
 		log_warnx("revisions: %s", err);
 		goto out;
 	}
-	for (gi = bi = -1, i = 0; i < r.n; i++) {
-		if (strcmp(r.ids[i], good) == 0)
-			gi = (long)i;
-		if (strcmp(r.ids[i], bad) == 0)
-			bi = (long)i;
-	}
-	if (gi < 0 || bi < 0 || gi >= bi) {
-		log_warnx("--good %s / --bad %s: %s", good, bad, gi < 0 ?
-		    "GOOD is not in the revisions" : bi < 0 ? "BAD is not in "
-		    "the revisions" : "GOOD must come before BAD");
+	if (revs_endpoints(&r, good, bad, &gi, &bi) == -1)
 		goto out;
-	}
 	if ((m = bisect_new((const char *const *)r.ids + gi,
 	    (size_t)(bi - gi + 1), 0, (size_t)(bi - gi), err,
 	    sizeof err)) == NULL) {
@@ -317,21 +349,7 @@ bisect_create(const struct bisect_cli_request *rq, int64_t *id)
 	}
 	rc = -1;
 	text = revs_text(&r, (size_t)gi, (size_t)bi);
-	knobs[0] = '\0';
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		char v[32];
-		const char *vs;
-		int set = t->knob_set[k] || (t->compare == CONFIG_BISECT_AB &&
-		    (int)t->ab_knob == k);
-
-		if (!set)
-			continue;
-		vs = matrix_value_str(k, t->knob_set[k] ? t->knob_value[k] :
-		    t->ab_candidate, v, sizeof v);
-		snprintf(knobs + strlen(knobs), sizeof knobs - strlen(knobs),
-		    "%s%s=%s", knobs[0] != '\0' ? "," : "",
-		    config_knob_name(k), vs);
-	}
+	test_knobs_key(t, knobs, sizeof knobs);
 	memset(&sp, 0, sizeof sp);
 	sp.link = rq->link;
 	sp.knobs = knobs;
