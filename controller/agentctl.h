@@ -7,7 +7,7 @@
  * as the host's sshd environment sets it, else /var/db/labrat on FreeBSD and
  * /var/lib/labrat on Linux), calls its subcommands over one ssh_conn with a
  * deadline, and decodes their JSON lines (PROTOCOL.md) into the typed
- * structs below.  json-c stays inside agentctl.c.
+ * structs below.  json-c stays inside agentctl_decode.c.
  *
  * Decoding is strict: a line that is not one JSON object, a "proto" other
  * than 1, an unknown event, a missing or mistyped field, a second result,
