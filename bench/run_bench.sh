@@ -62,13 +62,13 @@ sq() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$1" "$2"
 }
 
-# plan FILE LINKS_JSON KNOBS_JSON TIME REPS
+# plan FILE LINKS_JSON KNOBS_JSON TIME REPS [SETTLE_MS]
 plan() {
 	cat > "$1" <<EOF
 { "links": $2, "knobs": $3,
   "workloads": [ { "tool": "iperf3", "time": $4 } ],
-  "repetitions": $5, "timeouts": { "connect": 5, "job": 60 }, "retries": 0,
-  "stats": { "adaptive": false } }
+  "repetitions": $5, "timeouts": { "connect": 5, "job": 60 ${6:+, \"settle_ms\": $6} },
+  "retries": 0, "stats": { "adaptive": false } }
 EOF
 }
 
@@ -154,7 +154,8 @@ addr() {
 
 bench_overhead() {
 	lab rbo$$
-	plan "$TMP/o.json" '["em"]' '{ "tso": [false, true] }' 1 "$N"
+	# No settle time: it is the plan's choice, not controller overhead.
+	plan "$TMP/o.json" '["em"]' '{ "tso": [false, true] }' 1 "$N" 0
 	"$LABRAT" run --db "$TMP/o.db" --inventory "$INV" --plan "$TMP/o.json" \
 	    >/dev/null 2>&1 || die "overhead warm-up run"
 	jobs=$((2 * N))
