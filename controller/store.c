@@ -72,19 +72,34 @@ refuse_newer(const char *path, int version, char *err, size_t errlen)
 static int
 header_version(const char *path, int *version)
 {
-	unsigned char	 h[100];
-	FILE		*fp;
-	size_t		 n;
+	struct buf	 uri;
+	sqlite3		*db = NULL;
+	const char	*p;
+	int		 rc = -1;
 
-	if ((fp = fopen(path, "rb")) == NULL)
-		return -1;
-	n = fread(h, 1, sizeof h, fp);
-	fclose(fp);
-	if (n < sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
-		return -1;
-	*version = (int)((uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 |
-	    (uint32_t)h[62] << 8 | h[63]);
-	return 0;
+	/*
+	 * Through SQLite, never with a plain open()/close() of our own: closing
+	 * any descriptor of the file would drop every POSIX lock this process
+	 * holds on it, and with them the locks of the other connections of a
+	 * running labrat (SQLite keeps its own descriptors open for exactly
+	 * this reason).  immutable=1 reads the main file only, taking no lock
+	 * and creating no -wal or -shm file.
+	 */
+	buf_init(&uri, 3 * strlen(path) + 64);
+	buf_append(&uri, "file:", 5);
+	for (p = path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			buf_printf(&uri, "%%%02X", (unsigned char)*p);
+		else
+			buf_append(&uri, p, 1);
+	}
+	buf_append(&uri, "?immutable=1", 12);
+	if (sqlite3_open_v2(uri.data, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI, NULL) == SQLITE_OK)
+		rc = read_version(db, version);
+	sqlite3_close(db);
+	buf_free(&uri);
+	return rc;
 }
 
 /*

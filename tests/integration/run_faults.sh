@@ -72,7 +72,7 @@ check_retried sshd "em-a"
 # back with default NIC settings; the job is retried once it answers.
 run_case reboot
 wait_proc em-a iperf3 30 >/dev/null || fail "reboot: no iperf3 on em-a"
-lab_ssh "$EMB" "$LABRAT_SIMLAB_DIR/host" reboot >/dev/null || fail "reboot em-b"
+lab_ssh "$EMB" "$STATE/bin/host" reboot >/dev/null || fail "reboot em-b"
 wait_run
 check_retried reboot "em-"
 grep -q "boot" "$STATE/hosts/em-b/boot.log" 2>/dev/null ||
