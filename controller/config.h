@@ -288,7 +288,7 @@ struct config_plan {
 	int			 connect_timeout; /* s, default 10, 1..600 */
 	int			 job_timeout;	/* s, default 120, 1..86400 */
 	/* ms to wait after applying knobs before measuring: a real NIC
-	 * renegotiates its link after an MTU change.  default 500 */
+	 * renegotiates its link after an MTU change.  default 200 */
 	int			 settle_ms;
 	int			 retries;	/* default 2, 0..10 */
 	struct config_stats	 stats;

@@ -394,7 +394,7 @@ plan_defaults(struct config_plan *plan)
 	plan->repetitions = 1;
 	plan->connect_timeout = 10;
 	plan->job_timeout = 120;
-	plan->settle_ms = 500;
+	plan->settle_ms = 200;
 	plan->retries = 2;
 	plan->stats.alpha = 0.05;
 	plan->stats.min_effect = 0.03;
