@@ -1,7 +1,8 @@
 /*
  * cmd_demo: `labrat demo`, the README's first command.  It brings up the
- * simulated lab, shows its hosts, runs the demo plan on the em and bce pairs
- * and prints what was found, then takes the lab down again.  Every step is
+ * simulated lab, shows its hosts, runs the demo plan on the em and bce pairs,
+ * reports what was found, bisects both faults to their culprit revisions,
+ * then takes the lab down again.  Every step is
  * an ordinary labrat command driving the lab exactly as it would drive a
  * real one: the demo only strings them together.
  */
@@ -41,6 +42,32 @@ demo_cmd(int (*fn)(int, char **), char **argv)
 	}
 	fflush(stdout);
 	return fn(argc, argv);
+}
+
+/* Bisects one simulated fault with the demo's quicker test settings. */
+static int
+demo_bisect(const char *db, const char *inv, const char *link,
+    const char *good, const char *bad, const char *testname)
+{
+	struct bisect_cli_request	rq;
+	char				test[1024];
+	int64_t				id = 0;
+	int				rc;
+
+	snprintf(test, sizeof test, "%s/configs/bisect/%s", LABRAT_SOURCE_DIR,
+	    testname);
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
+	rq.inventory = inv;
+	rq.link = link;
+	rq.good = good;
+	rq.bad = bad;
+	rq.test = test;
+	if (ssh_global_init() == -1)
+		return CMD_EXIT_FAIL;
+	rc = bisect_cli_run(&rq, &id);
+	ssh_global_cleanup();
+	return rc;
 }
 
 static int
@@ -146,6 +173,18 @@ cmd_demo(int argc, char **argv)
 
 		rc = demo_cmd(cmd_report, a);
 	}
+	if (rc != CMD_EXIT_OK)
+		goto down;
+
+	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
+	    "slow on em? (r200100..r200199, A/B within each boot)");
+	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
+	if (rc != CMD_EXIT_OK)
+		goto down;
+	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
+	    "on bce? (r200200..r200299, against the good revision)");
+	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
+	    "bce-demo.json");
 down:
 	if (!keep) {
 		demo_banner("labrat lab down");

@@ -64,6 +64,21 @@ test_examples(void **state)
 	assert_int_equal(t->min_samples, 4);
 	config_bisect_test_free(t);
 	free(p);
+	/* The demo's quicker variants (labrat demo loads them). */
+	p = src_path("configs/bisect/em-demo.json");
+	t = config_bisect_test_load(p, &e);
+	assert_non_null(t);
+	assert_int_equal(t->compare, CONFIG_BISECT_AB);
+	assert_int_equal(t->min_samples, 4);
+	config_bisect_test_free(t);
+	free(p);
+	p = src_path("configs/bisect/bce-demo.json");
+	t = config_bisect_test_load(p, &e);
+	assert_non_null(t);
+	assert_int_equal(t->compare, CONFIG_BISECT_BASELINE);
+	assert_int_equal(t->min_samples, 3);
+	config_bisect_test_free(t);
+	free(p);
 	assert_int_equal(e.n, 0);
 	config_errors_free(&e);
 }
