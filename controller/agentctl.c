@@ -70,7 +70,7 @@ run_sh(struct agentctl *a, const char *script, int64_t deadline,
 	}
 	buf_init(&cmd, 64 * 1024);
 	buf_append(&cmd, "/bin/sh -c ", 11);
-	ssh_quote(&cmd, script);
+	util_shell_quote(&cmd, script);
 	st = ssh_exec(a->ssh, cmd.data, (int)left, out, eb, res, err, errlen);
 	buf_free(&cmd);
 	return st == SSH_OK ? 0 : -1;
@@ -215,9 +215,9 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	buf_init(&sc, 64 * 1024);
 	tmp[0] = '\0';
 	buf_append(&sc, "umask 022 && mkdir -p ", 22);
-	ssh_quote(&sc, a->base);
+	util_shell_quote(&sc, a->base);
 	buf_printf(&sc, " && mktemp -d ");
-	ssh_quote(&sc, a->base);
+	util_shell_quote(&sc, a->base);
 	buf_printf(&sc, "/.build.XXXXXX");
 	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) == -1)
 		goto done;
@@ -239,13 +239,13 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	buf_reset(&eb);
 	snprintf(define, sizeof define, "-DLABRAT_AGENT_HASH=\"%s\"", b->hash);
 	buf_printf(&sc, "cd ");
-	ssh_quote(&sc, tmp);
+	util_shell_quote(&sc, tmp);
 	buf_printf(&sc, " && cc -O2 ");
-	ssh_quote(&sc, define);
+	util_shell_quote(&sc, define);
 	buf_printf(&sc, " *.c -o labrat-agent && mkdir -p ");
-	ssh_quote(&sc, a->base);
+	util_shell_quote(&sc, a->base);
 	buf_printf(&sc, "/%s && mv -f labrat-agent ", b->hash);
-	ssh_quote(&sc, a->path);
+	util_shell_quote(&sc, a->path);
 	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) == -1)
 		goto done;
 	if (res.exit_status != 0) {
@@ -259,7 +259,7 @@ done:
 	if (tmp[0] != '\0' && deadline > util_now_ms()) {
 		buf_reset(&sc);
 		buf_printf(&sc, "rm -rf ");
-		ssh_quote(&sc, tmp);
+		util_shell_quote(&sc, tmp);
 		if (run_sh(a, sc.data, deadline, &out, &eb, &res, NULL, 0) ==
 		    -1 || res.exit_status != 0)
 			log_warnx("%s: could not remove %s", ssh_name(a->ssh),
@@ -336,10 +336,10 @@ agentctl_call(struct agentctl *a, const char *const *args, int timeout_ms,
 	buf_init(&cmd, 64 * 1024);
 	buf_init(&out, AGENTCTL_OUT_MAX);
 	buf_init(&eb, AGENTCTL_ERR_MAX);
-	ssh_quote(&cmd, a->path);
+	util_shell_quote(&cmd, a->path);
 	for (i = 0; args[i] != NULL; i++) {
 		buf_append(&cmd, " ", 1);
-		ssh_quote(&cmd, args[i]);
+		util_shell_quote(&cmd, args[i]);
 	}
 	st = ssh_exec(a->ssh, cmd.data, timeout_ms, &out, &eb, &res, err,
 	    errlen);

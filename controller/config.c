@@ -803,15 +803,7 @@ config_shell_quote_argv(char *const *argv)
 			buf_append(&b, s, strlen(s));
 			continue;
 		}
-		/* 'it'\''s': close, escaped quote, reopen. */
-		buf_append(&b, "'", 1);
-		for (; *s != '\0'; s++) {
-			if (*s == '\'')
-				buf_append(&b, "'\\''", 4);
-			else
-				buf_append(&b, s, 1);
-		}
-		buf_append(&b, "'", 1);
+		util_shell_quote(&b, s);
 	}
 	return buf_release(&b);
 }

@@ -1003,35 +1003,3 @@ fail:
 	ssh_teardown(c, 0);
 	return st == SSH_OK ? SSH_EFAIL : st;
 }
-
-int
-ssh_quote(struct buf *b, const char *s)
-{
-	const char	*q;
-	int		 r;
-
-	r = buf_append(b, "'", 1);
-	while ((q = strchr(s, '\'')) != NULL) {
-		r |= buf_append(b, s, (size_t)(q - s));
-		r |= buf_append(b, "'\\''", 4);
-		s = q + 1;
-	}
-	r |= buf_append(b, s, strlen(s));
-	r |= buf_append(b, "'", 1);
-	return r;
-}
-
-char *
-ssh_argv_command(const char *const *argv)
-{
-	struct buf	b;
-	size_t		i;
-
-	buf_init(&b, 1024 * 1024);
-	for (i = 0; argv[i] != NULL; i++) {
-		if (i > 0)
-			buf_append(&b, " ", 1);
-		ssh_quote(&b, argv[i]);
-	}
-	return buf_release(&b);
-}

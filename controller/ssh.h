@@ -111,13 +111,4 @@ int	ssh_reconnects(const struct ssh_conn *);
 const char *ssh_fingerprint(const struct ssh_conn *);
 const char *ssh_strstatus(int);
 
-/*
- * Shell quoting: appends s to b in single quotes (' becomes '\''), so any
- * string reaches the remote program as one argument.  Returns buf_append's
- * result.
- */
-int	ssh_quote(struct buf *, const char *s);
-/* argv (NULL-terminated) -> quoted command line; heap string. */
-char	*ssh_argv_command(const char *const *argv);
-
 #endif

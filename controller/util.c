@@ -175,6 +175,23 @@ buf_release(struct buf *b)
 }
 
 int
+util_shell_quote(struct buf *b, const char *s)
+{
+	const char	*q;
+	int		 r;
+
+	r = buf_append(b, "'", 1);
+	while ((q = strchr(s, '\'')) != NULL) {
+		r |= buf_append(b, s, (size_t)(q - s));
+		r |= buf_append(b, "'\\''", 4);
+		s = q + 1;
+	}
+	r |= buf_append(b, s, strlen(s));
+	r |= buf_append(b, "'", 1);
+	return r;
+}
+
+int
 util_strtonum(const char *s, long long min, long long max, long long *out,
     const char **errstr)
 {

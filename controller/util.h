@@ -42,6 +42,13 @@ void	buf_free(struct buf *);
 char	*buf_release(struct buf *);
 
 /*
+ * Shell quoting: appends s to b in single quotes (' becomes '\''), so any
+ * string reaches a (remote) shell's program as one argument.  Returns
+ * buf_append's result (-1 once the ceiling is hit).
+ */
+int	util_shell_quote(struct buf *, const char *s);
+
+/*
  * Parses a whole string as an integer in [min, max].  Returns 0, or -1 with
  * *errstr set to "invalid", "too small" or "too large".
  */
