@@ -47,12 +47,6 @@ agentctl_free(struct agentctl *a)
 	free(a);
 }
 
-const char *
-agentctl_path(const struct agentctl *a)
-{
-	return a->path;
-}
-
 /* Runs a /bin/sh script on the host (quoted, so any login shell works). */
 static int
 run_sh(struct agentctl *a, const char *script, int64_t deadline,

@@ -271,7 +271,4 @@ int	agentctl_cmd_of(const char *const *args);
 
 void	agentctl_reply_free(struct agentctl_reply *);
 
-/* Where the agent lives on this host (after agentctl_deploy()). */
-const char *agentctl_path(const struct agentctl *);
-
 #endif

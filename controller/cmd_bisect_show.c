@@ -21,21 +21,6 @@
 /* ---- showing ------------------------------------------------------------ */
 
 static void
-json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
 json_num(FILE *fp, double v)
 {
 	if (isfinite(v))
@@ -88,9 +73,9 @@ bs_show_steps(const struct bisect_sess *s, const struct store_bisect_step *rows,
 		if (json) {
 			fprintf(fp, "%s{\"seq\":%d,\"revision\":", i ? "," : "",
 			    r->seq);
-			json_str(fp, r->revision);
+			cmd_json_str(fp, r->revision);
 			fprintf(fp, ",\"why\":\"%s\",\"verdict\":", why);
-			json_str(fp, r->verdict);
+			cmd_json_str(fp, r->verdict);
 			fprintf(fp, ",\"run\":%lld,\"n\":%d,\"median\":",
 			    (long long)r->run_id, r->n);
 			json_num(fp, r->median);
@@ -175,22 +160,22 @@ bs_show_result_json(const struct bisect_sess *s,
 	    bisect_status_name(res->status));
 	if (res->status == BISECT_FOUND) {
 		fprintf(fp, "{\"id\":");
-		json_str(fp, bisect_id(s->m, res->culprit));
+		cmd_json_str(fp, bisect_id(s->m, res->culprit));
 		fprintf(fp, ",\"message\":");
-		json_str(fp, bs_msg(s, res->culprit));
+		cmd_json_str(fp, bs_msg(s, res->culprit));
 		fprintf(fp, "}");
 	} else
 		fprintf(fp, "null");
 	fprintf(fp, ",\"range\":");
 	if (res->status == BISECT_RANGE || res->status == BISECT_FOUND) {
 		fprintf(fp, "{\"last_good\":");
-		json_str(fp, bisect_id(s->m, res->last_good));
+		cmd_json_str(fp, bisect_id(s->m, res->last_good));
 		fprintf(fp, ",\"first_bad\":");
-		json_str(fp, bisect_id(s->m, res->first_bad));
+		cmd_json_str(fp, bisect_id(s->m, res->first_bad));
 		fprintf(fp, ",\"candidates\":[");
 		for (i = res->last_good + 1; i <= res->first_bad; i++) {
 			fprintf(fp, "%s", i > res->last_good + 1 ? "," : "");
-			json_str(fp, bisect_id(s->m, i));
+			cmd_json_str(fp, bisect_id(s->m, i));
 		}
 		fprintf(fp, "]}");
 	} else
@@ -199,7 +184,7 @@ bs_show_result_json(const struct bisect_sess *s,
 	json_num(fp, res->confidence);
 	fprintf(fp, ",\"verified\":%s,\"reason\":", res->verified ? "true" :
 	    "false");
-	json_str(fp, res->reason);
+	cmd_json_str(fp, res->reason);
 }
 
 /* "# skip: [REV] why" with the reason its run recorded (first line). */
@@ -281,16 +266,16 @@ bs_show_head(const struct bisect_sess *s, const struct store_bisect_step *rows,
 	if (json) {
 		fprintf(fp, "{\"bisect\":%lld,\"state\":\"%s\",\"link\":",
 		    (long long)s->row.id, s->row.state);
-		json_str(fp, s->row.link);
+		cmd_json_str(fp, s->row.link);
 		fprintf(fp, ",\"good\":");
-		json_str(fp, s->row.good);
+		cmd_json_str(fp, s->row.good);
 		fprintf(fp, ",\"bad\":");
-		json_str(fp, s->row.bad);
+		cmd_json_str(fp, s->row.bad);
 		fprintf(fp, ",\"revisions\":%zu,\"steps\":%zu,\"samples\":%lld,"
 		    "\"wall_s\":%.1f,\"next\":", s->n, nrows,
 		    (long long)bs_samples(s, rows, nrows), wall / 1e3);
 		if (more)
-			json_str(fp, req.id);
+			cmd_json_str(fp, req.id);
 		else
 			fprintf(fp, "null");
 		return;

@@ -154,28 +154,13 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 }
 
 static void
-json_str(const char *s)
-{
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void
 json_kv(const char *k, const char *v, int comma)
 {
 	printf("%s\"%s\":", comma ? "," : "", k);
 	if (v == NULL || *v == '\0')
 		printf("null");
 	else
-		json_str(v);
+		cmd_json_str(stdout, v);
 }
 
 static void
