@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent.h"
 #include "emit.h"
@@ -33,15 +32,6 @@ struct iperf_sample {
 	int	 ifs_ok;
 	long long ms;
 };
-
-static long long
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* 1 if version "A.B.C" is at least 2.0.9 (iperf2 -e). */
 static int
@@ -130,7 +120,7 @@ sample(const struct osdep_dialect *d, const struct iperf_req *q,
 	    AGENT_EXIT_OK;
 	if (!s->ifs_ok)
 		emit_progress("counters of %s: %s", q->ifname, err);
-	s->ms = mono_ms();
+	s->ms = exec_now_ms();
 }
 
 static void

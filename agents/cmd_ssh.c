@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -25,15 +24,6 @@
 #include "validate.h"
 
 #define AUTHKEYS_MAX	(1024 * 1024)
-
-static long long
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Writes size bytes of incompressible data to path. */
 static int
@@ -217,9 +207,9 @@ agent_cmd_scp(int argc, char **argv)
 	deadline = 120 + (long long)(size / 10000);
 	if (deadline > 3600)
 		deadline = 3600;
-	t0 = mono_ms();
+	t0 = exec_now_ms();
 	rc = exec_cmd(cargv, (int)deadline * 1000, &r, err, sizeof(err));
-	t1 = mono_ms();
+	t1 = exec_now_ms();
 	unlink(j.file);
 	exec_free(&r);
 	if (rc != AGENT_EXIT_OK) {

@@ -26,8 +26,8 @@ struct sink {
 	int	 truncated;
 };
 
-static long long
-now_ms(void)
+long long
+exec_now_ms(void)
 {
 	struct timespec ts;
 
@@ -115,7 +115,7 @@ pump(int fds[2], struct sink *sinks, long long deadline, pid_t pid,
 			pfd[i].events = POLLIN;
 			pfd[i].revents = 0;
 		}
-		left = (killed ? kill_at : deadline) - now_ms();
+		left = (killed ? kill_at : deadline) - exec_now_ms();
 		if (left < 0)
 			left = 0;
 		if (left == 0) {
@@ -124,7 +124,7 @@ pump(int fds[2], struct sink *sinks, long long deadline, pid_t pid,
 				kill(-pid, SIGTERM);
 				kill(pid, SIGTERM);
 				killed = 1;
-				kill_at = now_ms() + 1000;
+				kill_at = exec_now_ms() + 1000;
 				continue;
 			}
 			/* SIGKILL, then stop waiting for the pipes: a
@@ -172,11 +172,11 @@ reap(pid_t pid, long long deadline, struct exec_result *r)
 			r->status = -1;
 			return;
 		}
-		if (now_ms() >= deadline) {
+		if (exec_now_ms() >= deadline) {
 			r->timed_out = 1;
 			kill(-pid, stage == 0 ? SIGTERM : SIGKILL);
 			kill(pid, stage == 0 ? SIGTERM : SIGKILL);
-			deadline = now_ms() + 1000;
+			deadline = exec_now_ms() + 1000;
 			stage = 1;
 		}
 		{
@@ -236,7 +236,7 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 	fcntl(ep[0], F_SETFD, FD_CLOEXEC);
 	fcntl(outp[0], F_SETFD, FD_CLOEXEC);
 	fcntl(errp[0], F_SETFD, FD_CLOEXEC);
-	start = now_ms();
+	start = exec_now_ms();
 	deadline = start + (timeout_ms > 0 ? timeout_ms : EXEC_TIMEOUT_DEFAULT);
 	fflush(stdout);
 	fflush(stderr);
@@ -279,8 +279,8 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 		close(fds[0]);
 	if (fds[1] != -1)
 		close(fds[1]);
-	reap(pid, r->timed_out ? now_ms() : deadline, r);
-	r->elapsed_ms = now_ms() - start;
+	reap(pid, r->timed_out ? exec_now_ms() : deadline, r);
+	r->elapsed_ms = exec_now_ms() - start;
 	if (hand_over(sinks, r) == -1) {
 		snprintf(err, errlen, "%s: out of memory", argv[0]);
 		return -1;

@@ -42,6 +42,8 @@ void	exec_free(struct exec_result *);
  */
 int	exec_cmd(char *const argv[], int timeout_ms, struct exec_result *r,
 	    char *err, size_t errlen);
+/* Milliseconds of CLOCK_MONOTONIC: for deadlines and elapsed times. */
+long long exec_now_ms(void);
 /* "ifconfig em0 -tso" (for messages) into buf. */
 void	exec_argv_str(char *const argv[], char *buf, size_t len);
 
