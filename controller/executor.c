@@ -3,6 +3,7 @@
  * is shared by the workers under one mutex; everything a worker does on a
  * host it does while holding that host's lease, so connections are never
  * used by two threads at once (libssh2 sessions are not thread-safe).
+ * What a worker does with one job on its leased pair is in executor_job.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,79 +16,13 @@
 
 #include "agentctl.h"
 #include "executor.h"
+#include "executor_int.h"
 #include "log.h"
 #include "util.h"
 
-#define EXEC_FACTS_IFS		8
-#define EXEC_CALL_MS		30000	/* apply, restore, serve, keys */
-#define EXEC_SLACK_S		30	/* workload deadline past its time */
-#define EXEC_WAIT_STEP_MS	500	/* polling a host that is down */
-
-enum exec_outcome {
-	EXEC_OK = 0,
-	EXEC_INFRA,	/* SSH, timeout, agent trouble: retry */
-	EXEC_MEASURED,	/* a real answer (mismatch, refused): no retry */
-	EXEC_STOPPED,
-};
-
-struct exec_host {
-	const struct config_host *cfg;
-	struct ssh_conn		*conn;
-	struct agentctl		*agent;
-	int			 busy;
-	int			 used;		/* needs a final restore */
-	int			 reconnects;	/* ssh_reconnects() at facts */
-	int			 down;		/* did not answer a whole wait */
-	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
-	int64_t			 facts_id[EXEC_FACTS_IFS];
-	size_t			 nfacts;
-};
-
-struct executor {
-	const struct config_inventory	*inv;
-	const struct config_plan	*plan;
-	const struct executor_opts	*opts;
-	int64_t				 run_id;
-	pthread_mutex_t			 mtx;
-	pthread_cond_t			 cond;
-	struct exec_host		*hosts;
-	struct executor_progress	 prog;
-	int64_t				 started_ms;
-	struct executor_summary		 sum;
-	int				 pre_left;	/* links not ready */
-	int				 pre_failed;
-	char				 pre_err[1024];
-};
-
-struct exec_worker {
-	struct executor		*ex;
-	const struct config_link *link;
-	pthread_t		 thread;
-	struct store		*st;
-};
-
-/* Samples of one job; metric names made at run time are kept in names. */
-struct exec_samples {
-	struct store_sample	*v;
-	size_t			 n, cap;
-	char			**names;
-	size_t			 nnames;
-};
-
-static void	samples_add(struct exec_samples *, const char *, double,
-		    const char *, int);
 static void	samples_free(struct exec_samples *);
-static int	stopped(const struct executor *);
 static void	lease(struct executor *, size_t, size_t);
 static void	unlease(struct executor *, size_t, size_t);
-static int	host_ensure(struct executor *, struct exec_host *,
-		    struct store *, const char *, int64_t *, char *, size_t);
-static int	host_call(struct exec_host *, const char *const *, int,
-		    struct agentctl_reply *, char *, size_t);
-static int	host_restore(struct exec_host *, const char *);
-static int	job_execute(struct exec_worker *, const struct store_job *,
-		    struct exec_samples *, struct store_job_result *,
-		    char *, size_t, char *, size_t);
 static void	*worker_main(void *);
 
 static void
@@ -101,14 +36,14 @@ exec_sleep_ms(int ms)
 		;
 }
 
-static int
-stopped(const struct executor *ex)
+int
+exec_stopped(const struct executor *ex)
 {
 	return ex->opts->stop != NULL && *ex->opts->stop != 0;
 }
 
-static void
-samples_add(struct exec_samples *s, const char *metric, double value,
+void
+exec_samples_add(struct exec_samples *s, const char *metric, double value,
     const char *unit, int interval)
 {
 	if (!isfinite(value))
@@ -125,8 +60,8 @@ samples_add(struct exec_samples *s, const char *metric, double value,
 }
 
 /* Returns a copy of name owned by s (for metric names built at run time). */
-static const char *
-samples_name(struct exec_samples *s, const char *name)
+const char *
+exec_samples_name(struct exec_samples *s, const char *name)
 {
 	s->names = xreallocarray(s->names, s->nnames + 1, sizeof *s->names);
 	s->names[s->nnames] = xstrdup(name);
@@ -232,8 +167,8 @@ host_connect(const struct config_host *h, int timeout_s, char *err,
  * for ifname in this run (again after a reconnect: the host may have
  * rebooted into another kernel).  *facts_id gets the facts row.
  */
-static int
-host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
+int
+exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
     const char *ifname, int64_t *facts_id, char *err, size_t errlen)
 {
 	struct agentctl_deploy_info	 di;
@@ -320,8 +255,8 @@ drop:
  * real answer that retrying cannot change (a knob the driver refuses, an
  * invalid argument), EXEC_INFRA otherwise.  r must be freed by the caller.
  */
-static int
-host_call(struct exec_host *h, const char *const *args, int timeout_ms,
+int
+exec_host_call(struct exec_host *h, const char *const *args, int timeout_ms,
     struct agentctl_reply *r, char *err, size_t errlen)
 {
 	if (h->agent == NULL) {
@@ -340,350 +275,20 @@ host_call(struct exec_host *h, const char *const *args, int timeout_ms,
 }
 
 /* Puts a host's interface back; failures are logged.  0 or -1. */
-static int
-host_restore(struct exec_host *h, const char *ifname)
+int
+exec_host_restore(struct exec_host *h, const char *ifname)
 {
 	struct agentctl_reply	 r;
 	const char		*args[] = { "restore", "--if", ifname, NULL };
 	char			 err[1024];
 	int			 rc = 0;
 
-	if (host_call(h, args, EXEC_CALL_MS, &r, err, sizeof err) !=
+	if (exec_host_call(h, args, EXEC_CALL_MS, &r, err, sizeof err) !=
 	    EXEC_OK) {
 		log_warnx("%s", err);
 		rc = -1;
 	}
 	agentctl_reply_free(&r);
-	return rc;
-}
-
-/* The apply argv for one end of a link. */
-static void
-apply_args(const struct store_knobs *k, const char *ifname, int tso_here,
-    const char *nat_here, int rollback_s, const char **args, char *mtubuf,
-    size_t mtulen, char *rbbuf, size_t rblen)
-{
-	size_t	n = 0;
-
-	args[n++] = "apply";
-	args[n++] = "--if";
-	args[n++] = ifname;
-	if (k->mtu > 0) {
-		snprintf(mtubuf, mtulen, "%d", k->mtu);
-		args[n++] = "--mtu";
-		args[n++] = mtubuf;
-	}
-	if (tso_here && k->tso >= 0) {
-		args[n++] = "--tso";
-		args[n++] = k->tso ? "on" : "off";
-	}
-	if (k->lro >= 0) {
-		args[n++] = "--lro";
-		args[n++] = k->lro ? "on" : "off";
-	}
-	if (k->rxcsum >= 0) {
-		args[n++] = "--rxcsum";
-		args[n++] = k->rxcsum ? "on" : "off";
-	}
-	if (k->txcsum >= 0) {
-		args[n++] = "--txcsum";
-		args[n++] = k->txcsum ? "on" : "off";
-	}
-	if (nat_here != NULL) {
-		args[n++] = "--nat";
-		args[n++] = nat_here;
-	}
-	snprintf(rbbuf, rblen, "%d", rollback_s);
-	args[n++] = "--rollback-after";
-	args[n++] = rbbuf;
-	args[n] = NULL;
-}
-
-/* Describes an apply mismatch like "em-a: driver refused tso=on on em0". */
-static void
-mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
-    size_t len)
-{
-	size_t	i, off;
-
-	off = (size_t)snprintf(buf, len, "%s: driver refused", host);
-	for (i = 0; i < a->nmismatch && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s %s",
-		    i > 0 ? "," : "", a->mismatch[i]);
-	if (off < len)
-		snprintf(buf + off, len - off, " on %s (in force: tso=%d "
-		    "mtu=%lld nat=%s)", a->ifname, a->in_force.tso,
-		    a->in_force.mtu, a->in_force.nat[0] != '\0' ?
-		    a->in_force.nat : "?");
-}
-
-/* The workload: iperf through a server on the receiver, or scp. */
-static int
-job_workload(struct exec_worker *w, const struct config_workload *wl,
-    struct exec_host *c, struct exec_host *s, const struct store_job *job,
-    struct exec_samples *smp, struct agentctl_reply *out, char *reason,
-    size_t rlen)
-{
-	const struct config_link	*l = w->link;
-	struct agentctl_reply		 r;
-	const char			*args[32];
-	char				 tag[64], size[32], tbuf[16], pbuf[16];
-	char				 portbuf[16], to[512];
-	const char			*tool = config_tool_name(wl->tool);
-	size_t				 n = 0;
-	int				 rc, deadline;
-
-	/* The plan's job timeout bounds the workload (unless it would not
-	 * even leave the workload its own time). */
-	deadline = wl->tool == CONFIG_TOOL_SCP ? w->ex->plan->job_timeout :
-	    wl->time + EXEC_SLACK_S;
-	if (wl->tool != CONFIG_TOOL_SCP && w->ex->plan->job_timeout >
-	    wl->time && w->ex->plan->job_timeout < deadline)
-		deadline = w->ex->plan->job_timeout;
-	deadline *= 1000;
-	if (wl->tool == CONFIG_TOOL_SCP) {
-		snprintf(tag, sizeof tag, "run%lld-job%lld",
-		    (long long)job->run_id, (long long)job->id);
-		args[0] = "keygen"; args[1] = "--tag"; args[2] = tag;
-		args[3] = NULL;
-		if ((rc = host_call(c, args, EXEC_CALL_MS, &r, reason,
-		    rlen)) != EXEC_OK)
-			goto out;
-		{
-			char	pub[sizeof r.u.keygen.pubkey];
-			char	key[sizeof r.u.keygen.key];
-
-			snprintf(pub, sizeof pub, "%s", r.u.keygen.pubkey);
-			snprintf(key, sizeof key, "%s", r.u.keygen.key);
-			agentctl_reply_free(&r);
-			args[0] = "authorize"; args[3] = "--pubkey";
-			args[4] = pub; args[5] = NULL;
-			if ((rc = host_call(s, args, EXEC_CALL_MS, &r, reason,
-			    rlen)) != EXEC_OK || r.u.authorize.nhostkeys == 0) {
-				if (rc == EXEC_OK) {
-					util_seterr(reason, rlen, "%s: "
-					    "authorize: no host key",
-					    s->cfg->name);
-					rc = EXEC_INFRA;
-				}
-				goto keys;
-			}
-			snprintf(to, sizeof to, "%s@%s", s->cfg->ssh.user,
-			    l->server.address);
-			snprintf(size, sizeof size, "%llu",
-			    (unsigned long long)wl->size_bytes);
-			args[0] = "scp"; args[1] = "--to"; args[2] = to;
-			args[3] = "--size"; args[4] = size; args[5] = "--key";
-			args[6] = key; args[7] = "--hostkey";
-			args[8] = r.u.authorize.hostkeys[0]; args[9] = NULL;
-			rc = host_call(c, args, deadline, out, reason, rlen);
-			agentctl_reply_free(&r);
-			if (rc == EXEC_OK) {
-				samples_add(smp, "throughput_bps",
-				    out->u.scp.bps, "bit/s", 0);
-				samples_add(smp, "bytes", out->u.scp.bytes, "B",
-				    0);
-				samples_add(smp, "seconds", out->u.scp.seconds,
-				    "s", 0);
-			}
-		}
-keys:
-		agentctl_reply_free(&r);
-		args[0] = "deauthorize"; args[1] = "--tag"; args[2] = tag;
-		args[3] = NULL;
-		if (host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
-			log_warnx("%s: deauthorize %s failed", s->cfg->name,
-			    tag);
-		agentctl_reply_free(&r);
-		if (host_call(c, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
-			log_warnx("%s: deauthorize %s failed", c->cfg->name,
-			    tag);
-		agentctl_reply_free(&r);
-		return rc;
-	}
-
-	args[0] = "serve"; args[1] = "--tool"; args[2] = tool;
-	args[3] = "--bind"; args[4] = l->server.address; args[5] = NULL;
-	if ((rc = host_call(s, args, EXEC_CALL_MS, &r, reason, rlen)) !=
-	    EXEC_OK)
-		goto out;
-	snprintf(portbuf, sizeof portbuf, "%lld", r.u.serve.port);
-	agentctl_reply_free(&r);
-
-	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
-	args[n++] = "--server"; args[n++] = l->server.address;
-	args[n++] = "--port"; args[n++] = portbuf;
-	if (wl->len != NULL) {
-		args[n++] = "--len"; args[n++] = wl->len;
-	}
-	if (wl->window != NULL) {
-		args[n++] = "--window"; args[n++] = wl->window;
-	}
-	if (wl->nodelay)
-		args[n++] = "--nodelay";
-	snprintf(tbuf, sizeof tbuf, "%d", wl->time);
-	args[n++] = "--time"; args[n++] = tbuf;
-	snprintf(pbuf, sizeof pbuf, "%d", wl->parallel);
-	args[n++] = "--parallel"; args[n++] = pbuf;
-	if (strcmp(job->knobs.nat, "divert") == 0) {
-		args[n++] = "--watch"; args[n++] = "natd";
-	}
-	args[n] = NULL;
-	rc = host_call(c, args, deadline, out, reason, rlen);
-	if (rc == EXEC_OK) {
-		const struct agentctl_iperf	*ip = &out->u.iperf;
-		size_t				 i;
-
-		samples_add(smp, "throughput_bps", ip->bps, "bit/s", 0);
-		samples_add(smp, "bytes", ip->bytes, "B", 0);
-		samples_add(smp, "seconds", ip->seconds, "s", 0);
-		if (ip->retransmits >= 0)
-			samples_add(smp, "retransmits",
-			    (double)ip->retransmits, "", 0);
-		if (ip->window_requested >= 0)
-			samples_add(smp, "window_requested",
-			    (double)ip->window_requested, "B", 0);
-		if (ip->window_granted >= 0)
-			samples_add(smp, "window_granted",
-			    (double)ip->window_granted, "B", 0);
-		samples_add(smp, "cpu_user", ip->cpu_user, "%", 0);
-		samples_add(smp, "cpu_sys", ip->cpu_sys, "%", 0);
-		samples_add(smp, "cpu_idle", ip->cpu_idle, "%", 0);
-		for (i = 0; i < ip->nprocs; i++) {
-			char	m[64];
-
-			snprintf(m, sizeof m, "cpu_%s", ip->procs[i].name);
-			samples_add(smp, samples_name(smp, m),
-			    ip->procs[i].cpu_percent, "%", 0);
-		}
-		if (ip->has_ifstats && ip->if_after.tx_errors >= 0 &&
-		    ip->if_before.tx_errors >= 0)
-			samples_add(smp, "tx_errors", (double)
-			    (ip->if_after.tx_errors - ip->if_before.tx_errors),
-			    "", 0);
-		for (i = 0; i < ip->nintervals; i++)
-			samples_add(smp, "throughput_bps",
-			    ip->intervals[i].bps, "bit/s", (int)i + 1);
-	}
-	args[0] = "serve"; args[1] = "stop"; args[2] = NULL;
-	if (host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
-		log_warnx("%s: serve stop failed", s->cfg->name);
-out:
-	agentctl_reply_free(&r);
-	return rc;
-}
-
-/*
- * Runs one claimed job with both hosts leased.  Fills res (state, reason,
- * samples, raws, facts ids) and returns an exec_outcome.
- */
-static int
-job_execute(struct exec_worker *w, const struct store_job *job,
-    struct exec_samples *smp, struct store_job_result *res, char *reason,
-    size_t rlen, char *inforce, size_t inforcelen)
-{
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	const struct config_workload	*wl = NULL;
-	struct exec_host		*c = &ex->hosts[l->client.host_index];
-	struct exec_host		*s = &ex->hosts[l->server.host_index];
-	struct exec_host		*ends[2];
-	struct agentctl_reply		 ar[2], wr;
-	struct store_knobs		 inf;
-	const char			*args[24];
-	char				 mtub[16], rbb[16], key[MATRIX_KEY_MAX];
-	size_t				 i;
-	int				 rc = EXEC_INFRA, applied = 0, rb;
-
-	memset(ar, 0, sizeof ar);
-	memset(&wr, 0, sizeof wr);
-	for (i = 0; i < ex->plan->nworkloads; i++) {
-		wl = &ex->plan->workloads[i];
-		if (matrix_workload_key(wl, key, sizeof key) == 0 &&
-		    strcmp(key, job->params) == 0)
-			break;
-		wl = NULL;
-	}
-	if (wl == NULL) {
-		util_seterr(reason, rlen, "job %lld: workload '%s' is not in "
-		    "the plan", (long long)job->id, job->params);
-		return EXEC_MEASURED;
-	}
-	if (host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
-	    reason, rlen) == -1 || host_ensure(ex, s, w->st, l->server.ifname,
-	    &res->server_facts_id, reason, rlen) == -1)
-		return EXEC_INFRA;
-	if (stopped(ex))
-		return EXEC_STOPPED;
-
-	/* Apply: receiver first, so the sender never floods a small MTU. */
-	ends[0] = s;
-	ends[1] = c;
-	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
-	    wl->time) + 60;
-	for (i = 0; i < 2; i++) {
-		const struct config_endpoint *ep = i == 0 ? &l->server :
-		    &l->client;
-		int	is_nat = l->nat != NULL &&
-		    strcmp(l->nat, ends[i]->cfg->name) == 0;
-
-		apply_args(&job->knobs, ep->ifname, i == 1 ||
-		    ex->plan->tso_on == CONFIG_TSO_ON_BOTH,
-		    is_nat && job->knobs.nat[0] != '\0' ? job->knobs.nat :
-		    NULL, rb, args, mtub, sizeof mtub, rbb, sizeof rbb);
-		rc = host_call(ends[i], args, EXEC_CALL_MS, &ar[i], reason,
-		    rlen);
-		applied |= 1 << i;
-		if (rc == EXEC_MEASURED && ar[i].has_result)
-			mismatch_reason(ends[i]->cfg->name, &ar[i].u.apply,
-			    reason, rlen);
-		if (rc != EXEC_OK)
-			goto restore;
-	}
-	/* What is really in force, as the sender (and NAT host) report. */
-	store_knobs_init(&inf);
-	inf.mtu = job->knobs.mtu > 0 ? (int)ar[1].u.apply.in_force.mtu : 0;
-	inf.tso = job->knobs.tso >= 0 ? ar[1].u.apply.in_force.tso : -1;
-	inf.lro = job->knobs.lro >= 0 ? ar[1].u.apply.in_force.lro : -1;
-	inf.rxcsum = job->knobs.rxcsum >= 0 ? ar[1].u.apply.in_force.rxcsum :
-	    -1;
-	inf.txcsum = job->knobs.txcsum >= 0 ? ar[1].u.apply.in_force.txcsum :
-	    -1;
-	if (job->knobs.nat[0] != '\0') {
-		const struct agentctl_apply *na = l->nat != NULL &&
-		    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply :
-		    &ar[1].u.apply;
-		snprintf(inf.nat, sizeof inf.nat, "%.7s",
-		    na->in_force.nat[0] != '\0' ? na->in_force.nat : "off");
-	}
-	if (store_knobs_key(&inf, inforce, inforcelen) == -1)
-		inforce[0] = '\0';
-	/*
-	 * A real NIC renegotiates its link after an MTU change and a driver
-	 * may take a moment to reprogram offloads: measure once it settled.
-	 */
-	if (ex->plan->settle_ms > 0)
-		usleep((useconds_t)ex->plan->settle_ms * 1000);
-	if (stopped(ex)) {
-		rc = EXEC_STOPPED;
-		goto restore;
-	}
-	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
-	if (wr.raw != NULL) {
-		res->raws = xcalloc(1, sizeof *res->raws);
-		((struct store_raw *)res->raws)->name = "client.agent";
-		((struct store_raw *)res->raws)->data = xstrdup(wr.raw);
-		((struct store_raw *)res->raws)->len = wr.rawlen;
-		res->nraws = 1;
-	}
-restore:
-	for (i = 0; i < 2; i++)
-		if (applied & (1 << i))
-			host_restore(ends[i], i == 0 ? l->server.ifname :
-			    l->client.ifname);
-	agentctl_reply_free(&ar[0]);
-	agentctl_reply_free(&ar[1]);
-	agentctl_reply_free(&wr);
 	return rc;
 }
 
@@ -748,18 +353,18 @@ link_wait(struct exec_worker *w)
 			ok = h[k]->conn == NULL || ssh_check(h[k]->conn,
 			    ex->plan->connect_timeout * 1000, err,
 			    sizeof err) == SSH_OK;
-			if (ok && host_ensure(ex, h[k], w->st, ifs[k], &fid,
+			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
 			    err, sizeof err) == 0) {
 				h[k]->down = 0;
 				break;
 			}
-			if (h[k]->down || stopped(ex) ||
+			if (h[k]->down || exec_stopped(ex) ||
 			    util_now_ms() >= deadline) {
-				if (!stopped(ex) && !h[k]->down)
+				if (!exec_stopped(ex) && !h[k]->down)
 					log_warnx("%s: still not answering "
 					    "after %d s: %s", h[k]->cfg->name,
 					    ex->plan->job_timeout, err);
-				h[k]->down = !stopped(ex);
+				h[k]->down = !exec_stopped(ex);
 				goto out;
 			}
 			exec_sleep_ms(EXEC_WAIT_STEP_MS);
@@ -787,7 +392,7 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	memset(&res, 0, sizeof res);
 	reason[0] = inforce[0] = '\0';
 	lease(ex, l->client.host_index, l->server.host_index);
-	rc = job_execute(w, job, &smp, &res, reason, sizeof reason, inforce,
+	rc = exec_job_execute(w, job, &smp, &res, reason, sizeof reason, inforce,
 	    sizeof inforce);
 	unlease(ex, l->client.host_index, l->server.host_index);
 	for (i = 0; i < smp.n; i++)
@@ -800,7 +405,7 @@ worker_job(struct exec_worker *w, struct store_job *job)
 		goto done;
 	}
 	if (rc == EXEC_INFRA && job->attempt <= ex->plan->retries &&
-	    !stopped(ex)) {
+	    !exec_stopped(ex)) {
 		if (ex->opts->progress == NULL)	/* else it reports it */
 			log_warnx("job %lld (%s %s %s) attempt %d: %s; "
 			    "retrying", (long long)job->id, job->link,
@@ -862,9 +467,9 @@ worker_preflight(struct exec_worker *w)
 	int				 rc;
 
 	lease(ex, l->client.host_index, l->server.host_index);
-	rc = host_ensure(ex, &ex->hosts[l->client.host_index], w->st,
+	rc = exec_host_ensure(ex, &ex->hosts[l->client.host_index], w->st,
 	    l->client.ifname, &fid, err, sizeof err) == -1 ||
-	    host_ensure(ex, &ex->hosts[l->server.host_index], w->st,
+	    exec_host_ensure(ex, &ex->hosts[l->server.host_index], w->st,
 	    l->server.ifname, &fid, err, sizeof err) == -1 ? -1 : 0;
 	unlease(ex, l->client.host_index, l->server.host_index);
 	preflight_done(ex, 1, rc == -1 ? err : NULL);
@@ -887,7 +492,7 @@ worker_main(void *arg)
 
 	if (worker_preflight(w) == -1)
 		return NULL;
-	while (!stopped(ex)) {
+	while (!exec_stopped(ex)) {
 		r = store_job_claim(w->st, ex->run_id, w->link->name,
 		    ex->opts->owner, &job, err, sizeof err);
 		if (r == 0)
@@ -981,14 +586,14 @@ executor_run(const struct config_inventory *inv,
 
 			if (!h[k]->used)
 				continue;
-			if (h[k]->agent == NULL && host_ensure(&ex, h[k],
+			if (h[k]->agent == NULL && exec_host_ensure(&ex, h[k],
 			    ws[i].st, ifs[k], &fid, e, sizeof e) == -1) {
 				log_warnx("%s: cannot restore %s: %s",
 				    h[k]->cfg->name, ifs[k], e);
 				summary->restore_failures++;
 				continue;
 			}
-			if (host_restore(h[k], ifs[k]) == -1)
+			if (exec_host_restore(h[k], ifs[k]) == -1)
 				summary->restore_failures++;
 		}
 	}
@@ -997,7 +602,7 @@ executor_run(const struct config_inventory *inv,
 		summary->failed = cnt.n[STORE_JOB_FAILED];
 		summary->cancelled = cnt.n[STORE_JOB_CANCELLED];
 	}
-	summary->stopped = stopped(&ex);
+	summary->stopped = exec_stopped(&ex);
 out:
 	for (i = 0; i < plan->nlinks; i++)
 		if (ws[i].st != NULL)
@@ -1049,7 +654,7 @@ executor_restore_all(const struct config_inventory *inv,
 				log_warnx("%s", err);
 				failures++;
 			} else
-				host_restore(&h, eps[k]->ifname);
+				exec_host_restore(&h, eps[k]->ifname);
 			agentctl_free(h.agent);
 			ssh_close(h.conn);
 		}

@@ -1,0 +1,101 @@
+/*
+ * executor_int.h: internals shared by the executor module's files
+ * (executor.c: host table, leases, connections, workers, the run;
+ * executor_job.c: one job on a leased host pair).  Nothing outside the
+ * executor module includes it: callers see executor.h only.
+ */
+#ifndef LABRAT_EXECUTOR_INT_H
+#define LABRAT_EXECUTOR_INT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agentctl.h"
+#include "config.h"
+#include "executor.h"
+#include "store.h"
+
+#define EXEC_FACTS_IFS		8
+#define EXEC_CALL_MS		30000	/* apply, restore, serve, keys */
+#define EXEC_SLACK_S		30	/* workload deadline past its time */
+#define EXEC_WAIT_STEP_MS	500	/* polling a host that is down */
+
+enum exec_outcome {
+	EXEC_OK = 0,
+	EXEC_INFRA,	/* SSH, timeout, agent trouble: retry */
+	EXEC_MEASURED,	/* a real answer (mismatch, refused): no retry */
+	EXEC_STOPPED,
+};
+
+struct exec_host {
+	const struct config_host *cfg;
+	struct ssh_conn		*conn;
+	struct agentctl		*agent;
+	int			 busy;
+	int			 used;		/* needs a final restore */
+	int			 reconnects;	/* ssh_reconnects() at facts */
+	int			 down;		/* did not answer a whole wait */
+	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
+	int64_t			 facts_id[EXEC_FACTS_IFS];
+	size_t			 nfacts;
+};
+
+struct executor {
+	const struct config_inventory	*inv;
+	const struct config_plan	*plan;
+	const struct executor_opts	*opts;
+	int64_t				 run_id;
+	pthread_mutex_t			 mtx;
+	pthread_cond_t			 cond;
+	struct exec_host		*hosts;
+	struct executor_progress	 prog;
+	int64_t				 started_ms;
+	struct executor_summary		 sum;
+	int				 pre_left;	/* links not ready */
+	int				 pre_failed;
+	char				 pre_err[1024];
+};
+
+struct exec_worker {
+	struct executor		*ex;
+	const struct config_link *link;
+	pthread_t		 thread;
+	struct store		*st;
+};
+
+/* Samples of one job; metric names made at run time are kept in names. */
+struct exec_samples {
+	struct store_sample	*v;
+	size_t			 n, cap;
+	char			**names;
+	size_t			 nnames;
+};
+
+/* executor.c */
+int	exec_stopped(const struct executor *);
+/* Adds a sample; metric and unit must outlive smp (exec_samples_name()). */
+void	exec_samples_add(struct exec_samples *, const char *metric, double,
+	    const char *unit, int interval);
+/* A copy of name owned by s (freed with its samples). */
+const char *exec_samples_name(struct exec_samples *, const char *name);
+/* Connects and deploys the agent if needed, and records h's facts for
+ * ifname in this run (*facts_id gets the facts row). */
+int	exec_host_ensure(struct executor *, struct exec_host *,
+	    struct store *, const char *ifname, int64_t *facts_id, char *err,
+	    size_t errlen);
+/* One agent call, classified as an exec_outcome (EXEC_OK, EXEC_MEASURED,
+ * EXEC_INFRA); r must be freed by the caller. */
+int	exec_host_call(struct exec_host *, const char *const *args,
+	    int timeout_ms, struct agentctl_reply *r, char *err,
+	    size_t errlen);
+/* Puts a host's interface back; failures are logged.  0 or -1. */
+int	exec_host_restore(struct exec_host *, const char *ifname);
+
+/* executor_job.c: runs one claimed job with both hosts leased; fills res
+ * and returns an exec_outcome. */
+int	exec_job_execute(struct exec_worker *, const struct store_job *,
+	    struct exec_samples *, struct store_job_result *, char *reason,
+	    size_t rlen, char *inforce, size_t inforcelen);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * executor_job: one claimed job on a leased host pair (see executor_int.h):
+ * apply the knobs on both ends and check what is really in force, run the
+ * workload (iperf2/iperf3 through a server on the receiver, or scp with a
+ * one-off key), record its samples, restore the interfaces.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agentctl.h"
+#include "executor.h"
+#include "executor_int.h"
+#include "log.h"
+#include "util.h"
+
+/* The apply argv for one end of a link. */
+static void
+apply_args(const struct store_knobs *k, const char *ifname, int tso_here,
+    const char *nat_here, int rollback_s, const char **args, char *mtubuf,
+    size_t mtulen, char *rbbuf, size_t rblen)
+{
+	size_t	n = 0;
+
+	args[n++] = "apply";
+	args[n++] = "--if";
+	args[n++] = ifname;
+	if (k->mtu > 0) {
+		snprintf(mtubuf, mtulen, "%d", k->mtu);
+		args[n++] = "--mtu";
+		args[n++] = mtubuf;
+	}
+	if (tso_here && k->tso >= 0) {
+		args[n++] = "--tso";
+		args[n++] = k->tso ? "on" : "off";
+	}
+	if (k->lro >= 0) {
+		args[n++] = "--lro";
+		args[n++] = k->lro ? "on" : "off";
+	}
+	if (k->rxcsum >= 0) {
+		args[n++] = "--rxcsum";
+		args[n++] = k->rxcsum ? "on" : "off";
+	}
+	if (k->txcsum >= 0) {
+		args[n++] = "--txcsum";
+		args[n++] = k->txcsum ? "on" : "off";
+	}
+	if (nat_here != NULL) {
+		args[n++] = "--nat";
+		args[n++] = nat_here;
+	}
+	snprintf(rbbuf, rblen, "%d", rollback_s);
+	args[n++] = "--rollback-after";
+	args[n++] = rbbuf;
+	args[n] = NULL;
+}
+
+/* Describes an apply mismatch like "em-a: driver refused tso=on on em0". */
+static void
+mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
+    size_t len)
+{
+	size_t	i, off;
+
+	off = (size_t)snprintf(buf, len, "%s: driver refused", host);
+	for (i = 0; i < a->nmismatch && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s %s",
+		    i > 0 ? "," : "", a->mismatch[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, " on %s (in force: tso=%d "
+		    "mtu=%lld nat=%s)", a->ifname, a->in_force.tso,
+		    a->in_force.mtu, a->in_force.nat[0] != '\0' ?
+		    a->in_force.nat : "?");
+}
+
+/* The scp workload: a one-off key for client -> server, the transfer, and
+ * the key taken back from both hosts whatever happened. */
+static int
+job_scp(struct exec_worker *w, const struct config_workload *wl,
+    struct exec_host *c, struct exec_host *s, const struct store_job *job,
+    int deadline, struct exec_samples *smp, struct agentctl_reply *out,
+    char *reason, size_t rlen)
+{
+	const struct config_link	*l = w->link;
+	struct agentctl_reply		 r;
+	const char			*args[16];
+	char				 tag[64], size[32], tbuf[16], to[512];
+	char				 pub[sizeof r.u.keygen.pubkey];
+	char				 key[sizeof r.u.keygen.key];
+	int				 rc;
+
+	snprintf(tag, sizeof tag, "run%lld-job%lld",
+	    (long long)job->run_id, (long long)job->id);
+	args[0] = "keygen"; args[1] = "--tag"; args[2] = tag;
+	args[3] = NULL;
+	if ((rc = exec_host_call(c, args, EXEC_CALL_MS, &r, reason,
+	    rlen)) != EXEC_OK) {
+		agentctl_reply_free(&r);
+		return rc;
+	}
+	snprintf(pub, sizeof pub, "%s", r.u.keygen.pubkey);
+	snprintf(key, sizeof key, "%s", r.u.keygen.key);
+	agentctl_reply_free(&r);
+	args[0] = "authorize"; args[3] = "--pubkey";
+	args[4] = pub; args[5] = NULL;
+	if ((rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason,
+	    rlen)) != EXEC_OK || r.u.authorize.nhostkeys == 0) {
+		if (rc == EXEC_OK) {
+			util_seterr(reason, rlen, "%s: authorize: no host key",
+			    s->cfg->name);
+			rc = EXEC_INFRA;
+		}
+		goto keys;
+	}
+	snprintf(to, sizeof to, "%s@%s", s->cfg->ssh.user,
+	    l->server.address);
+	snprintf(size, sizeof size, "%llu",
+	    (unsigned long long)wl->size_bytes);
+	args[0] = "scp"; args[1] = "--to"; args[2] = to;
+	args[3] = "--size"; args[4] = size; args[5] = "--key";
+	args[6] = key; args[7] = "--hostkey";
+	args[8] = r.u.authorize.hostkeys[0]; args[9] = NULL;
+	rc = exec_host_call(c, args, deadline, out, reason, rlen);
+	agentctl_reply_free(&r);
+	if (rc == EXEC_OK) {
+		exec_samples_add(smp, "throughput_bps", out->u.scp.bps, "bit/s", 0);
+		exec_samples_add(smp, "bytes", out->u.scp.bytes, "B", 0);
+		exec_samples_add(smp, "seconds", out->u.scp.seconds, "s", 0);
+	}
+keys:
+	agentctl_reply_free(&r);
+	args[0] = "deauthorize"; args[1] = "--tag"; args[2] = tag;
+	args[3] = NULL;
+	if (exec_host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
+		log_warnx("%s: deauthorize %s failed", s->cfg->name, tag);
+	agentctl_reply_free(&r);
+	if (exec_host_call(c, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
+		log_warnx("%s: deauthorize %s failed", c->cfg->name, tag);
+	agentctl_reply_free(&r);
+	return rc;
+}
+
+/* What an iperf reply adds to the job's samples. */
+static void
+iperf_samples(struct exec_samples *smp, const struct agentctl_iperf *ip)
+{
+	size_t	i;
+
+	exec_samples_add(smp, "throughput_bps", ip->bps, "bit/s", 0);
+	exec_samples_add(smp, "bytes", ip->bytes, "B", 0);
+	exec_samples_add(smp, "seconds", ip->seconds, "s", 0);
+	if (ip->retransmits >= 0)
+		exec_samples_add(smp, "retransmits", (double)ip->retransmits, "",
+		    0);
+	if (ip->window_requested >= 0)
+		exec_samples_add(smp, "window_requested",
+		    (double)ip->window_requested, "B", 0);
+	if (ip->window_granted >= 0)
+		exec_samples_add(smp, "window_granted",
+		    (double)ip->window_granted, "B", 0);
+	exec_samples_add(smp, "cpu_user", ip->cpu_user, "%", 0);
+	exec_samples_add(smp, "cpu_sys", ip->cpu_sys, "%", 0);
+	exec_samples_add(smp, "cpu_idle", ip->cpu_idle, "%", 0);
+	for (i = 0; i < ip->nprocs; i++) {
+		char	m[64];
+
+		snprintf(m, sizeof m, "cpu_%s", ip->procs[i].name);
+		exec_samples_add(smp, exec_samples_name(smp, m),
+		    ip->procs[i].cpu_percent, "%", 0);
+	}
+	if (ip->has_ifstats && ip->if_after.tx_errors >= 0 &&
+	    ip->if_before.tx_errors >= 0)
+		exec_samples_add(smp, "tx_errors", (double)
+		    (ip->if_after.tx_errors - ip->if_before.tx_errors), "", 0);
+	for (i = 0; i < ip->nintervals; i++)
+		exec_samples_add(smp, "throughput_bps", ip->intervals[i].bps,
+		    "bit/s", (int)i + 1);
+}
+
+/* The iperf2/iperf3 workload: a server on s, the client on c, the server
+ * stopped again. */
+static int
+job_iperf(struct exec_worker *w, const struct config_workload *wl,
+    struct exec_host *c, struct exec_host *s, const struct store_job *job,
+    int deadline, struct exec_samples *smp, struct agentctl_reply *out,
+    char *reason, size_t rlen)
+{
+	const struct config_link	*l = w->link;
+	struct agentctl_reply		 r;
+	const char			*args[32];
+	char				 tbuf[16], pbuf[16], portbuf[16];
+	const char			*tool = config_tool_name(wl->tool);
+	size_t				 n = 0;
+	int				 rc;
+
+	args[0] = "serve"; args[1] = "--tool"; args[2] = tool;
+	args[3] = "--bind"; args[4] = l->server.address; args[5] = NULL;
+	if ((rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen)) !=
+	    EXEC_OK)
+		goto out;
+	snprintf(portbuf, sizeof portbuf, "%lld", r.u.serve.port);
+	agentctl_reply_free(&r);
+
+	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
+	args[n++] = "--server"; args[n++] = l->server.address;
+	args[n++] = "--port"; args[n++] = portbuf;
+	if (wl->len != NULL) {
+		args[n++] = "--len"; args[n++] = wl->len;
+	}
+	if (wl->window != NULL) {
+		args[n++] = "--window"; args[n++] = wl->window;
+	}
+	if (wl->nodelay)
+		args[n++] = "--nodelay";
+	snprintf(tbuf, sizeof tbuf, "%d", wl->time);
+	args[n++] = "--time"; args[n++] = tbuf;
+	snprintf(pbuf, sizeof pbuf, "%d", wl->parallel);
+	args[n++] = "--parallel"; args[n++] = pbuf;
+	if (strcmp(job->knobs.nat, "divert") == 0) {
+		args[n++] = "--watch"; args[n++] = "natd";
+	}
+	args[n] = NULL;
+	rc = exec_host_call(c, args, deadline, out, reason, rlen);
+	if (rc == EXEC_OK)
+		iperf_samples(smp, &out->u.iperf);
+	args[0] = "serve"; args[1] = "stop"; args[2] = NULL;
+	if (exec_host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
+		log_warnx("%s: serve stop failed", s->cfg->name);
+out:
+	agentctl_reply_free(&r);
+	return rc;
+}
+
+/* The workload: iperf through a server on the receiver, or scp. */
+static int
+job_workload(struct exec_worker *w, const struct config_workload *wl,
+    struct exec_host *c, struct exec_host *s, const struct store_job *job,
+    struct exec_samples *smp, struct agentctl_reply *out, char *reason,
+    size_t rlen)
+{
+	int	deadline;
+
+	/* The plan's job timeout bounds the workload (unless it would not
+	 * even leave the workload its own time). */
+	deadline = wl->tool == CONFIG_TOOL_SCP ? w->ex->plan->job_timeout :
+	    wl->time + EXEC_SLACK_S;
+	if (wl->tool != CONFIG_TOOL_SCP && w->ex->plan->job_timeout >
+	    wl->time && w->ex->plan->job_timeout < deadline)
+		deadline = w->ex->plan->job_timeout;
+	deadline *= 1000;
+	if (wl->tool == CONFIG_TOOL_SCP)
+		return job_scp(w, wl, c, s, job, deadline, smp, out, reason,
+		    rlen);
+	return job_iperf(w, wl, c, s, job, deadline, smp, out, reason, rlen);
+}
+
+/*
+ * Runs one claimed job with both hosts leased.  Fills res (state, reason,
+ * samples, raws, facts ids) and returns an exec_outcome.
+ */
+int
+exec_job_execute(struct exec_worker *w, const struct store_job *job,
+    struct exec_samples *smp, struct store_job_result *res, char *reason,
+    size_t rlen, char *inforce, size_t inforcelen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	const struct config_workload	*wl = NULL;
+	struct exec_host		*c = &ex->hosts[l->client.host_index];
+	struct exec_host		*s = &ex->hosts[l->server.host_index];
+	struct exec_host		*ends[2];
+	struct agentctl_reply		 ar[2], wr;
+	struct store_knobs		 inf;
+	const char			*args[24];
+	char				 mtub[16], rbb[16], key[MATRIX_KEY_MAX];
+	size_t				 i;
+	int				 rc = EXEC_INFRA, applied = 0, rb;
+
+	memset(ar, 0, sizeof ar);
+	memset(&wr, 0, sizeof wr);
+	for (i = 0; i < ex->plan->nworkloads; i++) {
+		wl = &ex->plan->workloads[i];
+		if (matrix_workload_key(wl, key, sizeof key) == 0 &&
+		    strcmp(key, job->params) == 0)
+			break;
+		wl = NULL;
+	}
+	if (wl == NULL) {
+		util_seterr(reason, rlen, "job %lld: workload '%s' is not in "
+		    "the plan", (long long)job->id, job->params);
+		return EXEC_MEASURED;
+	}
+	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
+	    reason, rlen) == -1 || exec_host_ensure(ex, s, w->st, l->server.ifname,
+	    &res->server_facts_id, reason, rlen) == -1)
+		return EXEC_INFRA;
+	if (exec_stopped(ex))
+		return EXEC_STOPPED;
+
+	/* Apply: receiver first, so the sender never floods a small MTU. */
+	ends[0] = s;
+	ends[1] = c;
+	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
+	    wl->time) + 60;
+	for (i = 0; i < 2; i++) {
+		const struct config_endpoint *ep = i == 0 ? &l->server :
+		    &l->client;
+		int	is_nat = l->nat != NULL &&
+		    strcmp(l->nat, ends[i]->cfg->name) == 0;
+
+		apply_args(&job->knobs, ep->ifname, i == 1 ||
+		    ex->plan->tso_on == CONFIG_TSO_ON_BOTH,
+		    is_nat && job->knobs.nat[0] != '\0' ? job->knobs.nat :
+		    NULL, rb, args, mtub, sizeof mtub, rbb, sizeof rbb);
+		rc = exec_host_call(ends[i], args, EXEC_CALL_MS, &ar[i], reason,
+		    rlen);
+		applied |= 1 << i;
+		if (rc == EXEC_MEASURED && ar[i].has_result)
+			mismatch_reason(ends[i]->cfg->name, &ar[i].u.apply,
+			    reason, rlen);
+		if (rc != EXEC_OK)
+			goto restore;
+	}
+	/* What is really in force, as the sender (and NAT host) report. */
+	store_knobs_init(&inf);
+	inf.mtu = job->knobs.mtu > 0 ? (int)ar[1].u.apply.in_force.mtu : 0;
+	inf.tso = job->knobs.tso >= 0 ? ar[1].u.apply.in_force.tso : -1;
+	inf.lro = job->knobs.lro >= 0 ? ar[1].u.apply.in_force.lro : -1;
+	inf.rxcsum = job->knobs.rxcsum >= 0 ? ar[1].u.apply.in_force.rxcsum :
+	    -1;
+	inf.txcsum = job->knobs.txcsum >= 0 ? ar[1].u.apply.in_force.txcsum :
+	    -1;
+	if (job->knobs.nat[0] != '\0') {
+		const struct agentctl_apply *na = l->nat != NULL &&
+		    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply :
+		    &ar[1].u.apply;
+		snprintf(inf.nat, sizeof inf.nat, "%.7s",
+		    na->in_force.nat[0] != '\0' ? na->in_force.nat : "off");
+	}
+	if (store_knobs_key(&inf, inforce, inforcelen) == -1)
+		inforce[0] = '\0';
+	/*
+	 * A real NIC renegotiates its link after an MTU change and a driver
+	 * may take a moment to reprogram offloads: measure once it settled.
+	 */
+	if (ex->plan->settle_ms > 0)
+		usleep((useconds_t)ex->plan->settle_ms * 1000);
+	if (exec_stopped(ex)) {
+		rc = EXEC_STOPPED;
+		goto restore;
+	}
+	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
+	if (wr.raw != NULL) {
+		res->raws = xcalloc(1, sizeof *res->raws);
+		((struct store_raw *)res->raws)->name = "client.agent";
+		((struct store_raw *)res->raws)->data = xstrdup(wr.raw);
+		((struct store_raw *)res->raws)->len = wr.rawlen;
+		res->nraws = 1;
+	}
+restore:
+	for (i = 0; i < 2; i++)
+		if (applied & (1 << i))
+			exec_host_restore(ends[i], i == 0 ? l->server.ifname :
+			    l->client.ifname);
+	agentctl_reply_free(&ar[0]);
+	agentctl_reply_free(&ar[1]);
+	agentctl_reply_free(&wr);
+	return rc;
+}
