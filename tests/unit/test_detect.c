@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "detect.h"
+#include "store_fixture.h"
 #include "util.h"
 
 static char	dbpath[256];
@@ -24,25 +25,15 @@ static int
 setup(void **state)
 {
 	(void)state;
-	/* tmpfs when there is one: a job is two fsynced transactions. */
-	snprintf(dbpath, sizeof dbpath, "%s/lr-detect-%ld.db",
-	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
-	    (long)getpid());
-	unlink(dbpath);
+	fx_db_path(dbpath, sizeof dbpath, "detect");
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char	p[300];
-
 	(void)state;
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
+	fx_db_remove(dbpath);
 	return 0;
 }
 
@@ -92,19 +83,6 @@ facts(struct store *st, int64_t run, const char *host, const char *rev)
 	assert_int_equal(store_host_facts_add(st, run, &f, &id, err,
 	    sizeof err), 0);
 	return id;
-}
-
-static struct store_knobs
-kn(int tso, int mtu, const char *nat)
-{
-	struct store_knobs	k;
-
-	store_knobs_init(&k);
-	k.tso = tso;
-	k.mtu = mtu;
-	if (nat != NULL)
-		snprintf(k.nat, sizeof k.nat, "%s", nat);
-	return k;
 }
 
 /* One done job with sample v of throughput_bps. */

@@ -17,21 +17,9 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "store_fixture.h"
 
 static char	dbpath[256];
-
-static struct store_knobs
-kn(int tso, int mtu, const char *nat)
-{
-	struct store_knobs	k;
-
-	store_knobs_init(&k);
-	k.tso = tso;
-	k.mtu = mtu;
-	if (nat != NULL)
-		snprintf(k.nat, sizeof k.nat, "%s", nat);
-	return k;
-}
 
 static void
 series(struct store *st, struct stats_rng *rng, int64_t run, const char *link,
@@ -79,10 +67,7 @@ setup(void **state)
 	int			 r, t, x, bad;
 
 	(void)state;
-	snprintf(dbpath, sizeof dbpath, "%s/lr-report-%ld.db",
-	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
-	    (long)getpid());
-	unlink(dbpath);
+	fx_db_path(dbpath, sizeof dbpath, "report");
 	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
 	    err, sizeof err) == -1)
 		return -1;
@@ -117,14 +102,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char	p[300];
-
 	(void)state;
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
+	fx_db_remove(dbpath);
 	return 0;
 }
 
