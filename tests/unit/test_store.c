@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <ftw.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,27 +24,16 @@
 #include "store.h"
 #include "util.h"
 
+#include "tmpdir_fixture.h"
+
 static char	tmpdir[256];
 static char	err[1024];
 
 static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 setup(void **state)
 {
-	const char	*t = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lr-store-XXXXXX",
-	    t != NULL && *t != '\0' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_tmpdir(tmpdir, sizeof tmpdir, "store") == -1)
 		return -1;
 	err[0] = '\0';
 	return 0;
@@ -55,7 +43,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	fx_rmtree(tmpdir);
 	return 0;
 }
 

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +25,8 @@
 #include "store.h"
 #include "util.h"
 
+#include "tmpdir_fixture.h"
+
 #define NSAMPLES	60000
 #define KILL_AT		40000
 #define RAW_LEN		(3 * 1024 * 1024)
@@ -35,23 +36,10 @@ static char	err[1024];
 static int	hook_fd = -1;
 
 static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 setup(void **state)
 {
-	const char	*t = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "%s/lr-crash-XXXXXX",
-	    t != NULL && *t != '\0' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_tmpdir(tmpdir, sizeof tmpdir, "crash") == -1)
 		return -1;
 	snprintf(dbpath, sizeof dbpath, "%s/labrat.db", tmpdir);
 	snprintf(walpath, sizeof walpath, "%s-wal", dbpath);
@@ -62,7 +50,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	fx_rmtree(tmpdir);
 	return 0;
 }
 
