@@ -2,6 +2,7 @@
  * report: text report, trigger sentences, run lookup and `compare`; the
  * machine formats (JSON, CSV, JUnit) are in report_fmt.c.  See report.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,7 +381,8 @@ report_write(struct store *st, const struct detect_result *res,
 		break;
 	}
 	if (rc == 0 && (fflush(fp) == EOF || ferror(fp))) {
-		util_seterr(err, errlen, "report: write failed");
+		util_seterr(err, errlen, "report: write failed: %s",
+		    strerror(errno));
 		rc = -1;
 	}
 	return rc;

@@ -2,6 +2,7 @@
  * report_fmt: the machine formats of a report: JSON (json-c), CSV and
  * JUnit XML.  See report.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +180,8 @@ report_json(const struct detect_result *res, FILE *fp, char *err,
 	jset(root, "baseline", o);
 	if (fprintf(fp, "%s\n", json_object_to_json_string_ext(root,
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0) {
-		util_seterr(err, errlen, "report: write failed");
+		util_seterr(err, errlen, "report: write failed: %s",
+		    strerror(errno));
 		json_object_put(root);
 		return -1;
 	}
