@@ -353,6 +353,13 @@ agent_cmd_iperf(int argc, char **argv)
 	} else if (prc == -1 && strcmp(q.tool, "iperf3") == 0 &&
 	    iperf3_reported_error(r.out, r.outlen))
 		rc = AGENT_EXIT_COMMAND;
+	else if (prc == -1 && strcmp(q.tool, "iperf2") == 0 &&
+	    strstr(r.err != NULL ? r.err : "", "connect failed") != NULL) {
+		/* iperf2 exits 0 when it cannot connect; it only says so on
+		 * stderr ("tcp connect failed: Connection refused"). */
+		snprintf(err, sizeof(err), "%s: %.300s", cargv[0], r.err);
+		rc = AGENT_EXIT_COMMAND;
+	}
 	else if (prc == -1 || r.out_truncated)
 		rc = AGENT_EXIT_PARSE;
 	else {

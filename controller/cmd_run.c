@@ -244,6 +244,44 @@ fail:
 	return rc;
 }
 
+/*
+ * --resume: loads run_id's stored inventory and plan into *run, *invp and
+ * *planp (the caller frees them either way), puts back the hosts a dead
+ * controller left mid-job, requeues its interrupted jobs and takes the run
+ * over as owner.  CMD_EXIT_*.
+ */
+static int
+run_resume(struct store *st, int64_t run_id, const char *owner,
+    struct store_run *run, struct config_inventory **invp,
+    struct config_plan **planp)
+{
+	char	err[1024];
+	int64_t	n;
+
+	if (store_run_get(st, run_id, run, err, sizeof err) != 1) {
+		log_warnx("run %lld: %s", (long long)run_id,
+		    err[0] != '\0' ? err : "no such run");
+		return CMD_EXIT_FAIL;
+	}
+	if (run_load(run->inventory_path, run->inventory_text,
+	    run->plan_path, run->plan_text, invp, planp) == -1)
+		return CMD_EXIT_USAGE;
+	/* Hosts the dead controller left mid-job go back first. */
+	n = executor_restore_all(*invp, *planp, (*planp)->connect_timeout,
+	    err, sizeof err);
+	if (n > 0)
+		log_warnx("run %lld: %lld hosts could not be restored",
+		    (long long)run_id, (long long)n);
+	if (store_run_reset_running(st, run_id, &n, err, sizeof err) == -1 ||
+	    store_run_set_owner(st, run_id, owner, err, sizeof err) == -1) {
+		log_warnx("%s", err);
+		return CMD_EXIT_FAIL;
+	}
+	log_info("run %lld: resuming, %lld interrupted jobs requeued",
+	    (long long)run_id, (long long)n);
+	return CMD_EXIT_OK;
+}
+
 int
 run_execute(const struct run_request *rq, int64_t *run_idp)
 {
@@ -269,30 +307,10 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 		return CMD_EXIT_FAIL;
 	}
 	if (rq->resume > 0) {
-		if (store_run_get(st, rq->resume, &run, err, sizeof err) != 1) {
-			log_warnx("run %lld: %s", (long long)rq->resume,
-			    err[0] != '\0' ? err : "no such run");
+		if ((rc = run_resume(st, run_id, owner, &run, &inv, &plan)) !=
+		    CMD_EXIT_OK)
 			goto out;
-		}
-		if (run_load(run.inventory_path, run.inventory_text,
-		    run.plan_path, run.plan_text, &inv, &plan) == -1) {
-			rc = CMD_EXIT_USAGE;
-			goto out;
-		}
-		/* Hosts the dead controller left mid-job go back first. */
-		n = executor_restore_all(inv, plan, plan->connect_timeout, err,
-		    sizeof err);
-		if (n > 0)
-			log_warnx("run %lld: %lld hosts could not be restored",
-			    (long long)run_id, (long long)n);
-		if (store_run_reset_running(st, run_id, &n, err,
-		    sizeof err) == -1 || store_run_set_owner(st, run_id, owner,
-		    err, sizeof err) == -1) {
-			log_warnx("%s", err);
-			goto out;
-		}
-		log_info("run %lld: resuming, %lld interrupted jobs requeued",
-		    (long long)run_id, (long long)n);
+		rc = CMD_EXIT_FAIL;
 	} else {
 		if (run_load(rq->inventory, NULL, rq->plan, NULL, &inv,
 		    &plan) == -1) {
@@ -304,8 +322,9 @@ run_execute(const struct run_request *rq, int64_t *run_idp)
 			goto out;
 	}
 	if (!rq->quiet)
-		fprintf(stderr, "labrat: run %lld started (db %s)\n",
-		    (long long)run_id, rq->db_path);
+		fprintf(stderr, "labrat: run %lld %s (db %s)\n",
+		    (long long)run_id, rq->resume > 0 ? "resumed" : "started",
+		    rq->db_path);
 	if (run_idp != NULL)
 		*run_idp = run_id;
 
@@ -370,14 +389,7 @@ restore_sig:
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
 out:
-	if (rq->resume > 0) {
-		free(run.owner);
-		free(run.reason);
-		free(run.inventory_path);
-		free(run.plan_path);
-		free(run.inventory_text);
-		free(run.plan_text);
-	}
+	store_run_free(&run);
 	config_plan_free(plan);
 	config_inventory_free(inv);
 	store_close(st);

@@ -19,17 +19,24 @@ struct cmd_entry {
 };
 
 static const struct cmd_entry cmds[] = {
-	{ "demo", cmd_demo, "demo [--name NAME]", "#5" },
-	{ "lab", cmd_lab, "lab up|down|status [--name NAME] ...", "#4" },
-	{ "config", cmd_config, "config check FILE...", "#2" },
-	{ "db", cmd_db, "db migrate|check [--db FILE]", "#2" },
-	{ "hosts", cmd_hosts, "hosts --inventory FILE [--format json]", "#5" },
-	{ "run", cmd_run, "run --inventory F --plan F [--resume RUN]", "#5" },
+	{ "demo", cmd_demo, "demo [--db FILE] [--noise PCT] [--keep]", "#5" },
+	{ "lab", cmd_lab, "lab up|down|status|power-cycle [--name NAME] ...",
+	  "#4" },
+	{ "config", cmd_config,
+	  "config check FILE... | --inventory F --plan F", "#2" },
+	{ "db", cmd_db, "db migrate|check|path [--db FILE]", "#2" },
+	{ "hosts", cmd_hosts, "hosts --inventory FILE [--format text|json]",
+	  "#5" },
+	{ "run", cmd_run, "run --inventory F --plan F | --resume RUN "
+	  "[--db FILE] [--format text|json]", "#5" },
 	{ "report", cmd_report, "report [RUN] [--format text|json|csv|junit]",
 	  "#6" },
-	{ "compare", cmd_compare, "compare RUN_A RUN_B", "#6" },
-	{ "bisect", cmd_bisect, "bisect start|status|log|resume|reset", "#7" },
-	{ "serve", cmd_serve, "serve", "(not filed yet)" },
+	{ "compare", cmd_compare, "compare RUN_A RUN_B [--link L] [--knobs K]",
+	  "#6" },
+	{ "bisect", cmd_bisect, "bisect start|status|log|resume|reset ...",
+	  "#7" },
+	{ "serve", cmd_serve, "serve",
+	  "nowhere yet: the daemon and dashboard have no issue" },
 };
 
 static void
@@ -39,9 +46,13 @@ usage(FILE *fp)
 
 	fprintf(fp, "usage: labrat [-v] [--version] COMMAND [ARGS]\n\n");
 	fprintf(fp, "commands:\n");
-	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		fprintf(fp, "  %-50s%s\n", cmds[i].usage,
-		    cmds[i].fn != NULL ? "" : "(not implemented yet)");
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		if (cmds[i].fn != NULL)
+			fprintf(fp, "  %s\n", cmds[i].usage);
+		else
+			fprintf(fp, "  %-50s(not implemented yet)\n",
+			    cmds[i].usage);
+	}
 }
 
 char *
@@ -118,9 +129,16 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		if (strcmp(argv[argi], cmds[i].name) != 0)
 			continue;
+		if (argi + 1 < argc && (strcmp(argv[argi + 1], "--help") == 0 ||
+		    strcmp(argv[argi + 1], "-h") == 0)) {
+			printf("usage: labrat %s\n(see README.md for the "
+			    "details)\n", cmds[i].usage);
+			return CMD_EXIT_OK;
+		}
 		if (cmds[i].fn == NULL) {
 			fprintf(stderr, "labrat %s: not implemented yet "
-			    "(tracked in issue %s)\n", cmds[i].name,
+			    "(tracked %s%s)\n", cmds[i].name,
+			    cmds[i].issue[0] == '#' ? "in issue " : "",
 			    cmds[i].issue);
 			return CMD_EXIT_FAIL;
 		}

@@ -193,6 +193,8 @@ ag b $T/o serve stop
 check "serve stop stops both servers" $T/o 'len(r["stopped"]) == 2'
 ag a $T/o iperf --tool iperf3 --server $B --time 1
 expect_rc 3 "iperf3 without a server fails as a command" $T/o
+ag a $T/o iperf --tool iperf2 --server $B --time 1
+expect_rc 3 "iperf2 without a server fails as a command (it exits 0)" $T/o
 
 # ---- scp through a temporary sshd with an ephemeral key -------------------------
 mkdir -p /run/sshd
