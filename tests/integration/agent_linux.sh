@@ -185,7 +185,10 @@ for tool in iperf3 iperf2; do
 	fi
 	grep -qF "\"message\":\"$want\"" $T/o && ok "$tool argv" || { fail "$tool argv"; head -1 $T/o >&2; }
 	echo "measured: $tool $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s over $(jv $T/o 'r["seconds"]') s"
-	check "$tool ~950 Mbit/s under tbf 1gbit" $T/o '8.5e8 < r["bps"] < 1.0e9'
+	# iperf2 sometimes waits ~1 s at close on this loaded 2-core machine
+	# (its own total then counts 4 s): judge the 3 s that were asked for.
+	check "$tool ~950 Mbit/s under tbf 1gbit" $T/o \
+	    'all(8.5e8 < i["bps"] < 1.0e9 for i in r["intervals"] if i["end"] <= 3.0) and 8.5e8 < 8 * r["bytes"] / min(r["seconds"], 3.0) < 1.0e9'
 	check "$tool series, windows, counters, cpu" $T/o \
 	    'len(r["intervals"]) >= 3 and r["window_requested"] == 1048576 and r["window_granted"] > 0 and r["ifstats"]["after"]["tx_bytes"] - r["ifstats"]["before"]["tx_bytes"] >= 0.99 * r["bytes"] and r["cpu"]["idle"] >= 0 and r["procs"][0]["name"] == "iperf3"'
 done
