@@ -69,8 +69,7 @@ json_cmp(const struct detect_result *res, const struct detect_cmp *c)
 	jset(o, "tool", json_object_new_string(res->series[c->sb].tool));
 	jset(o, "params", json_object_new_string(res->series[c->sb].params));
 	if (c->knob >= 0) {
-		jset(o, "knob", json_object_new_string(
-		    config_knob_name((enum config_knob)c->knob)));
+		jset(o, "knob", json_object_new_string(knobs_name(c->knob)));
 		jset(o, "baseline_value", json_object_new_string(
 		    detect_knob_value(&res->series[c->sa].knobs, c->knob, val,
 		    sizeof val)));
@@ -127,9 +126,9 @@ json_trigger(const struct detect_result *res, const struct detect_trigger *t)
 	jset(o, "p", jnum(res->cmps[t->headline].v.p));
 	jset(o, "contexts", json_object_new_int64((int64_t)t->contexts));
 	al = json_object_new_object();
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++)
+	for (k = 0; k < KNOB_COUNT; k++)
 		if (t->mask & (1u << k))
-			jset(al, config_knob_name((enum config_knob)k),
+			jset(al, knobs_name(k),
 			    t->alone[k] == DETECT_NONE ? NULL :
 			    json_object_new_string(stats_verdict_name(
 			    res->cmps[t->alone[k]].v.verdict)));
@@ -233,8 +232,7 @@ csv_cmp(const struct detect_result *res, const struct detect_cmp *c,
 	csv_str(fp, a->knobs_key, 0);
 	csv_str(fp, b->knobs_key, 0);
 	if (knob == NULL)
-		knob = c->knob >= 0 ? config_knob_name(
-		    (enum config_knob)c->knob) : "";
+		knob = c->knob >= 0 ? knobs_name(c->knob) : "";
 	csv_str(fp, knob, 0);
 	snprintf(n, sizeof n, "%zu", v->n_a);
 	csv_str(fp, n, 0);
