@@ -59,8 +59,9 @@ apply_args(const struct knobs *k, const char *ifname, int tso_here,
 
 /*
  * The key of what is in force: of the knobs the job sets, what the sender
- * (snd) and, for nat, the NAT host (nat) report; a knob they do not report
- * is left out, a NAT host reporting none has it off.
+ * (snd) and, for nat, the NAT host (nat) report.  A knob they report as
+ * unknown (or out of range) is left out; a NAT host reporting no NAT mode
+ * has it off.
  */
 static void
 in_force_key(const struct knobs *job, const struct agentctl_knobs *snd,

@@ -3,8 +3,6 @@
  * state.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "matrix.h"
 #include "util.h"
