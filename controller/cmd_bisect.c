@@ -36,20 +36,6 @@ cli_event(const struct hunt_event *ev, void *arg)
 	fprintf(stderr, "labrat: %s\n", ev->text);
 }
 
-/* Every line of err as a warning. */
-static void
-cli_warn_lines(const char *err)
-{
-	const char	*p = err, *nl;
-
-	do {
-		nl = strchr(p, '\n');
-		log_warnx("%.*s", nl != NULL ? (int)(nl - p) : (int)strlen(p),
-		    p);
-		p = nl + 1;
-	} while (nl != NULL);
-}
-
 /* hunt_start() (rq) or hunt_resume() (id) with the signals caught; the
  * outcome printed; CMD_EXIT_*. */
 static int
@@ -79,7 +65,8 @@ cli_hunt(const char *db, const struct hunt_request *rq, int64_t id,
 	sigaction(SIGTERM, &oterm, NULL);
 	switch (st) {
 	case HUNT_CONFIG:
-		cli_warn_lines(err);
+		/* one error per line, "FILE: PATH: what", as config check */
+		fprintf(stderr, "%s\n", err);
 		return CMD_EXIT_USAGE;
 	case HUNT_ERROR:
 		log_warnx("%s", err);
