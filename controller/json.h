@@ -1,5 +1,6 @@
 /*
- * json: the controller's one JSON writer.
+ * json: the controller's one JSON writer and the raw-text pass that every
+ * JSON input goes through before json-c parses it.
  *
  * The writer streams onto a FILE* (use open_memstream() for a string).
  * It tracks nesting and commas itself, escapes every string (quote,
@@ -14,6 +15,13 @@
  * an unbalanced end, nesting deeper than JSON_WRITER_DEPTH) and write
  * failures are sticky: the writer stops writing and json_writer_free()
  * reports the first one.
+ *
+ * The raw pass (json_check_raw) catches what json-c 0.16 lets through:
+ * duplicate keys in one object (json-c keeps the last), \u0000 in a key
+ * (json-c cuts the key there), invalid UTF-8 in strings (json-c's
+ * VALIDATE_UTF8 accepts overlongs such as C0 AF), lone surrogate escapes
+ * (json-c turns them into U+FFFD) and NUL bytes (json-c stops reading
+ * there and ignores the rest).
  */
 #ifndef LABRAT_JSON_H
 #define LABRAT_JSON_H
@@ -69,5 +77,36 @@ void	json_kv_null(struct json_writer *, const char *key);
  * buf (len >= JSON_NUM_MAX); returns buf.
  */
 char	*json_dtoa(double d, char *buf, size_t len);
+
+/* ---- raw-text pass ----------------------------------------------------- */
+
+#define JSON_RAW_MAX_DEPTH	512
+
+/* json_check_raw()'s result. */
+enum json_raw {
+	JSON_RAW_OK = 0,
+	/*
+	 * Well-formed as far as read, but holding what json-c would accept
+	 * and silently change: a duplicate key, \u0000 in a key, invalid
+	 * UTF-8 in a string, a lone surrogate escape, a NUL byte.
+	 */
+	JSON_RAW_REJECTED = -1,
+	/*
+	 * Not JSON (RFC 8259) at err's offset, or nested deeper than
+	 * JSON_RAW_MAX_DEPTH.  A caller may prefer its parser's own message,
+	 * but must reject the text if that parser accepts it.
+	 */
+	JSON_RAW_SYNTAX = -2,
+};
+
+/*
+ * Reads text (len bytes, no NUL needed) as one JSON value.  Returns an
+ * enum json_raw; on any problem err gets "PATH: what (line L, byte B)",
+ * PATH in config style (hosts[2].nics[0].name, omitted at the top level),
+ * B the 0-based byte offset and "line L, " only when text has several
+ * lines.
+ */
+int	json_check_raw(const char *text, size_t len, char *err,
+	    size_t errlen);
 
 #endif

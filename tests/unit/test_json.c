@@ -2,7 +2,9 @@
  * test_json: the writer's exact output (strings of every escape class,
  * valid and invalid UTF-8, numbers shortest-round-trip, nesting and
  * commas compact and pretty, misuse and write failures) compared against
- * expected text (no JSON parser is linked here).
+ * expected text -- no JSON parser is linked here -- and the raw-text pass
+ * on tables of accepted, rejected and malformed inputs with their exact
+ * messages.
  */
 #include <float.h>
 #include <math.h>
@@ -387,6 +389,202 @@ test_misuse(void **state)
 	fclose(fp);
 }
 
+/* ---- raw-text pass ----------------------------------------------------- */
+
+struct raw_case {
+	const char	*in;
+	size_t		 len;		/* 0: strlen(in) */
+	int		 rc;
+	const char	*err;		/* NULL: not checked */
+};
+
+static const struct raw_case raw_cases[] = {
+	/* Accepted. */
+	{ "{}", 0, JSON_RAW_OK, NULL },
+	{ " [ ] ", 0, JSON_RAW_OK, NULL },
+	{ "1", 0, JSON_RAW_OK, NULL },
+	{ "-0.5e+3", 0, JSON_RAW_OK, NULL },
+	{ "[0,-0,1.25,1E9,2e-3,true,false,null]", 0, JSON_RAW_OK, NULL },
+	{ "\t{\"a\":1,\"b\":{\"a\":2},\"c\":[{\"a\":1},{\"a\":1}]}\r\n", 0,
+	    JSON_RAW_OK, NULL },
+	{ "{\"a\":{},\"b\":{}}", 0, JSON_RAW_OK, NULL },
+	{ "{\"\":1,\"A\":2,\"a\":3}", 0, JSON_RAW_OK, NULL },
+	{ "[\"\\ud83d\\ude00\",\"\\u00e9\\\"\\\\\\/\\b\\f\\n\\r\\t\"]", 0,
+	    JSON_RAW_OK, NULL },
+	{ "{\"v\":\"x\\u0000y\"}", 0, JSON_RAW_OK, NULL },
+	{ "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \xf4\x8f\xbf\xbf\"", 0,
+	    JSON_RAW_OK, NULL },
+	{ "{\"caf\xc3\xa9\":1,\"cafe\\u0301\":2}", 0, JSON_RAW_OK, NULL },
+
+	/* Rejected: what json-c would accept and change. */
+	{ "{\"a\":1,\"a\":2}", 0, JSON_RAW_REJECTED,
+	    "a: duplicate key, first at byte 1 (byte 7)" },
+	{ "{\"a\":1,\"\\u0061\":2}", 0, JSON_RAW_REJECTED,
+	    "a: duplicate key, first at byte 1 (byte 7)" },
+	{ "{\"hosts\":[{\"name\":\"x\",\"nics\":[{},{\"n\":1,\"n\":2}]}]}", 0,
+	    JSON_RAW_REJECTED,
+	    "hosts[0].nics[1].n: duplicate key, first at byte 34 (byte 40)" },
+	{ "{\n  \"a\": 1,\n  \"b\": [1, 2],\n  \"a\": 2\n}\n", 0,
+	    JSON_RAW_REJECTED,
+	    "a: duplicate key, first at byte 4 (line 4, byte 29)" },
+	{ "{\"a\\u0000b\":1}", 0, JSON_RAW_REJECTED,
+	    "NUL (\\u0000) in a key (byte 3)" },
+	{ "{\"x\":{\"\\u0000\":1}}", 0, JSON_RAW_REJECTED,
+	    "x: NUL (\\u0000) in a key (byte 7)" },
+	{ "{\"k\":\"\\ud800\"}", 0, JSON_RAW_REJECTED,
+	    "k: lone high surrogate \\uD800 (byte 6)" },
+	{ "{\"k\":\"\\uDBFFx\"}", 0, JSON_RAW_REJECTED,
+	    "k: lone high surrogate \\uDBFF (byte 6)" },
+	{ "{\"k\":\"\\udc00\"}", 0, JSON_RAW_REJECTED,
+	    "k: lone low surrogate \\uDC00 (byte 6)" },
+	{ "[1,\"\\ud800\\u0041\"]", 0, JSON_RAW_REJECTED,
+	    "[1]: lone high surrogate \\uD800 (byte 4)" },
+	{ "[\"\\ud800\\ud800\"]", 0, JSON_RAW_REJECTED,
+	    "[0]: lone high surrogate \\uD800 (byte 2)" },
+	{ "{\"\\udfff\":1}", 0, JSON_RAW_REJECTED,
+	    "lone low surrogate \\uDFFF (byte 2)" },
+	{ "{\"r\":\"\xc0\xaf\"}", 0, JSON_RAW_REJECTED,
+	    "r: overlong UTF-8 (byte 6)" },
+	{ "\"\xe0\x80\xaf\"", 0, JSON_RAW_REJECTED, "overlong UTF-8 (byte 1)" },
+	{ "\"\xf0\x8f\xbf\xbf\"", 0, JSON_RAW_REJECTED,
+	    "overlong UTF-8 (byte 1)" },
+	{ "\"\xed\xa0\x80\"", 0, JSON_RAW_REJECTED,
+	    "UTF-8-encoded surrogate (byte 1)" },
+	{ "\"\xf4\x90\x80\x80\"", 0, JSON_RAW_REJECTED,
+	    "UTF-8 beyond U+10FFFF (byte 1)" },
+	{ "\"\xf5\x80\x80\x80\"", 0, JSON_RAW_REJECTED,
+	    "UTF-8 beyond U+10FFFF (byte 1)" },
+	{ "\"ab\xe2\x82\"", 0, JSON_RAW_REJECTED,
+	    "truncated UTF-8 sequence (byte 3)" },
+	{ "\"\x80\"", 0, JSON_RAW_REJECTED,
+	    "stray UTF-8 continuation byte (byte 1)" },
+	{ "\"\xff\"", 0, JSON_RAW_REJECTED, "invalid UTF-8 byte (byte 1)" },
+	{ "\"caf\xe9\"", 0, JSON_RAW_REJECTED,
+	    "truncated UTF-8 sequence (byte 4)" },
+	{ "{\"\xc3\x28\":1}", 0, JSON_RAW_REJECTED,
+	    "truncated UTF-8 sequence (byte 2)" },
+	{ "{\"a\":1}\0junk", 12, JSON_RAW_REJECTED, "NUL byte (byte 7)" },
+	{ "{\"a\":\"x\0y\"}", 11, JSON_RAW_REJECTED, "a: NUL byte (byte 7)" },
+	{ "[1,\0]", 5, JSON_RAW_REJECTED, "[1]: NUL byte (byte 3)" },
+
+	/* Not JSON at all. */
+	{ "", 0, JSON_RAW_SYNTAX,
+	    "unexpected end of input, expected a value (byte 0)" },
+	{ "{", 0, JSON_RAW_SYNTAX,
+	    "unexpected end of input, expected a member name (byte 1)" },
+	{ "{\"a\"}", 0, JSON_RAW_SYNTAX, "a: unexpected '}', expected ':' "
+	    "(byte 4)" },
+	{ "{\"a\":1,}", 0, JSON_RAW_SYNTAX, "unexpected '}', expected a "
+	    "member name (byte 7)" },
+	{ "[1,]", 0, JSON_RAW_SYNTAX, "[1]: unexpected ']', expected a value "
+	    "(byte 3)" },
+	{ "[1 2]", 0, JSON_RAW_SYNTAX, "[0]: unexpected '2', expected ',' or "
+	    "']' (byte 3)" },
+	{ "{'a':1}", 0, JSON_RAW_SYNTAX, NULL },
+	{ "01", 0, JSON_RAW_SYNTAX, "bad number (byte 0)" },
+	{ "1.", 0, JSON_RAW_SYNTAX, "bad number (byte 0)" },
+	{ "-", 0, JSON_RAW_SYNTAX, "bad number (byte 0)" },
+	{ "1e+", 0, JSON_RAW_SYNTAX, "bad number (byte 0)" },
+	{ ".5", 0, JSON_RAW_SYNTAX, NULL },
+	{ "+1", 0, JSON_RAW_SYNTAX, NULL },
+	{ "tru", 0, JSON_RAW_SYNTAX, NULL },
+	{ "NaN", 0, JSON_RAW_SYNTAX, NULL },
+	{ "\"abc", 0, JSON_RAW_SYNTAX, "unterminated string (byte 4)" },
+	{ "\"\\x\"", 0, JSON_RAW_SYNTAX, "bad escape (byte 1)" },
+	{ "\"\\u12\"", 0, JSON_RAW_SYNTAX, "bad \\u escape (byte 1)" },
+	{ "\"a\nb\"", 0, JSON_RAW_SYNTAX,
+	    "control character 0x0a in a string (line 1, byte 2)" },
+	{ "{\"a\":1} x", 0, JSON_RAW_SYNTAX, "data after the value (byte 8)" },
+	{ "{\"a\":1}{}", 0, JSON_RAW_SYNTAX, "data after the value (byte 7)" },
+	{ "\xef\xbb\xbf{}", 0, JSON_RAW_SYNTAX,
+	    "unexpected byte 0xef, expected a value (byte 0)" },
+	/* A syntax error before a duplicate is reported as syntax. */
+	{ "{\"a\":1 \"a\":2}", 0, JSON_RAW_SYNTAX, NULL },
+};
+
+static void
+test_raw(void **state)
+{
+	char	err[256];
+	size_t	i, len;
+	int	rc;
+
+	(void)state;
+	for (i = 0; i < N(raw_cases); i++) {
+		const struct raw_case *c = &raw_cases[i];
+
+		len = c->len != 0 ? c->len : strlen(c->in);
+		err[0] = '\0';
+		rc = json_check_raw(c->in, len, err, sizeof err);
+		if (rc != c->rc || (c->err != NULL &&
+		    strcmp(err, c->err) != 0)) {
+			print_error("case %zu (%s): rc %d want %d, err \"%s\" "
+			    "want \"%s\"\n", i, c->in, rc, c->rc, err,
+			    c->err != NULL ? c->err : "-");
+			fail();
+		}
+	}
+}
+
+static void
+test_raw_limits(void **state)
+{
+	struct buf	b;
+	char		err[256];
+	size_t		i;
+
+	(void)state;
+	/* Deep nesting: up to the limit fine, one more is syntax. */
+	buf_init(&b, 4096);
+	for (i = 0; i < JSON_RAW_MAX_DEPTH; i++)
+		buf_append(&b, "[", 1);
+	for (i = 0; i < JSON_RAW_MAX_DEPTH; i++)
+		buf_append(&b, "]", 1);
+	assert_int_equal(json_check_raw(b.data, b.len, err, sizeof err),
+	    JSON_RAW_OK);
+	buf_reset(&b);
+	for (i = 0; i <= JSON_RAW_MAX_DEPTH; i++)
+		buf_append(&b, "[", 1);
+	assert_int_equal(json_check_raw(b.data, b.len, err, sizeof err),
+	    JSON_RAW_SYNTAX);
+	assert_non_null(strstr(err, "nested deeper than 512 (byte 512)"));
+	buf_free(&b);
+
+	/* 100000 keys in one object stay fast; a duplicate at the end. */
+	buf_init(&b, 4 * 1024 * 1024);
+	buf_append(&b, "{", 1);
+	for (i = 0; i < 100000; i++)
+		buf_printf(&b, "%s\"k%zu\":{\"k%zu\":%zu}", i > 0 ? "," : "",
+		    i, i, i);
+	buf_append(&b, "}", 1);
+	assert_int_equal(json_check_raw(b.data, b.len, err, sizeof err),
+	    JSON_RAW_OK);
+	b.len--;
+	buf_printf(&b, ",\"k77\":0}");
+	assert_int_equal(json_check_raw(b.data, b.len, err, sizeof err),
+	    JSON_RAW_REJECTED);
+	assert_true(strncmp(err, "k77: duplicate key, first at byte ", 34)
+	    == 0);
+	buf_free(&b);
+
+	/* The writer's output passes the raw pass, invalid input or not. */
+	{
+		struct mem	m;
+
+		mem_open(&m, JSON_PRETTY);
+		json_begin_arr(m.w);
+		for (i = 0; i < N(str_cases); i++)
+			json_put_strn(m.w, str_cases[i].in,
+			    str_cases[i].len != 0 ? str_cases[i].len :
+			    strlen(str_cases[i].in));
+		json_end_arr(m.w);
+		assert_int_equal(mem_done(&m, err, sizeof err), 0);
+		assert_int_equal(json_check_raw(m.text, m.len, err,
+		    sizeof err), JSON_RAW_OK);
+		free(m.text);
+	}
+}
+
 int
 main(void)
 {
@@ -395,6 +593,8 @@ main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_misuse),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_raw_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
