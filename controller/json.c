@@ -29,7 +29,7 @@ struct json_writer {
 	char			 err[160];
 };
 
-/* ---- UTF-8 ---------------------------------------------------------------- */
+/* ---- UTF-8 --------------------------------------------------------------- */
 
 size_t
 json_utf8_seq(const unsigned char *s, size_t n, unsigned *cp, size_t *bad,
@@ -86,7 +86,7 @@ json_utf8_seq(const unsigned char *s, size_t n, unsigned *cp, size_t *bad,
 	return need + 1;
 }
 
-/* ---- numbers -------------------------------------------------------------- */
+/* ---- numbers ------------------------------------------------------------- */
 
 char *
 json_dtoa(double d, char *buf, size_t len)
@@ -111,7 +111,7 @@ json_dtoa(double d, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- writer --------------------------------------------------------------- */
+/* ---- writer -------------------------------------------------------------- */
 
 static void jw_fail(struct json_writer *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

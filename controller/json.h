@@ -33,7 +33,7 @@
 /* ---- writer ------------------------------------------------------------ */
 
 #define JSON_PRETTY		0x1	/* newlines, two-space indent */
-#define JSON_WRITER_DEPTH	64	/* deepest nesting a writer accepts */
+#define JSON_WRITER_DEPTH	64	/* deepest nesting of a writer */
 #define JSON_NUM_MAX		32	/* bytes json_dtoa() may need */
 
 struct json_writer;

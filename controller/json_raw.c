@@ -22,7 +22,7 @@ struct raw_frame {
 	int		obj;
 	uint64_t	id;		/* object: its table number */
 	size_t		index;		/* array: current element */
-	int		haskey;		/* object: koff/klen name a member */
+	int		haskey;		/* object: koff, klen set */
 	size_t		koff, klen;	/* current key, in the arena */
 };
 
@@ -30,7 +30,7 @@ struct raw_ent {
 	uint64_t	obj;		/* 0 = empty slot */
 	uint64_t	hash;
 	size_t		koff, klen;	/* the key, in the arena */
-	size_t		at;		/* offset of its opening quote */
+	size_t		at;		/* offset of its quote */
 };
 
 struct raw {

@@ -111,11 +111,13 @@ json_trigger(struct json_writer *w, const struct detect_result *res,
 	json_kv_int(w, "contexts", (int64_t)t->contexts);
 	json_key(w, "alone");
 	json_begin_obj(w);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++)
-		if (t->mask & (1u << k))
-			json_kv_str(w, config_knob_name((enum config_knob)k),
-			    t->alone[k] == DETECT_NONE ? NULL :
-			    stats_verdict_name(res->cmps[t->alone[k]].v.verdict));
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (!(t->mask & (1u << k)))
+			continue;
+		json_kv_str(w, config_knob_name((enum config_knob)k),
+		    t->alone[k] == DETECT_NONE ? NULL :
+		    stats_verdict_name(res->cmps[t->alone[k]].v.verdict));
+	}
 	json_end_obj(w);
 	json_end_obj(w);
 }

@@ -56,7 +56,7 @@ struct str_case {
 	const char	*name;
 	const char	*in;
 	size_t		 len;		/* 0: strlen(in) */
-	const char	*out;		/* without the trailing newline */
+	const char	*out;		/* without its newline */
 };
 
 static const struct str_case str_cases[] = {
