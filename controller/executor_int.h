@@ -40,6 +40,7 @@ struct exec_host {
 	int			 busy;
 	int			 used;		/* needs a final restore */
 	unsigned		 generation;	/* host_generation() at facts */
+	int			 probe;		/* first use in this drain */
 	int			 down;		/* did not answer a whole wait */
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];

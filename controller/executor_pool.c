@@ -55,6 +55,7 @@ exec_pool_reset(struct executor *ex)
 		ex->hosts[i].used = 0;
 		ex->hosts[i].down = 0;
 		ex->hosts[i].nfacts = 0;
+		ex->hosts[i].probe = 1;
 	}
 }
 
@@ -95,12 +96,20 @@ exec_host_connect(struct executor *ex, struct exec_host *h, char *err,
 	struct host_opts	o;
 
 	if (h->host != NULL) {
-		if (host_sync(h->host, err, errlen) == -1) {
+		/*
+		 * The first use in a drain proves the session alive: since
+		 * the last drain the host may have rebooted (a bisect step),
+		 * and a session revived now gets its agent deployed again.
+		 */
+		if (host_sync(h->host, h->probe ? ex->connect_timeout_s *
+		    1000 : 0, err, errlen) == -1) {
 			exec_host_drop(h);
 			return -1;
 		}
+		h->probe = 0;
 		return 0;
 	}
+	h->probe = 0;
 	memset(&o, 0, sizeof o);
 	o.connect_timeout_ms = ex->connect_timeout_s * 1000;
 	o.deploy_timeout_ms = EXEC_DEPLOY_MS;

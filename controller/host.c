@@ -110,10 +110,13 @@ host_deploy(struct host *h, char *err, size_t errlen)
 }
 
 int
-host_sync(struct host *h, char *err, size_t errlen)
+host_sync(struct host *h, int probe_ms, char *err, size_t errlen)
 {
 	if (h->conn == NULL)
 		return host_connect(h, 0, err, errlen) == -1 ? -1 : 1;
+	if (probe_ms > 0 && ssh_check(h->conn, probe_ms, err, errlen) !=
+	    SSH_OK)
+		return -1;
 	if (ssh_reconnects(h->conn) == h->seen_reconnects)
 		return 0;
 	/* A new session: maybe a reboot, and the agent may be gone. */

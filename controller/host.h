@@ -55,12 +55,14 @@ int	host_deploy(struct host *, char *err, size_t errlen);
 
 /*
  * Before using a host again: reconnects a host whose session was lost for
- * good (host_reconnect() failed earlier), and after the ssh module
- * re-established the session by itself deploys the agent again.  0 when
- * the session is the one of the last call, 1 when it is a new one (the
- * generation moved: facts may have changed), -1 with err.
+ * good (host_reconnect() failed earlier); with probe_ms > 0, first proves
+ * the session alive with a round trip (the ssh module re-establishes a
+ * dead one), e.g. when the host may have rebooted since its last use;
+ * and after the session was re-established deploys the agent again.  0
+ * when the session is the one of the last call, 1 when it is a new one
+ * (the generation moved: facts may have changed), -1 with err.
  */
-int	host_sync(struct host *, char *err, size_t errlen);
+int	host_sync(struct host *, int probe_ms, char *err, size_t errlen);
 
 /* A round trip on the session within timeout_ms, reviving a dead one
  * (unless no_reconnect).  0 or -1 with err. */
