@@ -115,8 +115,8 @@ void	parse_iperf_init(struct parse_iperf *, int);
  * parser succeeds: a run cut short, or output cut after an early interval
  * line, parses as a shorter run.
  *  - bytes, bps and seconds are positive (0 bytes is no measurement);
- *  - seconds, and the final report of every flow, reach expect_seconds
- *    (the -t given; 0 skips the test) within 5% + 0.5 s;
+ *  - seconds reach expect_seconds (the -t given; 0 skips the test) within
+ *    5% + 0.5 s;
  *  - with expect_streams > 0 (the -P given), exactly that many flows
  *    reported, each with its final report, and when the tool printed [SUM]
  *    rows at all, the final [SUM] is there.

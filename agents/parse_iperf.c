@@ -32,9 +32,11 @@ short_of(double got, double expect)
 	return expect > 0 && got + 0.5 + expect * 0.05 < expect;
 }
 
+/* A flow may end early (the real 2.0.x -P 4 run in real-outputs/ has one
+ * stop at 7.2 s of 10): the run's coverage is the total's, not each flow's. */
 static int
-check_streams(const struct parse_iperf *r, double expect, int nflows,
-    char *err, size_t errlen)
+check_streams(const struct parse_iperf *r, int nflows, char *err,
+    size_t errlen)
 {
 	const struct parse_stream *s;
 	int i;
@@ -52,12 +54,6 @@ check_streams(const struct parse_iperf *r, double expect, int nflows,
 		if (!s->has_final) {
 			parse_seterr(err, errlen, "iperf: flow [%d] has no "
 			    "final report (cut off?)", s->id);
-			return -1;
-		}
-		if (short_of(s->end - s->start, expect)) {
-			parse_seterr(err, errlen, "iperf: flow [%d] covers "
-			    "%.2f s of the %.2f s asked (cut short)", s->id,
-			    s->end - s->start, expect);
 			return -1;
 		}
 	}
@@ -90,5 +86,5 @@ parse_iperf_check(const struct parse_iperf *r, double expect, int nflows,
 		    expect);
 		return -1;
 	}
-	return check_streams(r, expect, nflows, err, errlen);
+	return check_streams(r, nflows, err, errlen);
 }

@@ -289,7 +289,11 @@ csv_pass1(const char *text, size_t len, struct csv_ctx *c,
 	return 0;
 }
 
-/* Every flow and [SUM] that printed rows must have its total row. */
+/*
+ * Every flow that printed rows must have its total row.  [SUM] rows
+ * without their total (a stalled flow) leave the totals to the flows;
+ * parse_iperf_check refuses such a run as a sample.
+ */
 static int
 csv_require_totals(const struct csv_ctx *c, char *err, size_t errlen)
 {
@@ -298,17 +302,11 @@ csv_require_totals(const struct csv_ctx *c, char *err, size_t errlen)
 
 	for (i = 0; i < c->ntags; i++) {
 		t = &c->tags[i];
-		if (csv_has_total(c, t))
+		if (csv_has_total(c, t) || t->id == CSV_SUM)
 			continue;
-		if (t->id == CSV_SUM)
-			parse_seterr(err, errlen, "iperf2 CSV: %zu [SUM] row%s "
-			    "up to %.1f s but no total row (cut off?)",
-			    t->count, t->count == 1 ? "" : "s", t->last.end);
-		else
-			parse_seterr(err, errlen, "iperf2 CSV: flow %d: %zu "
-			    "interval row%s up to %.1f s but no total row "
-			    "(cut off?)", t->id, t->count, t->count == 1 ? "" :
-			    "s", t->last.end);
+		parse_seterr(err, errlen, "iperf2 CSV: flow %d: %zu interval "
+		    "row%s up to %.1f s but no total row (cut off?)", t->id,
+		    t->count, t->count == 1 ? "" : "s", t->last.end);
 		return -1;
 	}
 	return 0;
@@ -331,8 +329,24 @@ csv_seconds(const struct csv_row *r)
 	return (double)(long long)(s * 1e6 + 0.5) / 1e6;
 }
 
-static void
-csv_totals(struct csv_ctx *c, struct parse_iperf *out)
+/* A total row's bytes and bps must fit its printed interval (rounded to
+ * 0.1 s by 2.0.x-2.1.8): else the row is damaged. */
+static int
+csv_consistent(const struct csv_row *r, char *err, size_t errlen)
+{
+	double s = csv_seconds(r), want = r->end - r->start, d;
+
+	d = s > want ? s - want : want - s;
+	if (s > 0 && s <= PARSE_MAX_SECONDS && (d <= 0.15 || d <= want * 0.05))
+		return 0;
+	parse_seterr(err, errlen, "iperf2 CSV: total row %.1f-%.1f s of flow "
+	    "%d: its bytes and bit/s give %.3f s", r->start, r->end, r->id, s);
+	return -1;
+}
+
+static int
+csv_totals(struct csv_ctx *c, struct parse_iperf *out, char *err,
+    size_t errlen)
 {
 	const struct csv_tag *t, *sum = NULL;
 	struct parse_stream *s;
@@ -342,8 +356,13 @@ csv_totals(struct csv_ctx *c, struct parse_iperf *out)
 
 	for (i = 0; i < c->ntags; i++) {
 		t = &c->tags[i];
+		if ((t->id != CSV_SUM || csv_has_total(c, t)) &&
+		    t->last.bps > 0 && csv_consistent(&t->last, err,
+		    errlen) == -1)
+			return -1;
 		if (t->id == CSV_SUM) {
-			sum = t;
+			if (csv_has_total(c, t))
+				sum = t;
 			continue;
 		}
 		s = &out->streams[out->nstreams++];
@@ -383,6 +402,7 @@ csv_totals(struct csv_ctx *c, struct parse_iperf *out)
 	out->bps = out->seconds > 0 ? out->bytes * 8.0 / out->seconds : 0;
 	out->sent_bytes = out->bytes;
 	out->sent_bps = out->bps;
+	return 0;
 }
 
 /* Adds r to the series: its own entry, or summed into the entry of the
@@ -447,7 +467,8 @@ csv_pass2(const char *text, size_t len, struct csv_ctx *c,
 		for (i = 0, t = NULL; i < c->ntags; i++)
 			if (c->tags[i].id == r.id)
 				t = &c->tags[i];
-		if (t != NULL && t->last_lineno == l.lineno)
+		if (t != NULL && t->last_lineno == l.lineno &&
+		    csv_has_total(c, t))
 			continue;
 		csv_series_add(out, &r, merge);
 	}
@@ -476,7 +497,8 @@ parse_iperf2_csv(const char *text, size_t len, struct parse_iperf *out,
 	}
 	if (csv_require_totals(&c, err, errlen) == -1)
 		return -1;
-	csv_totals(&c, out);
+	if (csv_totals(&c, out, err, errlen) == -1)
+		return -1;
 	if (out->bytes == 0 || out->bps == 0 || out->seconds <= 0) {
 		parse_seterr(err, errlen, "iperf2 CSV: the total row reports "
 		    "no data (%.0f bytes, %.0f bit/s)", out->bytes, out->bps);
