@@ -302,4 +302,11 @@ int	parse_proc_pid_stat(const char *, size_t, struct parse_pidstat *,
  * FreeBSD "M:SS.cc", Linux "[[DD-]HH:]MM:SS" -> seconds. */
 int	parse_ps_time(const char *, size_t, double *, char *, size_t);
 
+/* ---- sftp --------------------------------------------------------------- */
+
+/* The size column of `ls -ln` (sftp) for the regular file named path
+ * (listed by its full name or its last component). */
+int	parse_sftp_ls_size(const char *, size_t, const char *, uint64_t *,
+	    char *, size_t);
+
 #endif

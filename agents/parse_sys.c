@@ -1,6 +1,7 @@
 /*
  * parse_sys.c: host counters and timings: Linux /proc/net/dev, /proc/stat,
- * /proc/PID/stat; FreeBSD `netstat -I IF -bdnW` and `ps -o time`.  (scp's
+ * /proc/PID/stat; FreeBSD `netstat -I IF -bdnW` and `ps -o time`; the size
+ * in sftp's `ls -ln` (the scp workload's check of the copy).  (scp's
  * progress meter is not read: it only shows on a tty, and the scp workload
  * takes its bytes from the file it sends and its seconds from the clock.)
  */
@@ -292,5 +293,40 @@ parse_ps_time(const char *text, size_t len, double *out, char *err,
 		return 0;
 	}
 	parse_seterr(err, errlen, "ps: no time value (process gone?)");
+	return -1;
+}
+
+/* ---- sftp ls -ln -------------------------------------------------------- */
+
+int
+parse_sftp_ls_size(const char *text, size_t len, const char *path,
+    uint64_t *size, char *err, size_t errlen)
+{
+	struct parse_lines l;
+	struct parse_tok t[PARSE_MAX_TOKS];
+	const char *line, *base = strrchr(path, '/');
+	size_t n, nt;
+
+	base = base != NULL ? base + 1 : path;
+	if (parse_check_input("sftp ls", text, len, err, errlen) == -1)
+		return -1;
+	parse_lines_init(&l, text, len);
+	while (parse_lines_next(&l, &line, &n)) {
+		/* "-rw-r--r--  1 0  0  1474560 Dec  1 08:00 /tmp/x.bin" (a
+		 * batch echoes its commands as "sftp> ls -ln ..."). */
+		nt = parse_split(line, n, t, PARSE_MAX_TOKS);
+		if (nt < 9 || nt > PARSE_MAX_TOKS || t[0].p[0] != '-' ||
+		    (!parse_tok_eq(&t[nt - 1], path) &&
+		    !parse_tok_eq(&t[nt - 1], base)))
+			continue;
+		if (parse_u64(t[4].p, t[4].n, size) == -1 ||
+		    (double)*size > PARSE_MAX_BYTES) {
+			parse_seterr(err, errlen, "sftp ls: line %zu: bad size",
+			    l.lineno);
+			return -1;
+		}
+		return 0;
+	}
+	parse_seterr(err, errlen, "sftp ls: no listing of %s", path);
 	return -1;
 }

@@ -503,6 +503,52 @@ test_ethtool(void **state)
 	free(t);
 }
 
+/* ---- sftp ls -ln (the scp workload's check of the peer's copy) --------- */
+
+struct ls_case {
+	const char	*text;
+	long long	 size;		/* -1: error */
+};
+
+static const struct ls_case ls_cases[] = {
+	{ "sftp> -ls -ln /tmp/labrat-scp-7.bin\n"
+	  "-rw-r--r--    1 0        0         1474560 Dec  1 08:00 "
+	  "/tmp/labrat-scp-7.bin\nsftp> rm /tmp/labrat-scp-7.bin\n", 1474560 },
+	{ "-rw-------    ? 1000     1000            0 Jan  1  2025 "
+	  "labrat-scp-7.bin\n", 0 },
+	/* Cut short, another file, a directory, garbage. */
+	{ "-rw-r--r--    1 0        0         1474560 Dec  1 08:00 "
+	  "/tmp/labrat-scp-7.bin", -1 },
+	{ "-rw-r--r--    1 0        0         9 Dec  1 08:00 /tmp/other\n", -1 },
+	{ "drwxr-xr-x    2 0        0         9 Dec  1 08:00 "
+	  "/tmp/labrat-scp-7.bin\n", -1 },
+	{ "-rw-r--r--    1 0        0         1e9 Dec  1 08:00 "
+	  "/tmp/labrat-scp-7.bin\n", -1 },
+	{ "Couldn't stat remote file: No such file or directory\n", -1 },
+};
+
+static void
+test_sftp_ls(void **state)
+{
+	uint64_t size;
+	size_t i;
+	int rc;
+
+	(void)state;
+	for (i = 0; i < N(ls_cases); i++) {
+		rc = parse_sftp_ls_size(ls_cases[i].text,
+		    strlen(ls_cases[i].text), "/tmp/labrat-scp-7.bin", &size,
+		    err, sizeof(err));
+		if (ls_cases[i].size < 0) {
+			assert_int_equal(rc, -1);
+			assert_true(err[0] != '\0');
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(size, (uint64_t)ls_cases[i].size);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -513,6 +559,7 @@ main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_ifconfig),
 		cmocka_unit_test(test_ethtool),
+		cmocka_unit_test(test_sftp_ls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
