@@ -166,14 +166,28 @@ run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
 	return 0;
 }
 
-/* Prints the lines that say the run exists (not a progress line). */
+static struct sigaction	run_oint, run_oterm;
+static int		run_sig_set;
+
+/*
+ * The run exists: say so, and from now on SIGINT and SIGTERM stop it (an
+ * earlier signal still kills the command, leaving nothing to cancel).
+ */
 static void
 run_started(const struct run_result *res, void *arg)
 {
-	const char	*db = arg;
+	const char		*db = arg;
+	struct sigaction	 sa;
 
 	fprintf(stderr, "labrat: run %lld %s (db %s)\n",
 	    (long long)res->run_id, res->resumed ? "resumed" : "started", db);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	run_stop = 0;
+	sigaction(SIGINT, &sa, &run_oint);
+	sigaction(SIGTERM, &sa, &run_oterm);
+	run_sig_set = 1;
 }
 
 /* What a run that did not end well leaves to say. */
@@ -209,17 +223,11 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 {
 	struct run_result	 res;
 	struct config_errors	 errs;
-	struct sigaction	 sa, oint, oterm;
 	char			 err[2048];
 	int			 tty = isatty(STDERR_FILENO);
 	size_t			 i;
 	enum run_status		 rc;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
 	run_stop = 0;
 	rq->drive.stop = &run_stop;
 	rq->drive.progress = run_progress;
@@ -228,8 +236,11 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	rq->started_arg = (void *)rq->db_path;
 	config_errors_init(&errs);
 	rc = run_execute(rq, &res, &errs, err, sizeof err);
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
+	if (run_sig_set) {
+		sigaction(SIGINT, &run_oint, NULL);
+		sigaction(SIGTERM, &run_oterm, NULL);
+		run_sig_set = 0;
+	}
 	if (run_idp != NULL)
 		*run_idp = res.run_id;
 	if (res.outcome != RUN_OUTCOME_NONE && tty)
