@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "hunt.h"
 #include "lab.h"
 #include "log.h"
 #include "run.h"
@@ -50,15 +51,13 @@ static int
 demo_bisect(const char *db, const char *inv, const char *link,
     const char *good, const char *bad, const char *testname)
 {
-	struct bisect_cli_request	rq;
-	char				test[1024];
-	int64_t				id = 0;
-	int				rc;
+	struct hunt_request	rq;
+	char			test[1024];
+	int			rc;
 
 	snprintf(test, sizeof test, "%s/configs/bisect/%s", LABRAT_SOURCE_DIR,
 	    testname);
 	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
 	rq.inventory = inv;
 	rq.link = link;
 	rq.good = good;
@@ -66,7 +65,7 @@ demo_bisect(const char *db, const char *inv, const char *link,
 	rq.test = test;
 	if (ssh_global_init() == -1)
 		return CMD_EXIT_FAIL;
-	rc = bisect_cli_run(&rq, &id);
+	rc = bisect_cli_start(db, &rq, 0, 0);
 	ssh_global_cleanup();
 	return rc;
 }
@@ -155,7 +154,6 @@ cmd_demo(int argc, char **argv)
 	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
 	    "(configs/plan-demo.json)");
 	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
 	rq.inventory = inv;
 	rq.plan = plan;
 	rq.kind = "demo";
