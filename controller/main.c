@@ -74,21 +74,6 @@ cmd_db_path(const char *opt)
 	return xasprintf("%s/.local/state/labrat/labrat.db", home);
 }
 
-void
-cmd_json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 int
 main(int argc, char **argv)
 {
