@@ -15,6 +15,7 @@
 #include "agentctl.h"
 #include "cmd.h"
 #include "config.h"
+#include "host.h"
 #include "json.h"
 #include "log.h"
 #include "ssh.h"
@@ -50,7 +51,7 @@ hosts_find_nic(const struct agentctl_facts *f, const char *name)
  * (a loopback, a veth) is asked for by name and appended.
  */
 static int
-hosts_more_nics(struct hosts_job *j, struct agentctl *a)
+hosts_more_nics(struct hosts_job *j, struct host *a)
 {
 	const struct config_host	*h = j->host;
 	struct agentctl_facts		*f = &j->facts.u.facts;
@@ -60,7 +61,7 @@ hosts_more_nics(struct hosts_job *j, struct agentctl *a)
 	for (k = 0; k < h->nnics; k++) {
 		if (hosts_find_nic(f, h->nics[k].name) != NULL)
 			continue;
-		if (agentctl_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
+		if (host_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
 		    j->err, sizeof j->err) == -1) {
 			agentctl_reply_free(&r);
 			return -1;
@@ -75,30 +76,20 @@ hosts_more_nics(struct hosts_job *j, struct agentctl *a)
 static void *
 hosts_worker(void *arg)
 {
-	struct hosts_job		*j = arg;
-	const struct config_host	*h = j->host;
-	struct ssh_target		 t;
-	struct ssh_conn			*c;
-	struct agentctl			*a = NULL;
+	struct hosts_job	*j = arg;
+	struct host_opts	 o;
+	struct host		*h;
 
-	memset(&t, 0, sizeof t);
-	t.name = h->name;
-	t.address = h->address;
-	t.port = h->ssh.port;
-	t.user = h->ssh.user;
-	t.key = h->ssh.key;
-	t.known_hosts = h->ssh.known_hosts;
-	t.connect_timeout_ms = HOSTS_CONNECT_MS;
-	if ((c = ssh_open(&t, j->err, sizeof j->err)) == NULL)
+	memset(&o, 0, sizeof o);
+	o.connect_timeout_ms = HOSTS_CONNECT_MS;
+	o.deploy_timeout_ms = HOSTS_DEPLOY_MS;
+	if (host_open(j->host, &o, &h, j->err, sizeof j->err) == -1)
 		return NULL;
-	a = agentctl_new(c);
-	if (agentctl_deploy(a, NULL, HOSTS_DEPLOY_MS, &j->deploy, j->err,
-	    sizeof j->err) == 0 && agentctl_facts(a, NULL, HOSTS_FACTS_MS,
-	    &j->facts, j->err, sizeof j->err) == 0 &&
-	    hosts_more_nics(j, a) == 0)
+	j->deploy = *host_deploy_info(h);
+	if (host_facts(h, NULL, HOSTS_FACTS_MS, &j->facts, j->err,
+	    sizeof j->err) == 0 && hosts_more_nics(j, h) == 0)
 		j->ok = 1;
-	agentctl_free(a);
-	ssh_close(c);
+	host_close(h);
 	return NULL;
 }
 
