@@ -219,12 +219,31 @@ run_finish(struct run *r, const struct executor_summary *sum, char *err,
 	    "some jobs failed" : NULL, err, errlen);
 }
 
+/* The executor could not start: the run is failed, nothing was touched. */
+static enum run_status
+run_not_started(struct run *r, struct run_result *res, const char *why,
+    char *err, size_t errlen)
+{
+	char	reason[1024], e[1024];
+
+	/* Nothing was touched: the jobs stay queued for a resume. */
+	res->outcome = RUN_OUTCOME_NOT_STARTED;
+	util_seterr(err, errlen, "run %lld not started: %s", (long long)r->id,
+	    why);
+	snprintf(reason, sizeof reason, "not started: %.900s", why);
+	if (store_run_finish(r->st, r->id, STORE_RUN_FAILED, reason, e,
+	    sizeof e) == -1)
+		log_warnx("run %lld: %s", (long long)r->id, e);
+	return RUN_FAIL;
+}
+
 enum run_status
 run_start(struct run *r, const struct run_drive *drive,
     struct run_result *res, char *err, size_t errlen)
 {
-	struct executor_opts	opts;
-	char			e[1024], why[1024];
+	struct executor_opts	 opts;
+	struct executor		*ex;
+	char			 e[1024];
 
 	util_seterr(err, errlen, "%s", "");
 	memset(&opts, 0, sizeof opts);
@@ -238,22 +257,19 @@ run_start(struct run *r, const struct run_drive *drive,
 	memset(&res->sum, 0, sizeof res->sum);
 	res->run_id = r->id;
 	res->ncancelled = 0;
-	if (executor_run(r->inv, r->plan, r->id, &opts, &res->sum, e,
-	    sizeof e) == -1) {
-		/* Nothing was touched: the jobs stay queued for a resume. */
-		res->outcome = RUN_OUTCOME_NOT_STARTED;
-		util_seterr(err, errlen, "run %lld not started: %s",
-		    (long long)r->id, e);
-		snprintf(why, sizeof why, "not started: %.900s", e);
-		if (store_run_finish(r->st, r->id, STORE_RUN_FAILED, why, e,
-		    sizeof e) == -1)
-			log_warnx("run %lld: %s", (long long)r->id, e);
-		return RUN_FAIL;
+	/* One executor for the planned jobs and every adaptive round: each
+	 * host is connected (and its agent checked) once. */
+	if ((ex = executor_new(r->inv, r->plan, &opts, e, sizeof e)) == NULL)
+		return run_not_started(r, res, e, err, errlen);
+	if (executor_drain(ex, r->id, &res->sum, e, sizeof e) == -1) {
+		executor_free(ex);
+		return run_not_started(r, res, e, err, errlen);
 	}
 	if (r->plan->stats.adaptive && !res->sum.stopped &&
-	    run_adaptive(r, &opts, &res->sum, e, sizeof e) == -1)
+	    run_adaptive(r, ex, &res->sum, e, sizeof e) == -1)
 		log_warnx("run %lld: adaptive sampling: %s", (long long)r->id,
 		    e);
+	executor_free(ex);
 	if (res->sum.stopped) {
 		res->outcome = RUN_OUTCOME_INTERRUPTED;
 		if (run_cancel_as(r, "interrupted", "interrupted by a signal",

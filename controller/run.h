@@ -93,9 +93,10 @@ int64_t	run_id(const struct run *);
 const struct config_plan *run_plan(const struct run *);
 
 /*
- * Drives every queued job of the run through the executor and, if the
+ * Drives every queued job of the run through one executor and, if the
  * plan's stats.adaptive is set and nothing stopped it, the adaptive rounds
- * (more repetitions for inconclusive comparisons, up to max_samples); then
+ * on the same executor (more repetitions for inconclusive comparisons, up
+ * to max_samples; the host sessions are reused); then
  * finishes it (run_finish()) or, when *stop was set, cancels what is left
  * ("interrupted by a signal").  res->outcome says which; res->sum counts
  * the jobs of every round.  Returns RUN_OK when the run was driven to its

@@ -2,7 +2,8 @@
  * run_adaptive: adaptive sampling.  After the planned repetitions, detect
  * looks at every one-knob comparison; those still inconclusive get
  * repetitions on both sides, interleaved (A B A B), up to the plan's
- * max_samples; the executor runs them; repeat.
+ * max_samples; the run's executor runs them on the sessions it already
+ * holds; repeat.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ fail:
 }
 
 int
-run_adaptive(struct run *r, const struct executor_opts *opts,
+run_adaptive(struct run *r, struct executor *ex,
     struct executor_summary *sum, char *err, size_t errlen)
 {
 	struct executor_summary	s;
@@ -61,8 +62,7 @@ run_adaptive(struct run *r, const struct executor_opts *opts,
 		    "for inconclusive comparisons", (long long)r->id, round,
 		    added);
 		memset(&s, 0, sizeof s);
-		if (executor_run(r->inv, r->plan, r->id, opts, &s, err,
-		    errlen) == -1)
+		if (executor_drain(ex, r->id, &s, err, errlen) == -1)
 			return -1;
 		sum->done += s.done;
 		sum->failed += s.failed;

@@ -29,12 +29,13 @@ int	run_adaptive_queue(struct store *, const struct config_plan *,
 	    int64_t run_id, size_t *added, char *err, size_t errlen);
 
 /*
- * The adaptive rounds after the planned repetitions: look, queue, run the
- * new jobs through the executor, until nothing is added, nothing could be
- * measured, *stop, or RUN_ADAPTIVE_ROUNDS.  Adds each round's counts to
- * *sum.  0, or -1 with err (what was run so far stays counted).
+ * The adaptive rounds after the planned repetitions: look, queue, drain
+ * the new jobs on ex (the executor of the planned jobs, its host sessions
+ * reused), until nothing is added, nothing could be measured, *stop, or
+ * RUN_ADAPTIVE_ROUNDS.  Adds each round's counts to *sum.  0, or -1 with
+ * err (what was run so far stays counted).
  */
-int	run_adaptive(struct run *, const struct executor_opts *,
+int	run_adaptive(struct run *, struct executor *ex,
 	    struct executor_summary *sum, char *err, size_t errlen);
 
 #endif
