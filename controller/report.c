@@ -387,25 +387,32 @@ report_write(struct store *st, const struct detect_result *res,
 	return rc;
 }
 
-/* run_id 0: the newest run. */
+/*
+ * run_id 0: the newest run that is not a bisect step (a step measures one
+ * combination at one revision for the bisect; `report` is about a matrix).
+ */
 static int
 resolve_run(struct store *st, int64_t *run_id, char *err, size_t errlen)
 {
 	struct store_run	*runs = NULL, run;
-	size_t			 n = 0;
+	size_t			 n = 0, i;
 	int			 rc;
 
 	if (*run_id == 0) {
-		if (store_run_list(st, 1, &runs, &n, err, errlen) == -1)
+		if (store_run_list(st, 0, &runs, &n, err, errlen) == -1)
 			return -1;
-		if (n == 0) {
+		for (i = 0; i < n && *run_id == 0; i++)
+			if (strcmp(runs[i].kind, "bisect") != 0)
+				*run_id = runs[i].id;
+		if (*run_id == 0 && n == 0)
 			util_seterr(err, errlen, "%s: no runs yet",
 			    store_path(st));
-			return -1;
-		}
-		*run_id = runs[0].id;
+		else if (*run_id == 0)
+			util_seterr(err, errlen, "%s: no matrix run yet, only "
+			    "%zu bisect steps (name one: labrat report %lld)",
+			    store_path(st), n, (long long)runs[0].id);
 		store_runs_free(runs, n);
-		return 0;
+		return *run_id == 0 ? -1 : 0;
 	}
 	if ((rc = store_run_get(st, *run_id, &run, err, errlen)) == -1)
 		return -1;

@@ -43,8 +43,9 @@ int	report_write(struct store *st, const struct detect_result *res,
 
 /*
  * The whole `labrat report`: opens db_path read-only, run_id 0 = the
- * newest run, baseline_run 0 = the newest earlier done run on the same
- * host pairs, -1 = no run over run; detects and writes.  *regressions
+ * newest run that is not a bisect step, baseline_run 0 = the newest
+ * earlier done run on the same host pairs that is not a bisect step
+ * either, -1 = no run over run; detects and writes.  *regressions
  * (may be NULL) gets the number of regressions found (within the run and
  * run over run).  0 or -1 with err.
  */

@@ -359,6 +359,152 @@ test_compare(void **state)
 	assert_non_null(strstr(err, "no throughput_bps series in common"));
 }
 
+/*
+ * A second store for what a user meets after `labrat demo`: bisect steps
+ * between the matrix runs, series of unequal n, a large effect, a small
+ * inconclusive move.
+ *   run 1 manual  r1: em tso off/on 1 Gbit/s n 10; ix tso off 1 Gbit/s n 10
+ *   run 2 bisect  r2: em tso on n 5
+ *   run 3 nightly r3: em tso off n 10, tso on -20 % n 6; ix tso off +20 %
+ *                     n 2; bce tso off 50 Mbit/s, tso on 979 Mbit/s, n 5
+ *   run 4 bisect  r4: em tso on n 5
+ */
+static char	db2[256];
+
+static int64_t
+run_with(struct store *st, const char *kind, const char *owner,
+    const char *rev, int64_t *cf)
+{
+	struct store_run_spec	 spec;
+	struct store_host_facts	 f;
+	char			 err[512];
+	int64_t			 run;
+
+	memset(&spec, 0, sizeof spec);
+	spec.kind = kind;
+	spec.owner = owner;
+	assert_int_equal(store_run_create(st, &spec, &run, err, sizeof err),
+	    0);
+	memset(&f, 0, sizeof f);
+	f.host = "em-a";
+	f.os = "freebsd";
+	f.revision = rev;
+	assert_int_equal(store_host_facts_add(st, run, &f, cf, err,
+	    sizeof err), 0);
+	return run;
+}
+
+static void
+run_done(struct store *st, int64_t run)
+{
+	char	err[512];
+
+	assert_int_equal(store_run_finish(st, run, STORE_RUN_DONE, NULL, err,
+	    sizeof err), 0);
+}
+
+static int
+setup2(void **state)
+{
+	struct store		*st = NULL;
+	struct stats_rng	 rng;
+	char			 err[512];
+	int64_t			 run, cf;
+
+	(void)state;
+	fx_db_path(db2, sizeof db2, "report2");
+	if (store_open(db2, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) == -1)
+		return -1;
+	stats_rng_seed(&rng, 5);
+	run = run_with(st, "manual", NULL, "r1", &cf);
+	series(st, &rng, run, "em", kn(0, 0, NULL), 1e9, 10, cf);
+	series(st, &rng, run, "em", kn(1, 0, NULL), 1e9, 10, cf);
+	series(st, &rng, run, "ix", kn(0, 0, NULL), 1e9, 10, cf);
+	run_done(st, run);
+	run = run_with(st, "bisect", NULL, "r2", &cf);
+	series(st, &rng, run, "em", kn(1, 0, NULL), 1e9, 5, cf);
+	run_done(st, run);
+	run = run_with(st, "nightly", NULL, "r3", &cf);
+	series(st, &rng, run, "em", kn(0, 0, NULL), 1e9, 10, cf);
+	series(st, &rng, run, "em", kn(1, 0, NULL), 0.8e9, 6, cf);
+	series(st, &rng, run, "ix", kn(0, 0, NULL), 1.2e9, 2, cf);
+	series(st, &rng, run, "bce", kn(0, 0, NULL), 0.05e9, 5, cf);
+	series(st, &rng, run, "bce", kn(1, 0, NULL), 0.979e9, 5, cf);
+	run_done(st, run);
+	run = run_with(st, "bisect", NULL, "r4", &cf);
+	series(st, &rng, run, "em", kn(1, 0, NULL), 1e9, 5, cf);
+	run_done(st, run);
+	store_close(st);
+	return 0;
+}
+
+static int
+teardown2(void **state)
+{
+	(void)state;
+	fx_db_remove(db2);
+	return 0;
+}
+
+/* report_run() of db2 as a string; NULL with err when it fails. */
+static char *
+render2(int64_t run, int64_t base, enum report_format f, char *err,
+    size_t errlen)
+{
+	char	*out = NULL;
+	size_t	 len = 0;
+	FILE	*fp = open_memstream(&out, &len);
+	int	 rc;
+
+	assert_non_null(fp);
+	rc = report_run(db2, run, base, f, fp, NULL, err, errlen);
+	fclose(fp);
+	if (rc == -1) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static char *
+render2_ok(int64_t run, int64_t base, enum report_format f)
+{
+	char	err[512], *s;
+
+	if ((s = render2(run, base, f, err, sizeof err)) == NULL)
+		fail_msg("%s", err);
+	return s;
+}
+
+/* No RUN: the newest matrix run (3), not the bisect step after it (4);
+ * its baseline is run 1, not the bisect step between them (2). */
+static void
+test_newest_not_bisect(void **state)
+{
+	struct json_object	*root, *o, *v;
+	char			*s;
+
+	(void)state;
+	s = render2_ok(0, 0, REPORT_JSON);
+	root = json_tokener_parse(s);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "run", &v));
+	assert_int_equal(json_object_get_int64(v), 3);
+	assert_true(json_object_object_get_ex(root, "baseline", &o));
+	assert_true(json_object_object_get_ex(o, "run", &v));
+	assert_int_equal(json_object_get_int64(v), 1);
+	json_object_put(root);
+	free(s);
+	s = render2_ok(0, 0, REPORT_TEXT);
+	assert_non_null(strstr(s, "labrat report: run 3 (nightly, done"));
+	free(s);
+	/* A bisect step named explicitly is still reported. */
+	s = render2_ok(4, -1, REPORT_TEXT);
+	assert_non_null(strstr(s, "labrat report: run 4 (bisect, done"));
+	free(s);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -382,5 +528,11 @@ main(void)
 		cmocka_unit_test(test_format_parse),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	const struct CMUnitTest tests2[] = {
+		cmocka_unit_test(test_newest_not_bisect),
+	};
+	int	rc;
+
+	rc = cmocka_run_group_tests(tests, setup, teardown);
+	return rc + cmocka_run_group_tests(tests2, setup2, teardown2);
 }
