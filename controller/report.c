@@ -100,7 +100,10 @@ report_effect(const struct detect_cmp *c, const struct store_series *s,
 	return buf;
 }
 
-/* The evidence in parentheses of a flagged comparison. */
+/*
+ * The evidence in parentheses of a flagged comparison.  n is a/b
+ * (baseline/candidate) here as in every table, JSON and CSV field.
+ */
 static const char *
 evidence(const struct detect_result *res, const struct detect_cmp *c,
     char *buf, size_t len)
@@ -112,10 +115,10 @@ evidence(const struct detect_result *res, const struct detect_cmp *c,
 	if (c->v.collapse)
 		snprintf(buf, len, "collapse: median %.1f vs %.1f %s, "
 		    "n = %zu/%zu", c->v.median_b / sc, c->v.median_a / sc, unit,
-		    c->v.n_b, c->v.n_a);
+		    c->v.n_a, c->v.n_b);
 	else
 		snprintf(buf, len, "%s, n = %zu/%zu", report_p(c->v.p, p,
-		    sizeof p), c->v.n_b, c->v.n_a);
+		    sizeof p), c->v.n_a, c->v.n_b);
 	return buf;
 }
 
@@ -287,7 +290,7 @@ text_baseline(const struct detect_result *res, FILE *fp)
 		    report_effect(c, b, eff, sizeof eff), (long long)res->run_id,
 		    rev_str(b->revision), (long long)res->baseline_run,
 		    rev_str(a->revision), report_p(c->v.p, p, sizeof p),
-		    c->v.n_b, c->v.n_a);
+		    c->v.n_a, c->v.n_b);
 	}
 	fprintf(fp, "  %zu series compared, %zu changed\n\n", res->nrcmps,
 	    nflag);

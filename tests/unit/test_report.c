@@ -505,6 +505,22 @@ test_newest_not_bisect(void **state)
 	free(s);
 }
 
+/* n is a/b (baseline/candidate) in the findings as in the table. */
+static void
+test_n_order(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = render2_ok(3, 1, REPORT_TEXT);
+	assert_non_null(strstr(s, "em iperf3: TSO on is 2"));
+	assert_non_null(strstr(s, "% slower than TSO off (p < 0.001, n = "
+	    "10/6)"));
+	assert_null(strstr(s, "n = 6/10"));
+	assert_non_null(strstr(s, " 10/6\n"));
+	free(s);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -530,6 +546,7 @@ main(void)
 
 	const struct CMUnitTest tests2[] = {
 		cmocka_unit_test(test_newest_not_bisect),
+		cmocka_unit_test(test_n_order),
 	};
 	int	rc;
 
