@@ -235,12 +235,13 @@ text_findings(const struct detect_result *res, FILE *fp)
 	fprintf(fp, "\n");
 }
 
+/* A comparison as a row of the family's comparison table. */
 static void
 text_cmp_row(const struct detect_result *res, const struct detect_cmp *c,
-    FILE *fp)
+    struct report_table *t)
 {
 	const struct stats_verdict *v = &c->v;
-	char	name[256], p[32], ci[64], eff[32];
+	char	name[256], p[32], ci[64], eff[32], n[48];
 
 	if (isfinite(v->ci_low) && isfinite(v->ci_high))
 		snprintf(ci, sizeof ci, "[%+.1f, %+.1f] %%",
@@ -257,10 +258,10 @@ text_cmp_row(const struct detect_result *res, const struct detect_cmp *c,
 		snprintf(p, sizeof p, "<0.001");
 	else
 		snprintf(p, sizeof p, "%.3f", v->p);
-	fprintf(fp, "  %-36s %-12s %8s  %-20s %-11s %zu/%zu%s\n",
-	    report_cmp_name(res, c, name, sizeof name),
-	    stats_verdict_name(v->verdict), eff, ci, p, v->n_a, v->n_b,
-	    v->collapse ? " collapse" : "");
+	snprintf(n, sizeof n, "%zu/%zu", v->n_a, v->n_b);
+	report_table_row(t, report_cmp_name(res, c, name, sizeof name),
+	    stats_verdict_name(v->verdict), eff, ci, p, n,
+	    v->collapse ? "collapse" : "");
 }
 
 static void
@@ -296,42 +297,53 @@ text_baseline(const struct detect_result *res, FILE *fp)
 	    nflag);
 }
 
+static int
+same_series_family(const struct store_series *a, const struct store_series *b)
+{
+	return strcmp(a->link, b->link) == 0 && strcmp(a->tool, b->tool) ==
+	    0 && strcmp(a->params, b->params) == 0 && strcmp(a->revision,
+	    b->revision) == 0;
+}
+
 /* The knob matrix and comparisons of the family of series f. */
 static void
 text_family(const struct detect_result *res, size_t f, FILE *fp)
 {
 	const struct store_series *s0 = &res->series[f], *s;
 	struct stats_summary	 sum;
+	struct report_table	 t;
 	const char		*unit;
 	double			 sc = report_scale(s0, &unit);
-	char			 err[128];
+	char			 err[128], n[24], med[32], iqr[32], u[72];
 	size_t			 i;
 
-	fprintf(fp, "Link %s, %s (%s)\n  %-28s %5s %10s %10s  (%s)\n",
-	    s0->link, s0->params, rev_str(s0->revision), "knobs",
-	    "n", "median", "IQR", unit);
+	fprintf(fp, "Link %s, %s (%s)\n", s0->link, s0->params,
+	    rev_str(s0->revision));
+	snprintf(u, sizeof u, "(%s)", unit);
+	report_table_init(&t, 5, "lrrrl");
+	report_table_row(&t, "knobs", "n", "median", "IQR", u);
 	for (i = f; i < res->nrun_series; i++) {
 		s = &res->series[i];
-		if (strcmp(s->link, s0->link) != 0 || strcmp(s->tool,
-		    s0->tool) != 0 || strcmp(s->params, s0->params) != 0 ||
-		    strcmp(s->revision, s0->revision) != 0)
-			continue;
-		if (s->n == 0 || stats_summarize(s->values, s->n, &sum, err,
+		if (!same_series_family(s, s0) || s->n == 0 ||
+		    stats_summarize(s->values, s->n, &sum, err,
 		    sizeof err) == -1)
 			continue;
-		fprintf(fp, "  %-28s %5zu %10.1f %10.1f\n", s->knobs_key[0] ?
-		    s->knobs_key : "(as is)", s->n, sum.median / sc,
-		    sum.iqr / sc);
+		snprintf(n, sizeof n, "%zu", s->n);
+		snprintf(med, sizeof med, "%.1f", sum.median / sc);
+		snprintf(iqr, sizeof iqr, "%.1f", sum.iqr / sc);
+		report_table_row(&t, s->knobs_key[0] ? s->knobs_key :
+		    "(as is)", n, med, iqr, NULL);
 	}
-	fprintf(fp, "  %-36s %-12s %8s  %-20s %-11s %s\n", "comparison",
-	    "verdict", "effect", "CI of ratio", "p", "n (a/b)");
-	for (i = 0; i < res->ncmps; i++) {
-		s = &res->series[res->cmps[i].sa];
-		if (strcmp(s->link, s0->link) == 0 && strcmp(s->tool,
-		    s0->tool) == 0 && strcmp(s->params, s0->params) == 0 &&
-		    strcmp(s->revision, s0->revision) == 0)
-			text_cmp_row(res, &res->cmps[i], fp);
-	}
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
+	report_table_init(&t, 7, "llrllrl");
+	report_table_row(&t, "comparison", "verdict", "effect",
+	    "CI of ratio", "p", "n (a/b)", NULL);
+	for (i = 0; i < res->ncmps; i++)
+		if (same_series_family(&res->series[res->cmps[i].sa], s0))
+			text_cmp_row(res, &res->cmps[i], &t);
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
 	fprintf(fp, "\n");
 }
 
@@ -347,12 +359,8 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp)
 	for (i = 0; i < res->nrun_series; i++) {
 		first = 1;
 		for (j = 0; j < i && first; j++)
-			if (strcmp(res->series[i].link, res->series[j].link) ==
-			    0 && strcmp(res->series[i].tool,
-			    res->series[j].tool) == 0 && strcmp(
-			    res->series[i].params, res->series[j].params) == 0 &&
-			    strcmp(res->series[i].revision,
-			    res->series[j].revision) == 0)
+			if (same_series_family(&res->series[i],
+			    &res->series[j]))
 				first = 0;
 		if (first)
 			text_family(res, i, fp);
@@ -535,8 +543,9 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	struct store		*st = NULL;
 	struct detect_params	 p;
 	struct detect_result	 res;
+	struct report_table	 t;
 	size_t			 i, n = 0, k[4] = { 0, 0, 0, 0 };
-	char			 eff[64], pv[32];
+	char			 eff[64], pv[32], line[160];
 	int			 rc = -1;
 
 	*regressions = 0;
@@ -569,22 +578,25 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	    "regressions, %zu improvements, %zu no change, %zu inconclusive\n",
 	    (long long)run_a, (long long)run_b, n, k[STATS_REGRESSION],
 	    k[STATS_IMPROVEMENT], k[STATS_NO_CHANGE], k[STATS_INCONCLUSIVE]);
+	report_table_init(&t, 4, "llll");
 	for (i = 0; i < res.nrcmps; i++) {
 		const struct detect_cmp *c = &res.rcmps[i];
 		const struct store_series *b = &res.series[c->sb];
 
 		if (!compare_selected(&res, c, o))
 			continue;
-		eff[0] = pv[0] = '\0';
-		if (detect_flagged(c)) {
-			report_effect(c, b, eff, sizeof eff);
-			report_p(c->v.p, pv, sizeof pv);
-		}
-		fprintf(fp, "  %-6s %-28s %-7s %s%s%s%s%s%s\n", b->link,
-		    b->knobs_key[0] ? b->knobs_key : "(as is)", b->tool,
-		    stats_verdict_name(c->v.verdict), eff[0] ? ", " : "", eff,
-		    pv[0] ? " (" : "", pv, pv[0] ? ")" : "");
+		line[0] = '\0';
+		if (detect_flagged(c))
+			snprintf(line, sizeof line, "%s, %s (%s)",
+			    stats_verdict_name(c->v.verdict), report_effect(c,
+			    b, eff, sizeof eff), report_p(c->v.p, pv,
+			    sizeof pv));
+		report_table_row(&t, b->link, b->knobs_key[0] ? b->knobs_key :
+		    "(as is)", b->tool, line[0] != '\0' ? line :
+		    stats_verdict_name(c->v.verdict));
 	}
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
 	*regressions = (int)k[STATS_REGRESSION];
 	rc = 0;
 fail:

@@ -88,6 +88,26 @@ int	report_json(const struct detect_result *, FILE *, char *err,
 	    size_t errlen);
 int	report_csv(const struct detect_result *, FILE *);
 int	report_junit(const struct detect_result *, FILE *);
+
+/*
+ * A text table (report_table.c): each column as wide as its widest cell,
+ * two blanks between columns, align[i] 'r' right-aligns column i.  The
+ * table owns copies of its cells: report_table_free().
+ */
+#define REPORT_TABLE_COLS	8
+struct report_table {
+	size_t	  ncols;
+	char	  align[REPORT_TABLE_COLS + 1];
+	char	**cells;	/* nrows * ncols, heap */
+	size_t	  nrows;
+};
+void	report_table_init(struct report_table *, size_t ncols,
+	    const char *align);
+/* Appends a row: ncols const char * (NULL = empty), copied. */
+void	report_table_row(struct report_table *, ...);
+void	report_table_print(const struct report_table *, const char *indent,
+	    FILE *);
+void	report_table_free(struct report_table *);
 #endif
 
 #endif

@@ -521,6 +521,37 @@ test_n_order(void **state)
 	free(s);
 }
 
+/* The offset in line of the first s in it, or -1. */
+static long
+col_of(const char *line, const char *s)
+{
+	const char	*eol = strchr(line, '\n'), *p = strstr(line, s);
+
+	return p == NULL || (eol != NULL && p > eol) ? -1 : p - line;
+}
+
+/* A +1853 % effect does not push the columns after it out of line. */
+static void
+test_columns(void **state)
+{
+	char		*s;
+	const char	*hdr, *row;
+
+	(void)state;
+	s = render2_ok(3, 1, REPORT_TEXT);
+	assert_non_null(hdr = strstr(s, "Link bce"));
+	assert_non_null(hdr = strstr(hdr, "  comparison "));
+	assert_non_null(row = strstr(hdr, "\n  TSO off -> on "));
+	row++;
+	assert_true(col_of(row, "improvement") > 0);
+	assert_true(col_of(row, " %  [+") > 0);
+	assert_int_equal(col_of(hdr, "CI of ratio"), col_of(row, "[+"));
+	assert_int_equal(col_of(hdr, "verdict"), col_of(row, "improvement"));
+	/* The effect column is right-aligned: its ends line up. */
+	assert_int_equal(col_of(hdr, "effect") + 6, col_of(row, " %  [") + 2);
+	free(s);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -547,6 +578,7 @@ main(void)
 	const struct CMUnitTest tests2[] = {
 		cmocka_unit_test(test_newest_not_bisect),
 		cmocka_unit_test(test_n_order),
+		cmocka_unit_test(test_columns),
 	};
 	int	rc;
 
