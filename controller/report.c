@@ -264,37 +264,91 @@ text_cmp_row(const struct detect_result *res, const struct detect_cmp *c,
 	    v->collapse ? "collapse" : "");
 }
 
+/* The distinct revisions of series [from, to): "r3", "r3, r4". */
+static const char *
+revs_of(const struct detect_result *res, size_t from, size_t to, char *buf,
+    size_t len)
+{
+	size_t	i, j, off = 0;
+
+	buf[0] = '\0';
+	for (i = from; i < to && off < len; i++) {
+		for (j = from; j < i; j++)
+			if (strcmp(res->series[i].revision,
+			    res->series[j].revision) == 0)
+				break;
+		if (j == i)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+			    off > 0 ? ", " : "", rev_str(res->series[i].revision));
+	}
+	if (buf[0] == '\0')
+		snprintf(buf, len, "%s", rev_str(""));
+	return buf;
+}
+
+/*
+ * 1 when a run-over-run series is worth a line: a verdict of change, or
+ * an undecided move of at least the minimum effect (+20 % on 2 samples).
+ */
+static int
+moved(const struct detect_result *res, const struct detect_cmp *c)
+{
+	return detect_flagged(c) || (c->v.verdict == STATS_INCONCLUSIVE &&
+	    isfinite(c->v.effect) && fabs(c->v.effect) >=
+	    res->params.stats.min_effect);
+}
+
 static void
 text_baseline(const struct detect_result *res, FILE *fp)
 {
-	const struct store_series *a, *b;
-	char	eff[64], p[32];
-	size_t	i, nflag = 0;
+	const struct detect_cmp	*c;
+	const struct store_series *b;
+	struct report_table	 t;
+	char			 ra[256], rb[256], eff[64], p[32], r[32];
+	char			 ev[96];
+	size_t			 i, nflag = 0, nmove = 0;
 
+	if (res->baseline_run < 0) {
+		fprintf(fp, "Run over run: baseline off\n\n");
+		return;
+	}
 	if (res->baseline_run == 0) {
 		fprintf(fp, "Run over run: no earlier done run on the same "
 		    "host pairs\n\n");
 		return;
 	}
-	fprintf(fp, "Run over run: against run %lld\n",
-	    (long long)res->baseline_run);
+	fprintf(fp, "Run over run: run %lld (%s) against run %lld (%s)\n",
+	    (long long)res->run_id, revs_of(res, 0, res->nrun_series, rb,
+	    sizeof rb), (long long)res->baseline_run, revs_of(res,
+	    res->nrun_series, res->nseries, ra, sizeof ra));
+	report_table_init(&t, 7, "llllrll");
 	for (i = 0; i < res->nrcmps; i++) {
-		const struct detect_cmp *c = &res->rcmps[i];
-
-		if (!detect_flagged(c))
+		c = &res->rcmps[i];
+		if (!moved(res, c))
 			continue;
-		nflag++;
-		a = &res->series[c->sa];
 		b = &res->series[c->sb];
-		fprintf(fp, "  %s %s %s: %s in run %lld (%s) than in run %lld "
-		    "(%s) (%s, n = %zu/%zu)\n", b->link, b->knobs_key, b->tool,
-		    report_effect(c, b, eff, sizeof eff), (long long)res->run_id,
-		    rev_str(b->revision), (long long)res->baseline_run,
-		    rev_str(a->revision), report_p(c->v.p, p, sizeof p),
-		    c->v.n_a, c->v.n_b);
+		if (detect_flagged(c)) {
+			nflag++;
+			report_effect(c, b, eff, sizeof eff);
+		} else {
+			nmove++;
+			snprintf(eff, sizeof eff, "%+.1f %%", c->v.effect * 100);
+		}
+		snprintf(r, sizeof r, "ratio %.3f", c->v.ratio);
+		snprintf(ev, sizeof ev, "(%s, n = %zu/%zu)", report_p(c->v.p,
+		    p, sizeof p), c->v.n_a, c->v.n_b);
+		report_table_row(&t, b->link, b->knobs_key[0] ? b->knobs_key :
+		    "(as is)", b->tool, stats_verdict_name(c->v.verdict), r,
+		    eff, ev);
 	}
-	fprintf(fp, "  %zu series compared, %zu changed\n\n", res->nrcmps,
-	    nflag);
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
+	fprintf(fp, "  %zu series compared, %zu changed", res->nrcmps, nflag);
+	if (nmove > 0)
+		fprintf(fp, ", %zu moved %.0f %% or more but inconclusive "
+		    "(more repetitions would decide them)",
+		    nmove, res->params.stats.min_effect * 100);
+	fprintf(fp, "\n\n");
 }
 
 static int
@@ -469,6 +523,8 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (baseline_run >= 0 && detect_baseline(st, baseline_run, &res, err,
 	    errlen) == -1)
 		goto fail;
+	if (baseline_run < 0)
+		res.baseline_run = -1;	/* off, not "none found" */
 	if (regressions != NULL)
 		*regressions = count_regressions(&res);
 	rc = report_write(st, &res, f, fp, err, errlen);

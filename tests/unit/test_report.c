@@ -139,9 +139,10 @@ test_text(void **state)
 	assert_non_null(strstr(s, "bce iperf3: TSO on with NAT kernel is ~"));
 	assert_non_null(strstr(s, "x slower than TSO off (collapse: "));
 	assert_non_null(strstr(s, "NAT kernel alone: no change"));
-	assert_non_null(strstr(s, "Run over run: against run 1"));
-	assert_non_null(strstr(s, "em mtu=9000,tso=on iperf3: "));
-	assert_non_null(strstr(s, "in run 2 (r2) than in run 1 (r1)"));
+	assert_non_null(strstr(s, "Run over run: run 2 (r2) against run 1 "
+	    "(r1)\n"));
+	assert_non_null(strstr(s, "  em   mtu=9000,tso=on    iperf3  "
+	    "regression  ratio 0.8"));
 	assert_non_null(strstr(s, "TSO off -> on @ mtu=9000"));
 	/* Triggers come first. */
 	assert_true(strstr(s, "Findings") < strstr(s, "Link em"));
@@ -552,6 +553,40 @@ test_columns(void **state)
 	free(s);
 }
 
+/*
+ * Run over run names both runs' revisions and lists the series that
+ * moved: the regression, and the +20 % on 2 samples that is inconclusive;
+ * not the series that did not move.  --no-baseline says so.
+ */
+static void
+test_run_over_run(void **state)
+{
+	char		*s;
+	const char	*ror, *end;
+
+	(void)state;
+	s = render2_ok(3, 0, REPORT_TEXT);
+	assert_non_null(ror = strstr(s, "Run over run: run 3 (r3) against "
+	    "run 1 (r1)\n"));
+	assert_non_null(end = strstr(ror, "\n\n"));
+	assert_non_null(strstr(ror, "  em  tso=on   iperf3  regression    "
+	    "ratio 0.8"));
+	assert_non_null(strstr(ror, "% slower  (p < 0.001, n = 10/6)\n"));
+	assert_non_null(strstr(ror, "  ix  tso=off  iperf3  inconclusive  "
+	    "ratio 1.2"));
+	assert_non_null(strstr(ror, "(p = 0.0"));
+	assert_non_null(strstr(ror, "n = 10/2)\n"));
+	assert_true(strstr(ror, "em  tso=off") == NULL ||
+	    strstr(ror, "em  tso=off") > end);
+	assert_non_null(strstr(ror, "3 series compared, 1 changed, 1 moved "
+	    "3 % or more but inconclusive"));
+	free(s);
+	s = render2_ok(3, -1, REPORT_TEXT);
+	assert_non_null(strstr(s, "Run over run: baseline off\n"));
+	assert_null(strstr(s, "no earlier"));
+	free(s);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -579,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_newest_not_bisect),
 		cmocka_unit_test(test_n_order),
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_run_over_run),
 	};
 	int	rc;
 
