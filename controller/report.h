@@ -8,7 +8,8 @@
  * workload the knob matrix (n, median, IQR) and every one-knob comparison
  * with its verdict, effect, confidence interval, p and n.
  * Formats: text, JSON (one object), CSV (one row per series, comparison
- * and trigger, with a "section" column), JUnit XML (one testcase per
+ * and trigger, with a "section" column, the unit of its values and the
+ * run ids of both sides), JUnit XML (one testcase per
  * comparison; a regression is a failure, an inconclusive comparison is
  * skipped).
  *

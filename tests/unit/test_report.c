@@ -225,13 +225,25 @@ test_csv(void **state)
 	(void)state;
 	s = render(REPORT_CSV, NULL);
 	p = s;
-	assert_int_equal(csv_fields(&p, f, 32), 21);
+	assert_int_equal(csv_fields(&p, f, 32), 24);
 	assert_string_equal(f[0], "section");
+	assert_string_equal(f[21], "unit");
+	assert_string_equal(f[22], "run_a");
+	assert_string_equal(f[23], "run_b");
 	while (*p != '\0') {
 		n = csv_fields(&p, f, 32);
-		assert_int_equal(n, 21);
+		assert_int_equal(n, 24);
 		rows++;
 		assert_string_equal(f[3], "iperf3:len=128k,nodelay=on,time=2");
+		assert_string_equal(f[21], "bit/s");
+		if (strcmp(f[0], "series") == 0) {
+			assert_string_equal(f[22], "2");
+			assert_string_equal(f[23], "");
+		} else {
+			assert_string_equal(f[22], strcmp(f[0], "baseline") ==
+			    0 ? "1" : "2");
+			assert_string_equal(f[23], "2");
+		}
 		knob += strcmp(f[0], "knob") == 0;
 		base += strcmp(f[0], "baseline") == 0;
 		if (strcmp(f[0], "trigger") == 0) {
