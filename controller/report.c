@@ -401,6 +401,31 @@ text_family(const struct detect_result *res, size_t f, FILE *fp)
 	fprintf(fp, "\n");
 }
 
+/* Instead of empty tables: "run 7: no samples (0 of 48 jobs done)". */
+static void
+text_no_samples(struct store *st, const struct detect_result *res, FILE *fp)
+{
+	struct store_counts	c;
+	char			err[256];
+
+	fprintf(fp, "run %lld: no samples", (long long)res->run_id);
+	if (st == NULL || store_job_counts(st, res->run_id, NULL, &c, err,
+	    sizeof err) == -1) {
+		fprintf(fp, " of %s\n", res->params.metric);
+		return;
+	}
+	if (c.n[STORE_JOB_DONE] > 0)
+		fprintf(fp, " of %s", res->params.metric);
+	fprintf(fp, " (%lld of %lld jobs done", (long long)c.n[STORE_JOB_DONE],
+	    (long long)c.total);
+	if (c.n[STORE_JOB_FAILED] > 0)
+		fprintf(fp, ", %lld failed", (long long)c.n[STORE_JOB_FAILED]);
+	if (c.n[STORE_JOB_CANCELLED] > 0)
+		fprintf(fp, ", %lld cancelled",
+		    (long long)c.n[STORE_JOB_CANCELLED]);
+	fprintf(fp, ")\n");
+}
+
 static void
 report_text(struct store *st, const struct detect_result *res, FILE *fp)
 {
@@ -408,6 +433,10 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp)
 	int	first;
 
 	text_header(st, res, fp);
+	if (res->nrun_series == 0) {
+		text_no_samples(st, res, fp);
+		return;
+	}
 	text_findings(res, fp);
 	text_baseline(res, fp);
 	for (i = 0; i < res->nrun_series; i++) {
@@ -419,9 +448,6 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp)
 		if (first)
 			text_family(res, i, fp);
 	}
-	if (res->nrun_series == 0)
-		fprintf(fp, "no samples of %s in run %lld\n", res->params.metric,
-		    (long long)res->run_id);
 }
 
 int

@@ -599,6 +599,50 @@ test_run_over_run(void **state)
 	free(s);
 }
 
+/* A new run in db2 with n queued jobs on em and nothing measured. */
+static int64_t
+queued_run(const char *owner, int n)
+{
+	struct store		*st = NULL;
+	struct store_job_spec	 spec;
+	char			 err[512];
+	int64_t			 run, cf;
+	int			 i;
+
+	assert_int_equal(store_open(db2, STORE_OPEN_MIGRATE, &st, err,
+	    sizeof err), 0);
+	run = run_with(st, "manual", owner, "r5", &cf);
+	for (i = 0; i < n; i++) {
+		memset(&spec, 0, sizeof spec);
+		spec.link = "em";
+		spec.knobs = kn(i % 2, 0, NULL);
+		spec.tool = "iperf3";
+		spec.params = "iperf3:len=128k,nodelay=on,time=2";
+		spec.repetition = i / 2;
+		assert_int_equal(store_jobs_add(st, run, &spec, 1, err,
+		    sizeof err), 0);
+	}
+	store_close(st);
+	return run;
+}
+
+/* A run with nothing measured says so instead of printing empty tables. */
+static void
+test_no_samples(void **state)
+{
+	char	*s;
+	int64_t	 run;
+
+	(void)state;
+	run = queued_run(NULL, 6);
+	s = render2_ok(run, 0, REPORT_TEXT);
+	assert_non_null(strstr(s, "\nrun 5: no samples (0 of 6 jobs done)\n"));
+	assert_null(strstr(s, "Findings"));
+	assert_null(strstr(s, "Run over run"));
+	assert_null(strstr(s, "Link "));
+	free(s);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -627,6 +671,7 @@ main(void)
 		cmocka_unit_test(test_n_order),
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_run_over_run),
+		cmocka_unit_test(test_no_samples),
 	};
 	int	rc;
 
