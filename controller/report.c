@@ -201,8 +201,8 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 		t = (time_t)(run.created_at / 1000);
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-		fprintf(fp, " (%s, %s, %s)", run.kind,
-		    store_run_state_name(run.state), when);
+		fprintf(fp, " (%s, %s, %s)", run.kind, report_run_state(&run),
+		    when);
 		store_run_free(&run);
 	}
 	fprintf(fp, ", metric %s\nverdicts: alpha %.3g split over each "

@@ -61,6 +61,18 @@ int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 int	report_trigger_text(const struct detect_result *,
 	    const struct detect_trigger *, char *buf, size_t len);
 
+/*
+ * How a run's state is shown: its store state, or "interrupted" for a run
+ * left "running" by a controller that died (report_owner_gone()).
+ */
+const char	*report_run_state(const struct store_run *);
+/*
+ * 1 when owner, "hostname:pid" as run_owner_default() writes it, names
+ * this host and a pid that no longer exists; 0 when it is alive, on
+ * another host, or not of that form (NULL too).
+ */
+int		 report_owner_gone(const char *owner);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

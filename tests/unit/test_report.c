@@ -3,6 +3,8 @@
  * `compare`, on a store holding an em-like interaction and a bce-like
  * collapse (run 2) and a baseline run without faults (run 1).
  */
+#include <sys/wait.h>
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -643,6 +645,51 @@ test_no_samples(void **state)
 	free(s);
 }
 
+/* "hostname:pid" of a process that has exited. */
+static void
+dead_owner(char *owner, size_t len)
+{
+	char	host[64];
+	pid_t	pid;
+
+	assert_int_equal(gethostname(host, sizeof host), 0);
+	host[sizeof host - 1] = '\0';
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	snprintf(owner, len, "%s:%ld", host, (long)pid);
+}
+
+/* A run left running by a controller that died is shown interrupted; a
+ * live owner or one on another host leaves it running. */
+static void
+test_interrupted(void **state)
+{
+	char	 owner[128], host[64], *s;
+	int64_t	 run;
+
+	(void)state;
+	dead_owner(owner, sizeof owner);
+	assert_int_equal(report_owner_gone(owner), 1);
+	run = queued_run(owner, 4);
+	s = render2_ok(run, 0, REPORT_TEXT);
+	assert_non_null(strstr(s, "(manual, interrupted, "));
+	free(s);
+	assert_int_equal(gethostname(host, sizeof host), 0);
+	host[sizeof host - 1] = '\0';
+	snprintf(owner, sizeof owner, "%s:%ld", host, (long)getpid());
+	assert_int_equal(report_owner_gone(owner), 0);
+	run = queued_run(owner, 4);
+	s = render2_ok(run, 0, REPORT_TEXT);
+	assert_non_null(strstr(s, "(manual, running, "));
+	free(s);
+	assert_int_equal(report_owner_gone("elsewhere.example:1"), 0);
+	assert_int_equal(report_owner_gone("t"), 0);
+	assert_int_equal(report_owner_gone(NULL), 0);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -672,6 +719,7 @@ main(void)
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_run_over_run),
 		cmocka_unit_test(test_no_samples),
+		cmocka_unit_test(test_interrupted),
 	};
 	int	rc;
 
