@@ -70,9 +70,10 @@ agent_lease_gate(const char *cmd, const char *owner, int *keep)
 	rc = lease_guard(owner, keep, &cur, &found, err, sizeof(err));
 	if (rc == AGENT_EXIT_OK)
 		return rc;
+	if (rc != AGENT_EXIT_UNLEASED)	/* LEASED: exactly "leased by ..." */
+		return lease_error(rc, err, &cur, found);
 	snprintf(msg, sizeof(msg), "%s refused: %s", cmd, err);
-	return lease_error(rc, rc == AGENT_EXIT_INTERNAL ? err : msg, &cur,
-	    found);
+	return lease_error(rc, msg, &cur, found);
 }
 
 static void
