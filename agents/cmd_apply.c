@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
+#include <net/if.h>
 
 #include <dirent.h>
 #include <signal.h>
@@ -253,6 +254,13 @@ agent_restore_pending(struct lease_restored *out, char *err, size_t errlen)
 		if (validate_value(VALIDATE_IFNAME, "state", ifname, e,
 		    sizeof(e)) == -1)
 			continue;
+		/* A vanished interface has nothing in force to put back; its
+		 * original stays for when it returns, and must not block. */
+		if (if_nametoindex(ifname) == 0) {
+			emit_progress("%s: saved original kept, the interface "
+			    "is gone", ifname);
+			continue;
+		}
 		if ((fd = state_lock(ifname, err, errlen)) == -1) {
 			rc = AGENT_EXIT_INTERNAL;
 			break;

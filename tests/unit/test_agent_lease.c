@@ -6,7 +6,8 @@
  * no lease is held; a lease expires, but never before its holder's
  * rollback deadline; taking an expired lease first restores the saved
  * original (driven by a fake runner, as in test_agent_osdep.c) and a
- * failed restore leaves the lease alone; two forked takers: one wins.
+ * failed restore leaves the lease alone (a vanished interface does not
+ * block it); two forked takers: one wins; a corrupt lease fails closed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -382,6 +383,24 @@ test_expired_lease_restores_first(void **state)
 	assert_int_equal(found, 0);
 	get_lease(&l);
 	assert_string_equal(l.owner, "ctl1:42:7");
+	clear_lease();
+	/* The original of an interface that is gone does not block a take
+	 * (and is kept for when it returns). */
+	memset(&s, 0, sizeof(s));
+	strcpy(s.ifname, "gone9");
+	strcpy(s.os, "linux");
+	osdep_knobs_unset(&s.knobs);
+	s.knobs.mtu = 1500;
+	assert_int_equal(state_save(&s, err, sizeof(err)), 0);
+	assert_int_equal(run(agent_cmd_lease, "lease", "take", "--owner",
+	    "ctl1:42:7", "--host", "ctl1", "--pid", "42", "--run", "7",
+	    (char *)NULL), 0);
+	assert_non_null(strstr(out, "gone9: saved original kept, the "
+	    "interface is gone"));
+	assert_non_null(strstr(out, "\"restored\":[]"));
+	assert_int_equal(state_load("gone9", &s, &found, err, sizeof(err)), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(state_remove("gone9", err, sizeof(err)), 0);
 	clear_lease();
 }
 
