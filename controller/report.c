@@ -426,16 +426,19 @@ text_no_samples(struct store *st, const struct detect_result *res, FILE *fp)
 	fprintf(fp, ")\n");
 }
 
-static void
-report_text(struct store *st, const struct detect_result *res, FILE *fp)
+static int
+report_text(struct store *st, const struct detect_result *res, FILE *fp,
+    char *err, size_t errlen)
 {
 	size_t	i, j;
 	int	first;
 
 	text_header(st, res, fp);
+	if (report_facts_text(st, res->run_id, fp, err, errlen) == -1)
+		return -1;
 	if (res->nrun_series == 0) {
 		text_no_samples(st, res, fp);
-		return;
+		return 0;
 	}
 	text_findings(res, fp);
 	text_baseline(res, fp);
@@ -448,6 +451,7 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp)
 		if (first)
 			text_family(res, i, fp);
 	}
+	return 0;
 }
 
 int
@@ -458,10 +462,10 @@ report_write(struct store *st, const struct detect_result *res,
 
 	switch (f) {
 	case REPORT_TEXT:
-		report_text(st, res, fp);
+		rc = report_text(st, res, fp, err, errlen);
 		break;
 	case REPORT_JSON:
-		rc = report_json(res, fp, err, errlen);
+		rc = report_json(st, res, fp, err, errlen);
 		break;
 	case REPORT_CSV:
 		rc = report_csv(res, fp);
