@@ -76,6 +76,18 @@ const char	*report_run_state(const struct store_run *);
  */
 int		 report_owner_gone(const char *owner);
 
+/*
+ * `labrat runs`: the newest limit runs (0 = all) of db_path, newest first:
+ * id, kind, state (report_run_state()), started, the revisions its hosts
+ * ran, its links, jobs done/total, plan, and notes; text (a table) or
+ * json (an array of objects: id, kind, state, started, finished, revisions
+ * [], links [], jobs {total, queued, running, done, failed, cancelled},
+ * plan, inventory, note, owner, reason, bisect, schedule).  0 or -1 + err
+ * (another format, the store cannot be read).
+ */
+int	report_runs(const char *db_path, size_t limit, enum report_format,
+	    FILE *fp, char *err, size_t errlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

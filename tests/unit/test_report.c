@@ -690,6 +690,63 @@ test_interrupted(void **state)
 	assert_int_equal(report_owner_gone(NULL), 0);
 }
 
+/* `labrat runs` over db2: the table, a note, the JSON array. */
+static void
+test_runs(void **state)
+{
+	struct json_object	*root, *o, *v;
+	struct store		*st = NULL;
+	char			*out = NULL, err[512];
+	size_t			 len = 0;
+	FILE			*fp;
+
+	(void)state;
+	assert_int_equal(store_open(db2, 0, &st, err, sizeof err), 0);
+	assert_int_equal(store_run_set_note(st, 3, "first night with r3",
+	    err, sizeof err), 0);
+	store_close(st);
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_runs(db2, 0, REPORT_TEXT, fp, err,
+	    sizeof err), 0);
+	fclose(fp);
+	assert_true(strncmp(out, "id  kind     state        started (UTC)"
+	    "     revision  links       jobs  plan\n", 73) == 0);
+	assert_non_null(strstr(out, "\n 7  manual   running      "));
+	assert_non_null(strstr(out, "\n 6  manual   interrupted  "));
+	assert_non_null(strstr(out, "\n 4  bisect   done         "));
+	assert_non_null(strstr(out, "  r3        "));
+	assert_non_null(strstr(out, "  28/28  -\n"));
+	assert_non_null(strstr(out, "\nnotes:\n  3: first night with r3\n"));
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_runs(db2, 5, REPORT_JSON, fp, err,
+	    sizeof err), 0);
+	fclose(fp);
+	root = json_tokener_parse(out);
+	assert_non_null(root);
+	assert_int_equal(json_object_array_length(root), 5);
+	o = json_object_array_get_idx(root, 1);
+	assert_true(json_object_object_get_ex(o, "id", &v));
+	assert_int_equal(json_object_get_int64(v), 6);
+	assert_true(json_object_object_get_ex(o, "state", &v));
+	assert_string_equal(json_object_get_string(v), "interrupted");
+	assert_true(json_object_object_get_ex(o, "jobs", &v));
+	assert_true(json_object_object_get_ex(v, "queued", &v));
+	assert_int_equal(json_object_get_int64(v), 4);
+	o = json_object_array_get_idx(root, 4);
+	assert_true(json_object_object_get_ex(o, "note", &v));
+	assert_string_equal(json_object_get_string(v), "first night with r3");
+	assert_true(json_object_object_get_ex(o, "revisions", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	assert_true(json_object_object_get_ex(o, "links", &v));
+	assert_int_equal(json_object_array_length(v), 3);
+	json_object_put(root);
+	free(out);
+	assert_int_equal(report_runs(db2, 0, REPORT_CSV, stdout, err,
+	    sizeof err), -1);
+}
+
 static void
 test_format_parse(void **state)
 {
@@ -720,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_run_over_run),
 		cmocka_unit_test(test_no_samples),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_runs),
 	};
 	int	rc;
 
