@@ -11,8 +11,7 @@
 
 #include <json-c/json.h>
 
-#define CONFIG_INTERNAL
-#include "config.h"
+#include "config_int.h"
 #include "util.h"
 
 static const char *const bt_keys[] = { "description", "knobs", "compare",

@@ -5,7 +5,6 @@
  * duplicate names).  Relative key paths resolve against the file's
  * directory.
  */
-#define CONFIG_INTERNAL
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -15,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "config_int.h"
 #include "log.h"
 #include "util.h"
 

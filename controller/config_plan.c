@@ -3,7 +3,6 @@
  * knob lists, per-link overrides, workloads, repetitions, timeouts, stats
  * settings, and the cross-check of a plan against an inventory.
  */
-#define CONFIG_INTERNAL
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
@@ -13,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "config_int.h"
 #include "util.h"
 
 static int
