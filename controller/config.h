@@ -162,6 +162,7 @@ struct config_link {
 struct config_inventory {
 	char			*path;	/* as given, used in messages */
 	char			*dir;	/* its directory, absolute */
+	char			*text;	/* the text parsed (heap), to store */
 	struct config_host	*hosts;
 	size_t			 nhosts;
 	struct config_link	*links;
@@ -169,14 +170,15 @@ struct config_inventory {
 };
 
 /*
- * Reads and validates an inventory file.  Returns a heap inventory the
- * caller frees with config_inventory_free(), or NULL with the reasons
- * appended to errs.
+ * Reads and validates an inventory file (read once: inv->text is the text
+ * that was parsed).  Returns a heap inventory the caller frees with
+ * config_inventory_free(), or NULL with the reasons appended to errs.
  */
 struct config_inventory *config_inventory_load(const char *path,
 	    struct config_errors *errs);
-/* Same from memory; path is used in messages and to resolve relative
- * paths (its directory, against the current directory if relative). */
+/* Same from memory (text is copied into inv->text); path is used in
+ * messages and to resolve relative paths (its directory, against the
+ * current directory if relative). */
 struct config_inventory *config_inventory_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
 void	config_inventory_free(struct config_inventory *);
@@ -258,6 +260,9 @@ struct config_stats {
 
 struct config_plan {
 	char			*path;
+	/* The text parsed (heap), to store; NULL for a built plan
+	 * (config_bisect_plan()), whose text is config_plan_json(). */
+	char			*text;
 	char			**links;	/* link names, in plan order */
 	size_t			 nlinks;
 	struct config_knobset	 knobs;
@@ -277,7 +282,8 @@ struct config_plan {
 };
 
 /*
- * Reads and validates a plan.  When inv is not NULL the plan is also
+ * Reads and validates a plan (read once: plan->text is the text parsed;
+ * config_plan_parse() copies text there).  When inv is not NULL the plan is also
  * checked against it (every link exists, NAT values need a NAT host,
  * divert needs FreeBSD).  Returns a heap plan freed with config_plan_free(),
  * or NULL with the reasons appended to errs.
@@ -288,6 +294,14 @@ struct config_plan *config_plan_parse(const char *path, const char *text,
 	    size_t len, const struct config_inventory *inv,
 	    struct config_errors *errs);
 void	config_plan_free(struct config_plan *);
+/*
+ * The plan as canonical JSON (see config_write.c): compact, keys in the
+ * schema's order, defaults written, so that config_plan_parse() of it gives
+ * the same struct back.  Heap string, the caller frees.
+ */
+char	*config_plan_json(const struct config_plan *);
+/* One workload the same way, e.g. {"tool":"scp","size":"1M"}; heap. */
+char	*config_workload_json(const struct config_workload *);
 /* Cross-checks a plan against an inventory; 0 or -1 with errs appended. */
 int	config_plan_check(const struct config_plan *,
 	    const struct config_inventory *, struct config_errors *errs);
@@ -319,8 +333,9 @@ struct config_bisect_test {
 	enum config_bisect_compare	 compare;
 	enum knob			 ab_knob;
 	int				 ab_reference, ab_candidate;
-	char				*workload_json;	/* one plan workload */
-	enum config_tool		 tool;
+	/* Parsed by the plan loader's own workload parser, so both accept
+	 * exactly the same workloads; never has "links". */
+	struct config_workload		 workload;
 	char				*metric;	/* "throughput_bps" */
 	int				 lower_is_better;
 	double				 threshold;	/* default 0.9 */
@@ -342,15 +357,22 @@ struct config_bisect_test *config_bisect_test_load(const char *path,
 	    struct config_errors *errs);
 struct config_bisect_test *config_bisect_test_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
+/*
+ * A stand-in for a test file that is gone (showing an old bisect): the
+ * defaults, compare baseline, an iperf3 workload, metric as stored.  NULL
+ * with errs when metric is not a metric name.  Heap, free as below.
+ */
+struct config_bisect_test *config_bisect_test_stand_in(const char *path,
+	    const char *metric, struct config_errors *errs);
 void	config_bisect_test_free(struct config_bisect_test *);
 /*
- * The one-workload plan that measures a test on link: fixed knobs as
- * one-value lists, the A/B knob as [reference, candidate], repetitions 1.
- * Text: heap string.  Plan: checked against inv (may be NULL), heap, free
- * with config_plan_free().
+ * The one-workload plan that measures a test on link, built as a struct:
+ * fixed knobs as one-value lists, the A/B knob as [reference, candidate],
+ * the test's workload, timeouts and retries, repetitions 1, the other plan
+ * defaults; its path is the test's, its text NULL (store
+ * config_plan_json() of it).  Checked against inv (may be NULL); heap, free
+ * with config_plan_free(), or NULL with errs.
  */
-char	*config_bisect_plan_text(const struct config_bisect_test *,
-	    const char *link);
 struct config_plan *config_bisect_plan(const struct config_bisect_test *,
 	    const char *link, const struct config_inventory *inv,
 	    struct config_errors *errs);

@@ -66,6 +66,20 @@ struct json_object *config_get_object(struct config_walk *,
 	    const char *path, struct json_object *o, const char *key,
 	    int required);
 
+/*
+ * Shared by the plan and bisect-test loaders (config_plan.c): one workload
+ * object at path into *wl (its "links" checked against plan's links; plan
+ * NULL: the caller refused "links"), the plan defaults, and a workload's
+ * deep copy (dst's heap parts are new) and release (its heap parts).
+ */
+void	config_parse_workload(struct config_walk *, const char *path,
+	    struct json_object *o, const struct config_plan *plan,
+	    struct config_workload *wl);
+void	config_plan_defaults(struct config_plan *);
+void	config_workload_copy(struct config_workload *dst,
+	    const struct config_workload *src);
+void	config_workload_clear(struct config_workload *);
+
 int	config_all_in(const char *s, const char *set);
 int	config_name_index(const char *const *names, const char *s);
 /* A JSON object from text (owned by the caller: json_object_put()). */

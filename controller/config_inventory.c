@@ -581,6 +581,7 @@ config_inventory_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	inv = xcalloc(1, sizeof *inv);
 	inv->path = xstrdup(path);
+	inv->text = xstrndup(text, len);
 	inv->dir = dir_of(path);
 	w.file = path;
 	w.errs = errs;
@@ -663,6 +664,7 @@ config_inventory_free(struct config_inventory *inv)
 	free(inv->links);
 	free(inv->path);
 	free(inv->dir);
+	free(inv->text);
 	free(inv);
 }
 

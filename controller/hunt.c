@@ -129,22 +129,6 @@ sess_specs(struct hunt_sess *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* The test of a bisect shown read-only whose file is gone: the stored
- * metric is all the steps need. */
-static struct config_bisect_test *
-sess_stand_in_test(const struct store_bisect *row, struct config_errors *errs)
-{
-	struct config_bisect_test	*t;
-	char				*text;
-
-	text = xasprintf("{\"compare\":{\"type\":\"baseline\"},"
-	    "\"workload\":{\"tool\":\"iperf3\"},\"metric\":\"%s\"}",
-	    row->metric);
-	t = config_bisect_test_parse(row->plan_path, text, strlen(text), errs);
-	free(text);
-	return t;
-}
-
 /* The judging parameters of the test. */
 static void
 sess_bisect_test(struct hunt_sess *s)
@@ -195,7 +179,8 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 	/* Showing a bisect needs no inventory (the lab may be gone), nor
 	 * its test file: the steps hold the evidence. */
 	if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
-		s->v.test = sess_stand_in_test(&s->v.row, &errs);
+		s->v.test = config_bisect_test_stand_in(s->v.row.plan_path,
+		    s->v.row.metric, &errs);
 		s->v.test_missing = 1;
 	}
 	if ((!readonly && (s->inv = config_inventory_load(
@@ -207,7 +192,7 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 		return -2;
 	}
 	config_errors_free(&errs);
-	s->plan_text = config_bisect_plan_text(s->v.test, s->v.row.link);
+	s->plan_text = config_plan_json(s->plan);
 	s->link = readonly ? NULL : config_inventory_link(s->inv,
 	    s->v.row.link);
 	sess_bisect_test(s);
@@ -458,7 +443,7 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 {
 	struct store_bisect_spec	 sp;
 	struct store			*st = NULL;
-	char				*text, knobs[STORE_KEY_MAX];
+	char				*text, *wl, knobs[STORE_KEY_MAX];
 	int				 rc = -1;
 
 	text = hunt_revs_text(r, (size_t)gi, (size_t)bi);
@@ -466,9 +451,9 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 	memset(&sp, 0, sizeof sp);
 	sp.link = rq->link;
 	sp.knobs = knobs;
-	sp.tool = config_tool_name(t->tool);
-	sp.params = strlen(t->workload_json) < STORE_PARAMS_MAX ?
-	    t->workload_json : "";
+	wl = config_workload_json(&t->workload);
+	sp.tool = config_tool_name(t->workload.tool);
+	sp.params = strlen(wl) < STORE_PARAMS_MAX ? wl : "";
 	sp.metric = t->metric;
 	sp.good = r->ids[gi];
 	sp.bad = r->ids[bi];
@@ -481,6 +466,7 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 		rc = 0;
 	store_close(st);
 	free(text);
+	free(wl);
 	return rc;
 }
 

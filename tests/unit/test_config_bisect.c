@@ -31,6 +31,7 @@ test_examples(void **state)
 {
 	struct config_errors		 e;
 	struct config_bisect_test	*t;
+	struct config_plan		*built;
 	char				*p, *plan;
 
 	(void)state;
@@ -47,13 +48,22 @@ test_examples(void **state)
 	assert_true(knobs_isset(&t->knobs, KNOB_MTU));
 	assert_int_equal(knobs_get(&t->knobs, KNOB_MTU), 9000);
 	assert_true(t->threshold > 0.9 && t->threshold < 0.92);
-	plan = config_bisect_plan_text(t, "em");
+	/* The plan is built as a struct; what a step stores is its
+	 * canonical JSON (every key, defaults written out). */
+	built = config_bisect_plan(t, "em", NULL, &e);
+	assert_non_null(built);
+	assert_null(built->text);
+	plan = config_plan_json(built);
 	assert_string_equal(plan, "{\"links\":[\"em\"],\"knobs\":{\"mtu\":"
-	    "[9000],\"tso\":[false,true]},\"workloads\":[{\"tool\":"
-	    "\"iperf3\",\"len\":\"128k\",\"window\":\"1024k\","
-	    "\"nodelay\":true,\"time\":2}],\"repetitions\":1,"
-	    "\"timeouts\":{\"connect\":10,\"job\":60},\"retries\":2}");
+	    "[9000],\"tso\":[false,true]},\"tso_on\":\"sender\","
+	    "\"workloads\":[{\"tool\":\"iperf3\",\"len\":\"128k\","
+	    "\"window\":\"1024k\",\"nodelay\":true,\"time\":2,"
+	    "\"parallel\":1}],\"repetitions\":1,\"timeouts\":{\"connect\":"
+	    "10,\"job\":60,\"settle_ms\":200},\"retries\":2,\"stats\":"
+	    "{\"alpha\":0.05,\"min_effect\":0.03,\"min_samples\":5,"
+	    "\"max_samples\":20,\"collapse_factor\":5,\"adaptive\":true}}");
 	free(plan);
+	config_plan_free(built);
 	config_bisect_test_free(t);
 	free(p);
 	p = src_path("configs/bisect/bce.json");
