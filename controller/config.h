@@ -283,8 +283,8 @@ struct config_plan {
 
 /*
  * Reads and validates a plan (read once: plan->text is the text parsed;
- * config_plan_parse() copies text there).  When inv is not NULL the plan is also
- * checked against it (every link exists, NAT values need a NAT host,
+ * config_plan_parse() copies text there).  When inv is not NULL the plan
+ * is also checked against it (every link exists, NAT values need a NAT host,
  * divert needs FreeBSD).  Returns a heap plan freed with config_plan_free(),
  * or NULL with the reasons appended to errs.
  */

@@ -2,8 +2,8 @@
  * test_config_bisect: the bisect test files (configs/bisect/em.json and
  * bce.json) load;
  * a broken file gets every error with its JSON path (workload errors from
- * the plan loader renamed to "workload..."); the generated one-workload
- * plan; simulated-lab history revisions.
+ * the workload's own parser: "workload..."); the one-workload plan built
+ * as a struct and its canonical JSON; simulated-lab history revisions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,6 +144,81 @@ test_errors(void **state)
 	config_errors_free(&e);
 }
 
+/* Message of the workload's own errors: each with its path in the test
+ * file, exactly as written there (no plan path such as workloads[0]). */
+static void
+expect_one(const char *text, const char *want)
+{
+	struct config_errors	e;
+
+	config_errors_init(&e);
+	assert_null(config_bisect_test_parse("t.json", text, strlen(text),
+	    &e));
+	if (e.n != 1 || strcmp(e.msgs[0], want) != 0)
+		print_error("got %zu: %s\nwant: %s\n", e.n, e.n > 0 ?
+		    e.msgs[0] : "", want);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0], want);
+	config_errors_free(&e);
+}
+
+static void
+test_workload_paths(void **state)
+{
+	(void)state;
+#define CMP "{\"compare\":{\"type\":\"baseline\"},"
+	expect_one(CMP "\"workload\":1}",
+	    "t.json: workload: 1 is not an object");
+	expect_one(CMP "\"workload\":{}}",
+	    "t.json: workload.tool: required key is missing");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf4\"}}",
+	    "t.json: workload.tool: \"iperf4\" is not one of iperf2, iperf3, "
+	    "scp");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf2\",\"len\":\"5x\"}}",
+	    "t.json: workload.len: \"5x\" is not a size like 512k, 1M or "
+	    "1048576");
+	expect_one(CMP "\"workload\":{\"tool\":\"scp\"}}",
+	    "t.json: workload.size: required key is missing");
+	expect_one(CMP "\"workload\":{\"tool\":\"scp\",\"size\":\"1M\","
+	    "\"time\":3}}", "t.json: workload.time: unknown key for tool scp");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf3\",\"parallel\":0}}",
+	    "t.json: workload.parallel: 0 is out of range 1-128");
+#undef CMP
+}
+
+/* A built plan for a bad link name says so instead of printing it into
+ * JSON text; the stand-in of a missing test file is typed. */
+static void
+test_built(void **state)
+{
+	struct config_errors		 e;
+	struct config_bisect_test	*t;
+	char				*p;
+
+	(void)state;
+	config_errors_init(&e);
+	p = src_path("configs/bisect/bce.json");
+	t = config_bisect_test_load(p, &e);
+	assert_non_null(t);
+	assert_null(config_bisect_plan(t, "a\"b", NULL, &e));
+	assert_int_equal(e.n, 1);
+	assert_non_null(strstr(e.msgs[0], "links[0]: \"a\"b\" is not a link "
+	    "name"));
+	config_bisect_test_free(t);
+	free(p);
+	config_errors_free(&e);
+	config_errors_init(&e);
+	t = config_bisect_test_stand_in("/gone.json", "rtt_us", &e);
+	assert_non_null(t);
+	assert_int_equal(t->compare, CONFIG_BISECT_BASELINE);
+	assert_int_equal(t->workload.tool, CONFIG_TOOL_IPERF3);
+	assert_string_equal(t->metric, "rtt_us");
+	config_bisect_test_free(t);
+	assert_null(config_bisect_test_stand_in("/gone.json", "Mbit/s", &e));
+	assert_int_equal(e.n, 1);
+	config_errors_free(&e);
+}
+
 static void
 test_history(void **state)
 {
@@ -172,6 +247,8 @@ main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_workload_paths),
+		cmocka_unit_test(test_built),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
