@@ -17,6 +17,7 @@
 #include "hunt.h"
 #include "lab.h"
 #include "log.h"
+#include "run.h"
 #include "ssh.h"
 #include "util.h"
 
@@ -158,7 +159,7 @@ cmd_demo(int argc, char **argv)
 	rq.kind = "demo";
 	if (ssh_global_init() == -1)
 		goto down;
-	rc = run_execute(&rq, &run_id);
+	rc = cmd_run_drive(&rq, 0, &run_id);
 	ssh_global_cleanup();
 	if (rc != CMD_EXIT_OK || run_id == 0)
 		goto down;
