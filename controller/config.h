@@ -328,6 +328,7 @@ enum config_bisect_compare {
  */
 struct config_bisect_test {
 	char				*path;
+	char				*text;	/* parsed (heap), to store */
 	char				*description;	/* or NULL */
 	struct knobs			 knobs;
 	enum config_bisect_compare	 compare;

@@ -235,6 +235,7 @@ config_bisect_test_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	t = xcalloc(1, sizeof *t);
 	t->path = xstrdup(path);
+	t->text = xstrndup(text, len);
 	bt_defaults(t);
 	w.file = path;
 	w.errs = errs;
@@ -289,6 +290,7 @@ config_bisect_test_free(struct config_bisect_test *t)
 	if (t == NULL)
 		return;
 	free(t->path);
+	free(t->text);
 	free(t->description);
 	config_workload_clear(&t->workload);
 	free(t->metric);

@@ -129,6 +129,19 @@ sess_specs(struct hunt_sess *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The inventory a bisect was started with: the text it stored (a bisect
+ * started before schema 3 has none: its file, read now).
+ */
+static struct config_inventory *
+sess_inventory(const struct store_bisect *row, struct config_errors *errs)
+{
+	if (row->inventory_text != NULL)
+		return config_inventory_parse(row->inventory_path,
+		    row->inventory_text, strlen(row->inventory_text), errs);
+	return config_inventory_load(row->inventory_path, errs);
+}
+
 /* The judging parameters of the test. */
 static void
 sess_bisect_test(struct hunt_sess *s)
@@ -176,17 +189,23 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 	s->v.msgs = r.msgs;
 	s->v.n = r.n;
 	config_errors_init(&errs);
-	/* Showing a bisect needs no inventory (the lab may be gone), nor
-	 * its test file: the steps hold the evidence. */
-	if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
+	/* The test as validated at the start (its text is stored).  An
+	 * older bisect has only the path: showing it needs no inventory
+	 * (the lab may be gone), nor its test file (the steps hold the
+	 * evidence). */
+	if (s->v.row.test_text != NULL)
+		s->v.test = config_bisect_test_parse(s->v.row.plan_path,
+		    s->v.row.test_text, strlen(s->v.row.test_text), &errs);
+	else if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
 		s->v.test = config_bisect_test_stand_in(s->v.row.plan_path,
 		    s->v.row.metric, &errs);
 		s->v.test_missing = 1;
 	}
-	if ((!readonly && (s->inv = config_inventory_load(
-	    s->v.row.inventory_path, &errs)) == NULL) || (s->v.test == NULL &&
+	if ((!readonly && (s->inv = sess_inventory(&s->v.row, &errs)) ==
+	    NULL) || (s->v.test == NULL && errs.n == 0 &&
 	    (s->v.test = config_bisect_test_load(s->v.row.plan_path,
-	    &errs)) == NULL) || (s->plan = config_bisect_plan(s->v.test,
+	    &errs)) == NULL) || s->v.test == NULL ||
+	    (s->plan = config_bisect_plan(s->v.test,
 	    s->v.row.link, s->inv, &errs)) == NULL) {
 		hunt_errs(&errs, err, errlen);
 		return -2;
@@ -437,9 +456,9 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 /* Stores the validated bisect; 0 or -1 with err. */
 static int
 create_store(const struct hunt_opts *o, const struct hunt_request *rq,
-    const struct config_bisect_test *t, const struct hunt_revs *r, long gi,
-    long bi, const char *ipath, const char *tpath, int64_t *id, char *err,
-    size_t errlen)
+    const char *inv_text, const struct config_bisect_test *t,
+    const struct hunt_revs *r, long gi, long bi, const char *ipath,
+    const char *tpath, int64_t *id, char *err, size_t errlen)
 {
 	struct store_bisect_spec	 sp;
 	struct store			*st = NULL;
@@ -460,6 +479,9 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 	sp.revisions = text;
 	sp.inventory_path = ipath;
 	sp.plan_path = tpath;
+	/* The texts validated here are what every resume parses. */
+	sp.inventory_text = inv_text;
+	sp.test_text = t->text;
 	if (store_open(o->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
 	    &st, err, errlen) == 0 && store_bisect_create(st, &sp, id, err,
 	    errlen) == 0)
@@ -514,8 +536,8 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 	if (m == NULL)
 		goto out;
 	rc = -1;
-	if (create_store(o, rq, t, &r, gi, bi, ipath, tpath, id, err,
-	    errlen) == -1)
+	if (create_store(o, rq, inv->text, t, &r, gi, bi, ipath, tpath, id,
+	    err, errlen) == -1)
 		goto out;
 	hunt_emit(o, *id, HUNT_EV_STARTED, NULL, "bisect %lld started: %ld "
 	    "revisions %s..%s on link %s (db %s)", (long long)*id,
