@@ -131,7 +131,7 @@ sess_specs(struct hunt_sess *s, char *err, size_t errlen)
 
 /*
  * The inventory a bisect was started with: the text it stored (a bisect
- * started before schema 3 has none: its file, read now).
+ * started before schema 4 has none: its file, read now).
  */
 static struct config_inventory *
 sess_inventory(const struct store_bisect *row, struct config_errors *errs)
