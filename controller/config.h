@@ -1,9 +1,12 @@
 /*
  * config: the inventory (hosts, NICs, links, kernel providers, power hooks)
  * and the plan (links, knob lists, workloads, repetitions, timeouts, stats
- * settings) parsed once from JSON into the plain structs below.  This is the
- * only module that uses json-c for configs; json_object never leaves
- * config.c.
+ * settings) parsed once from JSON into the plain structs below, and a plan
+ * written back as canonical JSON (config_plan_json()).  This is the only
+ * module that uses json-c for configs; json_object never leaves the
+ * module's files (config*.c, config_int.h).  Each file is read once: a
+ * loaded inventory, plan or bisect test keeps the text it was parsed from
+ * (->text), which is what a run or a bisect stores and resumes from.
  *
  * Every rule of schemas/inventory.schema.json and schemas/plan.schema.json
  * is enforced here too: unknown keys, types, ranges, patterns, references and
