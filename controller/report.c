@@ -191,7 +191,7 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 {
 	const struct detect_params *p = &res->params;
 	struct store_run	run;
-	char			when[32], err[256];
+	char			when[32], err[256], *note = NULL;
 	time_t			t;
 	struct tm		tm;
 
@@ -203,11 +203,17 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
 		fprintf(fp, " (%s, %s, %s)", run.kind, report_run_state(&run),
 		    when);
+		note = run.note;
+		run.note = NULL;
 		store_run_free(&run);
 	}
-	fprintf(fp, ", metric %s\nverdicts: alpha %.3g split over each "
+	fprintf(fp, ", metric %s\n", p->metric);
+	if (note != NULL)
+		fprintf(fp, "note: %s\n", note);
+	free(note);
+	fprintf(fp, "verdicts: alpha %.3g split over each "
 	    "link's comparisons%s, minimum effect %.1f %%, collapse %.0fx, "
-	    "%zu-%zu samples per side\n\n", p->metric, p->stats.alpha,
+	    "%zu-%zu samples per side\n\n", p->stats.alpha,
 	    p->adaptive ? " and looks (adaptive)" : "",
 	    p->stats.min_effect * 100.0, p->stats.collapse,
 	    p->stats.min_samples, p->stats.max_samples);

@@ -718,6 +718,10 @@ test_runs(void **state)
 	assert_non_null(strstr(out, "  28/28  -\n"));
 	assert_non_null(strstr(out, "\nnotes:\n  3: first night with r3\n"));
 	free(out);
+	out = render2_ok(3, 0, REPORT_TEXT);
+	assert_non_null(strstr(out, ", metric throughput_bps\nnote: first "
+	    "night with r3\nverdicts: "));
+	free(out);
 	out = NULL;
 	fp = open_memstream(&out, &len);
 	assert_int_equal(report_runs(db2, 5, REPORT_JSON, fp, err,
