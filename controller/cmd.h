@@ -121,6 +121,11 @@ void	cmd_help_print(const struct cmd_entry *, FILE *fp);
 void	cmd_help_group(const char *group, FILE *fp);
 /* The usage lines of group's subcommands, or of every entry (NULL). */
 void	cmd_help_usages(const char *group, FILE *fp);
+/* --db FILE, then the options every command takes; { NULL } ends it. */
+extern const struct cmd_option cmd_common_options[];
+
+/* cmd_man.c: the man page labrat(1), roff, from the table. */
+void	cmd_man_print(FILE *fp);
 
 /* What `labrat run` (and `labrat demo`) asks of the executor. */
 struct run_request {

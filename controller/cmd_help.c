@@ -3,7 +3,7 @@
  *
  * Everything a user reads about the command line comes from the command
  * table: a command's --help (cmd_help_print), the list of usage lines,
- * and the man page (labrat.1, roff, written by `labrat help --man`).
+ * and the man page (labrat.1, roff, cmd_man.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,11 +13,12 @@
 #define HELP_WIDTH	78
 #define HELP_FLAGCOL	24
 
-/* The common options, as --help and the man page describe them. */
-static const struct cmd_option help_db = { "--db FILE", "The database "
-    "(SQLite). Default: $LABRAT_DB, else $XDG_STATE_HOME/labrat/labrat.db, "
-    "else ~/.local/state/labrat/labrat.db." };
-static const struct cmd_option help_common[] = {
+/* The common options, as --help and the man page describe them: --db
+ * first (for CMD_DB entries only), then those of every command. */
+const struct cmd_option cmd_common_options[] = {
+	{ "--db FILE", "The database (SQLite). Default: $LABRAT_DB, else "
+	    "$XDG_STATE_HOME/labrat/labrat.db, else "
+	    "~/.local/state/labrat/labrat.db." },
 	{ "-v, -vv", "More log output on stderr: progress (-v), debugging "
 	    "(-vv). Before or after the command." },
 	{ "-h, --help", "Print the command's usage and options, and exit 0." },
@@ -78,14 +79,15 @@ cmd_help_print(const struct cmd_entry *e, FILE *fp)
 	for (o = e->options; o != NULL && o->flag != NULL; o++)
 		help_option(fp, o->flag, o->help);
 	if (e->flags & CMD_DB)
-		help_option(fp, help_db.flag, help_db.help);
+		help_option(fp, cmd_common_options[0].flag,
+		    cmd_common_options[0].help);
 	if (e->formats != NULL) {
 		snprintf(fmt, sizeof fmt, "Output format, one of %s (default: "
 		    "%.*s).", e->formats, (int)strcspn(e->formats, "|"),
 		    e->formats);
 		help_option(fp, "--format F", fmt);
 	}
-	for (o = help_common; o->flag != NULL; o++)
+	for (o = cmd_common_options + 1; o->flag != NULL; o++)
 		help_option(fp, o->flag, o->help);
 }
 
@@ -141,89 +143,6 @@ cmd_help_usages(const char *group, FILE *fp)
 		    "--help` tells more of one.\n");
 }
 
-/* Writes s for roff: backslashes and hyphens escaped, no request at the
- * start of a line. */
-static void
-roff(FILE *fp, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\\')
-			fputs("\\e", fp);
-		else if (*s == '-')
-			fputs("\\-", fp);
-		else
-			fputc(*s, fp);
-	}
-}
-
-static void
-man_option(FILE *fp, const char *flag, const char *text)
-{
-	fputs(".TP\n.B ", fp);
-	roff(fp, flag);
-	fputc('\n', fp);
-	roff(fp, text);
-	fputc('\n', fp);
-}
-
-static void
-man_entry(FILE *fp, const struct cmd_entry *e)
-{
-	const struct cmd_option	*o;
-	char			 line[1024], fmt[256];
-
-	cmd_usage_line(e, line, sizeof line);
-	fputs(".SS ", fp);
-	roff(fp, e->name);
-	fputs("\n.nf\n.B ", fp);
-	roff(fp, line);
-	fputs("\n.fi\n.PP\n", fp);
-	roff(fp, e->summary);
-	fputc('\n', fp);
-	for (o = e->options; o != NULL && o->flag != NULL; o++)
-		man_option(fp, o->flag, o->help);
-	if (e->formats != NULL) {
-		snprintf(fmt, sizeof fmt, "Output format, one of %s (default: "
-		    "%.*s).", e->formats, (int)strcspn(e->formats, "|"),
-		    e->formats);
-		man_option(fp, "--format F", fmt);
-	}
-}
-
-static void
-man_page(FILE *fp)
-{
-	const struct cmd_option	*o;
-	size_t			 i;
-
-	fprintf(fp, ".\\\" labrat.1, written by `labrat help --man` from "
-	    "the command table\n.TH LABRAT 1 \"\" \"labrat %s\" \"labrat "
-	    "manual\"\n.SH NAME\nlabrat \\- hunt network\\-driver regressions "
-	    "in a lab of real or simulated hosts\n.SH SYNOPSIS\n.B labrat\n"
-	    ".RB [ \\-v | \\-vv ]\n.I command\n.RI [ arguments ]\n"
-	    ".SH DESCRIPTION\nlabrat drives pairs of lab hosts, flips NIC and "
-	    "stack settings, measures throughput, keeps every sample in a "
-	    "database, tells a regression from noise and bisects kernel "
-	    "revisions to the one that caused it.\n.SH COMMON OPTIONS\n",
-	    LABRAT_VERSION);
-	man_option(fp, help_db.flag, help_db.help);
-	for (o = help_common; o->flag != NULL; o++)
-		man_option(fp, o->flag, o->help);
-	man_option(fp, "--version", "Print labrat's version and exit 0.");
-	fputs(".SH COMMANDS\n", fp);
-	for (i = 0; i < cmd_table_len; i++)
-		man_entry(fp, cmd_table[i]);
-	fputs(".SH EXIT STATUS\n0 on success, 1 on failure, 2 on bad usage "
-	    "or bad config.\n.SH ENVIRONMENT\n.TP\n.B LABRAT_DB\nThe database "
-	    "when \\-\\-db is not given.\n.TP\n.B XDG_STATE_HOME\nWhere the "
-	    "default database lives (labrat/labrat.db under it).\n.TP\n"
-	    ".B LABRAT_SIMLAB_DIR\nThe simulated lab's scripts (default: "
-	    "simlab/ of the source tree labrat was built from).\n"
-	    ".SH SEE ALSO\nREADME.md in labrat's source tree.\n", fp);
-}
-
 static int
 help_exec(struct cmd_ctx *ctx)
 {
@@ -247,7 +166,7 @@ help_exec(struct cmd_ctx *ctx)
 	    -1)
 		return CMD_EXIT_USAGE;
 	if (man) {
-		man_page(stdout);
+		cmd_man_print(stdout);
 		return CMD_EXIT_OK;
 	}
 	if (a == ctx->argc) {
