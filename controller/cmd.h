@@ -146,31 +146,15 @@ int	run_print_summary(const char *db_path, int64_t run_id, int json,
 	    FILE *);
 
 /*
- * cmd_bisect.c / cmd_bisect_step.c: `labrat bisect`, and what `labrat demo`
- * calls to bisect a simulated fault.  revisions: a source as for
- * --revisions (NULL = the lab's history.json next to the inventory).
+ * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)
+ * runs it: progress on stderr unless quiet, SIGINT / SIGTERM stop it, the
+ * result printed; CMD_EXIT_* (0 culprit or range found, 1 failed or
+ * interrupted, 2 usage/config).
  */
-struct bisect_cli_request {
-	const char	*db_path;
-	const char	*inventory;
-	const char	*link;
-	const char	*good;
-	const char	*bad;
-	const char	*test;
-	const char	*revisions;
-	const char	*replay;	/* `bisect log` output to replay first */
-	int		 json;
-	int		 quiet;		/* no progress lines */
-};
-
-/* Starts a bisect and drives it to its end; prints the result; CMD_EXIT_*
- * (0 culprit or range found, 1 failed/interrupted, 2 usage/config). */
-int	bisect_cli_run(const struct bisect_cli_request *,
-	    int64_t *bisect_id);
-/* Continues bisect id (0 = the newest running one) from its stored steps. */
-int	bisect_cli_resume(const char *db_path, int64_t bisect_id, int json,
-	    int quiet);
-/* cmd_bisect_step.c: prints bisect id's result (what 0), status (1) or
+struct hunt_request;
+int	bisect_cli_start(const char *db_path, const struct hunt_request *,
+	    int json, int quiet);
+/* cmd_bisect_show.c: prints bisect id's result (what 0), status (1) or
  * log (2) from the store. */
 int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,
 	    int json, FILE *);
@@ -188,54 +172,6 @@ int	run_adaptive(const struct config_inventory *,
 	    const struct config_plan *, int64_t run_id,
 	    const struct executor_opts *, struct executor_summary *sum,
 	    char *err, size_t errlen);
-
-#ifdef CMD_BISECT_INTERNAL
-/*
- * Internal to cmd_bisect*.c (like config.h's CONFIG_INTERNAL): a stored
- * bisect loaded with its inventory, test, plan, revisions and job specs.
- */
-#include "bisect.h"
-#include "config.h"
-#include "store.h"
-
-#define BISECT_SESS_REF		0
-#define BISECT_SESS_CAND	1
-
-struct bisect_sess {
-	const char		*db;
-	struct store		*st;
-	int			 json, quiet;
-	struct store_bisect	 row;
-	struct config_inventory	*inv;
-	struct config_bisect_test *test;
-	struct config_plan	*plan;
-	char			*plan_text;
-	const struct config_link *link;
-	char			**ids, **msgs;
-	size_t			 n;
-	struct bisect		*m;
-	struct bisect_test	 bt;
-	struct store_job_spec	 spec[2];
-	char			 params[2][STORE_PARAMS_MAX];
-	char			 key[2][STORE_KEY_MAX];
-	int			 have_spec[2];
-	double			*base;	/* GOOD's samples */
-	size_t			 nbase;
-	char			 owner[128];
-	int			 reps;	/* repetitions so far */
-	int			 test_missing;	/* showing without it */
-};
-
-/* Loads bisect id (readonly: no inventory).  0, -1 failure, -2 config. */
-int	bisect_sess_open(struct bisect_sess *, const char *db, int64_t id,
-	    int readonly);
-/* Rebuilds the machine from the stored steps; *pending = the row a kill
- * cut short or -1.  *rows: heap, free(). */
-int	bisect_sess_replay(struct bisect_sess *,
-	    struct store_bisect_step **rows, size_t *nrows, long *pending,
-	    char *err, size_t errlen);
-void	bisect_sess_free(struct bisect_sess *);
-#endif /* CMD_BISECT_INTERNAL */
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CMD_BISECT_INTERNAL
 #include "bisect.h"
 #include "cmd.h"
 #include "config.h"
+#include "hunt.h"
 #include "log.h"
 #include "stats.h"
 #include "store.h"
@@ -30,20 +30,20 @@ json_num(FILE *fp, double v)
 }
 
 static const char *
-bs_msg(const struct bisect_sess *s, size_t rev)
+bs_msg(const struct hunt_view *s, size_t rev)
 {
 	return rev < s->n ? s->msgs[rev] : "";
 }
 
 /* Values for humans: Mbit/s for throughput. */
 static double
-bs_human(const struct bisect_sess *s, double v)
+bs_human(const struct hunt_view *s, double v)
 {
 	return strcmp(s->test->metric, "throughput_bps") == 0 ? v / 1e6 : v;
 }
 
 static const char *
-fmt_ref(const struct bisect_sess *s, double v, char *buf, size_t len)
+fmt_ref(const struct hunt_view *s, double v, char *buf, size_t len)
 {
 	if (!(v > 0.0))
 		return "-";
@@ -52,7 +52,7 @@ fmt_ref(const struct bisect_sess *s, double v, char *buf, size_t len)
 }
 
 static void
-bs_show_steps(const struct bisect_sess *s, const struct store_bisect_step *rows,
+bs_show_steps(const struct hunt_view *s, const struct store_bisect_step *rows,
     size_t nrows, int json, FILE *fp)
 {
 	const struct bisect_step	*ms;
@@ -102,7 +102,7 @@ bs_show_steps(const struct bisect_sess *s, const struct store_bisect_step *rows,
 
 /* Jobs done over every run of the bisect's steps. */
 static int64_t
-bs_samples(const struct bisect_sess *s, const struct store_bisect_step *rows,
+bs_samples(const struct hunt_view *s, const struct store_bisect_step *rows,
     size_t nrows)
 {
 	struct store_counts	c;
@@ -118,7 +118,7 @@ bs_samples(const struct bisect_sess *s, const struct store_bisect_step *rows,
 }
 
 static void
-bs_show_result_text(const struct bisect_sess *s,
+bs_show_result_text(const struct hunt_view *s,
     const struct bisect_result *res, FILE *fp)
 {
 	size_t	i;
@@ -151,7 +151,7 @@ bs_show_result_text(const struct bisect_sess *s,
 }
 
 static void
-bs_show_result_json(const struct bisect_sess *s,
+bs_show_result_json(const struct hunt_view *s,
     const struct bisect_result *res, FILE *fp)
 {
 	size_t	i;
@@ -189,7 +189,7 @@ bs_show_result_json(const struct bisect_sess *s,
 
 /* "# skip: [REV] why" with the reason its run recorded (first line). */
 static void
-bs_log_skip(const struct bisect_sess *s, const struct store_bisect_step *r,
+bs_log_skip(const struct hunt_view *s, const struct store_bisect_step *r,
     FILE *fp)
 {
 	struct store_run	run;
@@ -219,7 +219,7 @@ bs_log_skip(const struct bisect_sess *s, const struct store_bisect_step *r,
 }
 
 static void
-bs_show_log(const struct bisect_sess *s, const struct store_bisect_step *rows,
+bs_show_log(const struct hunt_view *s, const struct store_bisect_step *rows,
     size_t nrows, FILE *fp)
 {
 	size_t	i;
@@ -254,7 +254,7 @@ bs_show_log(const struct bisect_sess *s, const struct store_bisect_step *rows,
 }
 
 static void
-bs_show_head(const struct bisect_sess *s, const struct store_bisect_step *rows,
+bs_show_head(const struct hunt_view *s, const struct store_bisect_step *rows,
     size_t nrows, int json, FILE *fp)
 {
 	struct bisect_request	req;
@@ -302,22 +302,18 @@ bs_show_head(const struct bisect_sess *s, const struct store_bisect_step *rows,
 int
 bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
 {
-	struct bisect_sess			 s;
-	struct store_bisect_step	*rows = NULL;
+	struct hunt_view		 s;
+	struct store_bisect_step	*rows;
 	struct bisect_result		 res;
-	size_t				 nrows = 0;
-	long				 pending;
-	char				 err[1024];
-	int				 rc;
+	size_t				 nrows;
+	char				 err[4096];
 
-	if ((rc = bisect_sess_open(&s, db, id, 1)) != 0 ||
-	    bisect_sess_replay(&s, &rows,
-	    &nrows, &pending, err, sizeof err) == -1) {
-		if (rc == 0)
-			log_warnx("bisect %lld: %s", (long long)id, err);
-		bisect_sess_free(&s);
+	if (hunt_view_open(&s, db, id, err, sizeof err) == -1) {
+		log_warnx("%s", err);
 		return -1;
 	}
+	rows = s.steps;
+	nrows = s.nsteps;
 	if (what == 2 && !json)
 		bs_show_log(&s, rows, nrows, fp);
 	else {
@@ -333,7 +329,6 @@ bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
 			bs_show_steps(&s, rows, nrows, 0, fp);
 		}
 	}
-	free(rows);
-	bisect_sess_free(&s);
+	hunt_view_free(&s);
 	return 0;
 }

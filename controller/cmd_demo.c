@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "hunt.h"
 #include "lab.h"
 #include "log.h"
 #include "util.h"
@@ -32,22 +33,18 @@ static int
 demo_bisect(const char *db, const char *inv, const char *link,
     const char *good, const char *bad, const char *testname)
 {
-	struct bisect_cli_request	rq;
-	char				test[1024];
-	int64_t				id = 0;
-	int				rc;
+	struct hunt_request	rq;
+	char			test[1024];
 
 	snprintf(test, sizeof test, "%s/configs/bisect/%s", LABRAT_SOURCE_DIR,
 	    testname);
 	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
 	rq.inventory = inv;
 	rq.link = link;
 	rq.good = good;
 	rq.bad = bad;
 	rq.test = test;
-	rc = bisect_cli_run(&rq, &id);
-	return rc;
+	return bisect_cli_start(db, &rq, 0, 0);
 }
 
 static int
@@ -129,7 +126,6 @@ demo_exec(struct cmd_ctx *ctx)
 	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
 	    "(configs/plan-demo.json)");
 	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
 	rq.inventory = inv;
 	rq.plan = plan;
 	rq.kind = "demo";

@@ -1,0 +1,604 @@
+/*
+ * hunt: a bisect's session -- creating it, loading it back with its
+ * inventory, test, plan and job specs, rebuilding the machine from the
+ * stored steps -- and the loop that drives it to its end (the step itself
+ * is hunt_step.c, the revision sources hunt_revs.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisect.h"
+#include "config.h"
+#include "executor.h"
+#include "hunt_int.h"
+#include "matrix.h"
+#include "store.h"
+#include "util.h"
+
+const char *
+hunt_status_name(enum hunt_status st)
+{
+	switch (st) {
+	case HUNT_FOUND:	return "found";
+	case HUNT_RANGE:	return "range";
+	case HUNT_FAILED:	return "failed";
+	case HUNT_INTERRUPTED:	return "interrupted";
+	case HUNT_CONFIG:	return "config error";
+	case HUNT_ERROR:	return "error";
+	case HUNT_ENDED:	return "ended";
+	}
+	return "?";
+}
+
+void
+hunt_emit(const struct hunt_opts *o, int64_t id, enum hunt_event_kind kind,
+    const char *rev, const char *fmt, ...)
+{
+	struct hunt_event	ev;
+	va_list			ap;
+	char			text[2048];
+
+	if (o == NULL || o->event == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	ev.kind = kind;
+	ev.bisect_id = id;
+	ev.revision = rev;
+	ev.text = text;
+	o->event(&ev, o->event_arg);
+}
+
+/* Every collected config error into err, one per line; frees errs. */
+static void
+hunt_errs(struct config_errors *errs, char *err, size_t errlen)
+{
+	size_t	i, len = 0;
+
+	if (errlen > 0)
+		err[0] = '\0';
+	for (i = 0; i < errs->n && len + 1 < errlen; i++) {
+		snprintf(err + len, errlen - len, "%s%s", i > 0 ? "\n" : "",
+		    errs->msgs[i]);
+		len += strlen(err + len);
+	}
+	config_errors_free(errs);
+}
+
+void
+hunt_view_free(struct hunt_view *v)
+{
+	bisect_free(v->m);
+	config_bisect_test_free(v->test);
+	config_argv_free(v->ids);
+	config_argv_free(v->msgs);
+	free(v->steps);
+	store_bisect_free(&v->row);
+	store_close(v->st);
+	memset(v, 0, sizeof *v);
+}
+
+static void
+sess_free(struct hunt_sess *s)
+{
+	hunt_view_free(&s->v);
+	config_plan_free(s->plan);
+	config_inventory_free(s->inv);
+	free(s->plan_text);
+	free(s->base);
+	memset(s, 0, sizeof *s);
+}
+
+/* The job specs of the reference and the candidate side. */
+static int
+sess_specs(struct hunt_sess *s, char *err, size_t errlen)
+{
+	const struct config_bisect_test	*t = s->v.test;
+	struct matrix_job		*jobs = NULL;
+	size_t				 nj = 0, i;
+	int				 side;
+
+	if (matrix_expand(s->plan, s->inv, &jobs, &nj, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < nj && i < 2; i++) {
+		side = HUNT_SIDE_CAND;
+		if (t->compare == CONFIG_BISECT_AB &&
+		    jobs[i].knobs.value[t->ab_knob] == t->ab_reference)
+			side = HUNT_SIDE_REF;
+		executor_job_spec(&jobs[i], s->params[side],
+		    sizeof s->params[side], &s->spec[side]);
+		s->spec[side].link = s->v.row.link;
+		store_knobs_key(&s->spec[side].knobs, s->key[side],
+		    sizeof s->key[side]);
+		s->have_spec[side] = 1;
+	}
+	free(jobs);
+	if (!s->have_spec[HUNT_SIDE_CAND] || (t->compare == CONFIG_BISECT_AB &&
+	    !s->have_spec[HUNT_SIDE_REF])) {
+		util_seterr(err, errlen, "the test expands to %zu jobs per "
+		    "repetition, want %d", nj, t->compare == CONFIG_BISECT_AB ?
+		    2 : 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The test of a bisect shown read-only whose file is gone: the stored
+ * metric is all the steps need. */
+static struct config_bisect_test *
+sess_stand_in_test(const struct store_bisect *row, struct config_errors *errs)
+{
+	struct config_bisect_test	*t;
+	char				*text;
+
+	text = xasprintf("{\"compare\":{\"type\":\"baseline\"},"
+	    "\"workload\":{\"tool\":\"iperf3\"},\"metric\":\"%s\"}",
+	    row->metric);
+	t = config_bisect_test_parse(row->plan_path, text, strlen(text), errs);
+	free(text);
+	return t;
+}
+
+/* The judging parameters of the test. */
+static void
+sess_bisect_test(struct hunt_sess *s)
+{
+	const struct config_bisect_test	*t = s->v.test;
+
+	bisect_test_default(&s->bt, t->threshold);
+	s->bt.fixed_reference = t->compare == CONFIG_BISECT_BASELINE;
+	s->bt.remeasures = t->remeasures;
+	s->bt.stats.alpha = t->alpha;
+	s->bt.stats.min_samples = (size_t)t->min_samples;
+	s->bt.stats.max_samples = (size_t)t->max_samples;
+	s->bt.stats.collapse = t->collapse_factor;
+	s->bt.stats.collapse_min_samples = (size_t)t->collapse_min_samples;
+	s->bt.stats.lower_is_better = t->lower_is_better;
+	s->bt.stats.seed = (uint64_t)s->v.row.id;
+}
+
+/*
+ * Loads everything a stored bisect needs (readonly: no inventory, for
+ * showing it).  0, -1 (failure), -2 (config); err either way.
+ */
+static int
+sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
+    char *err, size_t errlen)
+{
+	struct config_errors	errs;
+	struct hunt_revs	r;
+	char			e[1024];
+	int			rc;
+
+	memset(s, 0, sizeof *s);
+	s->db = db;
+	if (store_open(db, readonly ? STORE_OPEN_READONLY : STORE_OPEN_CREATE |
+	    STORE_OPEN_MIGRATE, &s->v.st, err, errlen) == -1)
+		return -1;
+	if ((rc = store_bisect_get(s->v.st, id, &s->v.row, e,
+	    sizeof e)) != 1) {
+		util_seterr(err, errlen, "bisect %lld: %s", (long long)id,
+		    rc == 0 ? "no such bisect" : e);
+		return -1;
+	}
+	hunt_revs_parse_stored(&r, s->v.row.revisions);
+	s->v.ids = r.ids;
+	s->v.msgs = r.msgs;
+	s->v.n = r.n;
+	config_errors_init(&errs);
+	/* Showing a bisect needs no inventory (the lab may be gone), nor
+	 * its test file: the steps hold the evidence. */
+	if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
+		s->v.test = sess_stand_in_test(&s->v.row, &errs);
+		s->v.test_missing = 1;
+	}
+	if ((!readonly && (s->inv = config_inventory_load(
+	    s->v.row.inventory_path, &errs)) == NULL) || (s->v.test == NULL &&
+	    (s->v.test = config_bisect_test_load(s->v.row.plan_path,
+	    &errs)) == NULL) || (s->plan = config_bisect_plan(s->v.test,
+	    s->v.row.link, s->inv, &errs)) == NULL) {
+		hunt_errs(&errs, err, errlen);
+		return -2;
+	}
+	config_errors_free(&errs);
+	s->plan_text = config_bisect_plan_text(s->v.test, s->v.row.link);
+	s->link = readonly ? NULL : config_inventory_link(s->inv,
+	    s->v.row.link);
+	sess_bisect_test(s);
+	if ((!readonly && s->link == NULL) || bisect_test_check(&s->bt, e,
+	    sizeof e) == -1 || sess_specs(s, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "bisect %lld: %s",
+		    (long long)s->v.row.id, !readonly && s->link == NULL ?
+		    "link not in the inventory" : e);
+		return -2;
+	}
+	return 0;
+}
+
+/* Index of revision id in the session's list, or -1. */
+static long
+sess_index(const struct hunt_sess *s, const char *id)
+{
+	size_t	r;
+
+	for (r = 0; r < s->v.n; r++)
+		if (strcmp(s->v.ids[r], id) == 0)
+			return (long)r;
+	return -1;
+}
+
+/*
+ * Reads the stored steps into s->v.steps and rebuilds the machine from
+ * those with a verdict; *pending: an unfinished row (verdict "") or -1.
+ */
+static int
+sess_replay(struct hunt_sess *s, long *pending, char *err, size_t errlen)
+{
+	struct store_bisect_step	*rows;
+	struct bisect_step		*steps;
+	size_t				 nrows = 0, ns = 0, i;
+	long				 good, bad, r;
+	enum bisect_outcome		 o;
+
+	*pending = -1;
+	if (store_bisect_steps(s->v.st, s->v.row.id, &s->v.steps,
+	    &s->v.nsteps, err, errlen) == -1)
+		return -1;
+	rows = s->v.steps;
+	nrows = s->v.nsteps;
+	steps = xcalloc(nrows + 1, sizeof *steps);
+	for (i = 0; i < nrows; i++) {
+		if (bisect_outcome_parse(rows[i].verdict, &o) == -1) {
+			*pending = (long)i;
+			continue;
+		}
+		steps[ns].outcome = o;
+		steps[ns].strength = o == BISECT_SKIP ? -1.0 :
+		    1.0 - rows[i].p / 2.0;
+		r = sess_index(s, rows[i].revision);
+		steps[ns].rev = r < 0 ? 0 : (size_t)r;
+		ns++;
+	}
+	good = sess_index(s, s->v.row.good);
+	bad = sess_index(s, s->v.row.bad);
+	s->v.m = good < 0 || bad < 0 ? NULL : bisect_replay(
+	    (const char *const *)s->v.ids, s->v.n, (size_t)good, (size_t)bad,
+	    steps, ns, err, errlen);
+	free(steps);
+	if (good < 0 || bad < 0)
+		util_seterr(err, errlen, "GOOD or BAD not in the revisions");
+	return s->v.m == NULL ? -1 : 0;
+}
+
+int
+hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
+    size_t errlen)
+{
+	struct hunt_sess	s;
+	long			pending;
+	char			e[1024];
+
+	memset(v, 0, sizeof *v);
+	if (sess_open(&s, db, id, 1, err, errlen) != 0) {
+		sess_free(&s);
+		return -1;
+	}
+	if (sess_replay(&s, &pending, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "bisect %lld: %s", (long long)id, e);
+		sess_free(&s);
+		return -1;
+	}
+	*v = s.v;
+	memset(&s.v, 0, sizeof s.v);
+	sess_free(&s);
+	return 0;
+}
+
+/* The step row for req: the one a kill cut short, or a new one. */
+static int
+drive_row(struct hunt_sess *s, const struct bisect_request *req,
+    long *pending, struct store_bisect_step *row, char *err, size_t errlen)
+{
+	int64_t	sid;
+	char	e[512];
+
+	memset(row, 0, sizeof *row);
+	if (*pending >= 0 && strcmp(s->v.steps[*pending].revision,
+	    req->id) == 0) {
+		*row = s->v.steps[*pending];
+		if (row->run_id > 0)
+			store_run_finish(s->v.st, row->run_id,
+			    STORE_RUN_CANCELLED, "controller died", e,
+			    sizeof e);
+		row->run_id = 0;
+		*pending = -1;
+		return 0;
+	}
+	snprintf(row->revision, sizeof row->revision, "%s", req->id);
+	if (store_bisect_step_add(s->v.st, s->v.row.id, row, &sid, err,
+	    errlen) == -1)
+		return -1;
+	row->id = sid;
+	row->bisect_id = s->v.row.id;
+	return 0;
+}
+
+/* Drives the machine to its end: 0 with *res, or -1 with err. */
+static int
+drive(struct hunt_sess *s, struct bisect_result *res, char *err,
+    size_t errlen)
+{
+	struct store_bisect_step	row;
+	struct bisect_request		req;
+	enum bisect_outcome		o;
+	double				strength;
+	long				pending;
+
+	if (sess_replay(s, &pending, err, errlen) == -1 ||
+	    hunt_load_base(s, err, errlen) == -1)
+		return -1;
+	while (bisect_next(s->v.m, &req)) {
+		if (*s->stop) {
+			util_seterr(err, errlen, "interrupted");
+			return -1;
+		}
+		if (drive_row(s, &req, &pending, &row, err, errlen) == -1)
+			return -1;
+		hunt_emit(s->opts, s->v.row.id, HUNT_EV_TESTING, req.id,
+		    "bisect %lld: testing %s (%s)", (long long)s->v.row.id,
+		    req.id, bisect_why_name(req.why));
+		if (hunt_step(s, &req, &row, &o, &strength, err,
+		    errlen) == -1 || store_bisect_step_update(s->v.st, &row,
+		    err, errlen) == -1 || bisect_record(s->v.m, req.rev, o,
+		    strength, err, errlen) == -1)
+			return -1;
+	}
+	bisect_result(s->v.m, res);
+	return store_bisect_update(s->v.st, s->v.row.id,
+	    res->status == BISECT_FAILED ? "failed" : "done",
+	    res->status == BISECT_FOUND ? bisect_id(s->v.m, res->culprit) :
+	    NULL, res->confidence, res->reason, err, errlen);
+}
+
+/* The newest running bisect of db into *id; 0 or -1 with err. */
+static int
+newest_running(const char *db, int64_t *id, char *err, size_t errlen)
+{
+	struct store		*st = NULL;
+	struct store_bisect	*list = NULL;
+	size_t			 n = 0, i;
+
+	*id = 0;
+	if (store_open(db, STORE_OPEN_READONLY, &st, err, errlen) == -1 ||
+	    store_bisect_list(st, &list, &n, err, errlen) == -1) {
+		store_close(st);
+		return -1;
+	}
+	for (i = 0; i < n && *id == 0; i++)
+		if (strcmp(list[i].state, "running") == 0)
+			*id = list[i].id;
+	store_bisects_free(list, n);
+	store_close(st);
+	if (*id == 0) {
+		util_seterr(err, errlen, "%s: no running bisect to resume", db);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+sess_lab(struct hunt_sess *s, const struct hunt_opts *o,
+    volatile sig_atomic_t *nostop)
+{
+	char	host[64];
+
+	s->opts = o;
+	s->ops = o->lab != NULL ? o->lab : &hunt_lab_real;
+	s->stop = o->stop != NULL ? o->stop : nostop;
+	if (gethostname(host, sizeof host) == -1)
+		snprintf(host, sizeof host, "?");
+	host[sizeof host - 1] = '\0';
+	snprintf(s->owner, sizeof s->owner, "%s:%ld:bisect", host,
+	    (long)getpid());
+	s->lab.inv = s->inv;
+	s->lab.plan = s->plan;
+	s->lab.link = s->link;
+	s->lab.test = s->v.test;
+	s->lab.db_path = s->db;
+	s->lab.owner = s->owner;
+	s->lab.stop = s->stop;
+}
+
+enum hunt_status
+hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
+    size_t errlen)
+{
+	struct hunt_sess	s;
+	struct bisect_result	res;
+	volatile sig_atomic_t	nostop = 0;
+	enum hunt_status	st;
+	int			rc;
+
+	if (idp != NULL)
+		*idp = id;
+	if (id == 0 && newest_running(o->db_path, &id, err, errlen) == -1)
+		return HUNT_ERROR;
+	if (idp != NULL)
+		*idp = id;
+	if ((rc = sess_open(&s, o->db_path, id, 0, err, errlen)) != 0) {
+		sess_free(&s);
+		return rc == -2 ? HUNT_CONFIG : HUNT_ERROR;
+	}
+	if (strcmp(s.v.row.state, "running") != 0) {
+		sess_free(&s);
+		return HUNT_ENDED;
+	}
+	sess_lab(&s, o, &nostop);
+	if (drive(&s, &res, err, errlen) == -1)
+		st = HUNT_INTERRUPTED;
+	else
+		st = res.status == BISECT_FOUND ? HUNT_FOUND :
+		    res.status == BISECT_RANGE ? HUNT_RANGE : HUNT_FAILED;
+	sess_free(&s);
+	return st;
+}
+
+/* Stores the validated bisect; 0 or -1 with err. */
+static int
+create_store(const struct hunt_opts *o, const struct hunt_request *rq,
+    const struct config_bisect_test *t, const struct hunt_revs *r, long gi,
+    long bi, const char *ipath, const char *tpath, int64_t *id, char *err,
+    size_t errlen)
+{
+	struct store_bisect_spec	 sp;
+	struct store			*st = NULL;
+	char				*text, knobs[STORE_KEY_MAX];
+	int				 rc = -1;
+
+	text = hunt_revs_text(r, (size_t)gi, (size_t)bi);
+	hunt_test_knobs_key(t, knobs, sizeof knobs);
+	memset(&sp, 0, sizeof sp);
+	sp.link = rq->link;
+	sp.knobs = knobs;
+	sp.tool = config_tool_name(t->tool);
+	sp.params = strlen(t->workload_json) < STORE_PARAMS_MAX ?
+	    t->workload_json : "";
+	sp.metric = t->metric;
+	sp.good = r->ids[gi];
+	sp.bad = r->ids[bi];
+	sp.revisions = text;
+	sp.inventory_path = ipath;
+	sp.plan_path = tpath;
+	if (store_open(o->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
+	    &st, err, errlen) == 0 && store_bisect_create(st, &sp, id, err,
+	    errlen) == 0)
+		rc = 0;
+	store_close(st);
+	free(text);
+	return rc;
+}
+
+/* Validates and stores a new bisect; 0, -1 (fail), -2 (config). */
+static int
+create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
+    char *err, size_t errlen)
+{
+	struct config_errors		 errs;
+	struct config_inventory		*inv = NULL;
+	struct config_bisect_test	*t = NULL;
+	struct config_plan		*plan = NULL;
+	struct bisect			*m = NULL;
+	struct hunt_revs		 r;
+	char				 e[1024], ipath[PATH_MAX],
+					 tpath[PATH_MAX], *good, *bad;
+	long				 gi, bi;
+	int				 rc = -2;
+
+	memset(&r, 0, sizeof r);
+	good = xstrdup(rq->good);
+	bad = xstrdup(rq->bad);
+	config_errors_init(&errs);
+	if ((inv = config_inventory_load(rq->inventory, &errs)) == NULL ||
+	    (t = config_bisect_test_load(rq->test, &errs)) == NULL ||
+	    (plan = config_bisect_plan(t, rq->link, inv, &errs)) == NULL) {
+		hunt_errs(&errs, err, errlen);
+		goto out;
+	}
+	config_errors_free(&errs);
+	if (config_inventory_link(inv, rq->link) == NULL)
+		util_seterr(err, errlen, "%s: no link %s", rq->inventory,
+		    rq->link);
+	else if (realpath(rq->inventory, ipath) == NULL ||
+	    realpath(rq->test, tpath) == NULL)
+		util_seterr(err, errlen, "realpath: %s", strerror(errno));
+	else if (hunt_revs_load(&r, rq->revisions, ipath, &good, &bad, e,
+	    sizeof e) == -1)
+		util_seterr(err, errlen, "revisions: %s", e);
+	else if (hunt_revs_endpoints(&r, good, bad, &gi, &bi, err,
+	    errlen) == 0 && (m = bisect_new((const char *const *)r.ids + gi,
+	    (size_t)(bi - gi + 1), 0, (size_t)(bi - gi), e,
+	    sizeof e)) == NULL)
+		util_seterr(err, errlen, "revisions: %s", e);
+	if (m == NULL)
+		goto out;
+	rc = -1;
+	if (create_store(o, rq, t, &r, gi, bi, ipath, tpath, id, err,
+	    errlen) == -1)
+		goto out;
+	hunt_emit(o, *id, HUNT_EV_STARTED, NULL, "bisect %lld started: %ld "
+	    "revisions %s..%s on link %s (db %s)", (long long)*id,
+	    bi - gi + 1, good, bad, rq->link, o->db_path);
+	rc = 0;
+out:
+	bisect_free(m);
+	hunt_revs_free(&r);
+	free(good);
+	free(bad);
+	config_plan_free(plan);
+	config_bisect_test_free(t);
+	config_inventory_free(inv);
+	return rc;
+}
+
+enum hunt_status
+hunt_start(const struct hunt_opts *o, const struct hunt_request *rq,
+    int64_t *idp, char *err, size_t errlen)
+{
+	struct store	*st = NULL;
+	char		 e[1024];
+	int64_t		 id = 0;
+	int		 rc, nsteps = 0;
+
+	*idp = 0;
+	if ((rc = create(o, rq, &id, err, errlen)) != 0)
+		return rc == -2 ? HUNT_CONFIG : HUNT_ERROR;
+	*idp = id;
+	if (rq->replay != NULL) {
+		if (store_open(o->db_path, STORE_OPEN_MIGRATE, &st, e,
+		    sizeof e) == -1) {
+			util_seterr(err, errlen, "replay %s: %s", rq->replay,
+			    e);
+			return HUNT_ERROR;
+		}
+		rc = hunt_replay_log(st, id, rq->replay, &nsteps, err, errlen);
+		store_close(st);
+		if (rc == -1)
+			return HUNT_ERROR;
+		hunt_emit(o, id, HUNT_EV_REPLAYED, NULL, "bisect %lld: %d "
+		    "steps replayed from %s", (long long)id, nsteps,
+		    rq->replay);
+	}
+	return hunt_resume(o, id, NULL, err, errlen);
+}
+
+int
+hunt_reset(const char *db, int64_t id, int64_t *idp, char *was,
+    size_t waslen, char *err, size_t errlen)
+{
+	struct store		*st = NULL;
+	struct store_bisect	 b;
+	int			 r;
+
+	memset(&b, 0, sizeof b);
+	*idp = 0;
+	if (waslen > 0)
+		was[0] = '\0';
+	if (store_open(db, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st, err,
+	    errlen) == -1 || (r = store_bisect_get(st, id, &b, err,
+	    errlen)) == -1 || (r == 1 && store_bisect_update(st, b.id,
+	    "reset", NULL, 0, "reset by the user", err, errlen) == -1))
+		r = -1;
+	else if (r == 1) {
+		*idp = b.id;
+		snprintf(was, waslen, "%s", b.state);
+	}
+	store_bisect_free(&b);
+	store_close(st);
+	return r;
+}

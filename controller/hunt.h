@@ -1,0 +1,186 @@
+/*
+ * hunt: the bisect driver.  It owns a bisect's life below the command line:
+ * the revision list (git first-parent history, a plain list or a simulated
+ * lab's history: hunt_revs.c), the stored session, replay of the stored
+ * steps on resume, and each step -- a run of kind "bisect", the revision
+ * installed, rebooted and verified on both hosts of the link, measurement
+ * batches as the adaptive sampling asks for them, the verdict written to
+ * the step row before the state machine (bisect.h) records it.  A
+ * controller killed at any moment continues with hunt_resume() without
+ * repeating a finished step.
+ *
+ * Nothing here prints or exits: progress goes through hunt_opts.event,
+ * errors into the caller's buffer, and a stop flag (a SIGINT handler's)
+ * cuts a hunt short.  The lab is reached through struct hunt_lab_ops, whose
+ * default (NULL) is kernel.h for installing and the executor for
+ * measuring; tests pass a fake one.
+ */
+#ifndef LABRAT_HUNT_H
+#define LABRAT_HUNT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bisect.h"
+#include "config.h"
+#include "kernel.h"
+#include "store.h"
+
+/* What hunt_start() and hunt_resume() end with. */
+enum hunt_status {
+	HUNT_FOUND = 0,		/* culprit exact (stored "done") */
+	HUNT_RANGE,		/* smallest provable range (stored "done") */
+	HUNT_FAILED,		/* ended without a culprit (stored "failed"):
+				   endpoints wrong, verdicts inconsistent */
+	HUNT_INTERRUPTED,	/* stopped before its end: the stop flag, or a
+				   lab or store error (err); still "running",
+				   hunt_resume() continues it */
+	HUNT_CONFIG,		/* bad request, inventory, test or revisions
+				   (err, one line per error); nothing run */
+	HUNT_ERROR,		/* nothing driven: no such bisect, store
+				   error, a --replay log refused (err) */
+	HUNT_ENDED		/* hunt_resume() of a bisect that had ended
+				   before: nothing done */
+};
+
+const char	*hunt_status_name(enum hunt_status);
+
+/* ---- progress ----------------------------------------------------------- */
+
+enum hunt_event_kind {
+	HUNT_EV_STARTED,	/* a new bisect was stored */
+	HUNT_EV_REPLAYED,	/* steps of a --replay log recorded */
+	HUNT_EV_TESTING,	/* a step begins */
+	HUNT_EV_INSTALLED,	/* one host's install/reboot/verify outcome */
+	HUNT_EV_SKIPPED,	/* a revision could not be put on the hosts */
+	HUNT_EV_VERDICT		/* a step's verdict */
+};
+
+/* One progress line; text has no newline and no program name. */
+struct hunt_event {
+	enum hunt_event_kind	 kind;
+	int64_t			 bisect_id;
+	const char		*revision;	/* NULL for STARTED, REPLAYED */
+	const char		*text;
+};
+
+/* ---- the lab, as the driver reaches it --------------------------------- */
+
+/* What the ops get: the bisect's configuration and where it records. */
+struct hunt_lab {
+	const struct config_inventory	*inv;
+	const struct config_plan	*plan;	/* the test's one-workload plan */
+	const struct config_link	*link;
+	const struct config_bisect_test	*test;
+	const char			*db_path;
+	const char			*owner;	/* lease owner, "host:pid:bisect" */
+	volatile sig_atomic_t		*stop;	/* never NULL */
+};
+
+/* One host's part of putting a revision on the link. */
+struct hunt_install {
+	const struct config_host	*host;	/* set by the driver */
+	int				 rc;	/* 0: out valid; -1: err */
+	struct kernel_outcome		 out;
+	char				 err[1024];
+};
+
+struct hunt_lab_ops {
+	/*
+	 * Installs rev on in[0].host (the link's client) and in[1].host (its
+	 * server), reboots and verifies each: fills rc, out and err of both
+	 * (a KERNEL_UNBUILDABLE / UNBOOTABLE outcome makes the step a skip,
+	 * rc -1 stops the hunt as interrupted).
+	 */
+	void	(*install)(void *arg, const struct hunt_lab *, const char *rev,
+		    struct hunt_install in[2]);
+	/*
+	 * Runs every queued job of run_id (the driver queued them: the
+	 * reference and candidate sides interleaved) and records each job's
+	 * samples in the store at lab->db_path, as the executor does.
+	 * Returns 0 when the run could be driven (*stopped = 1 when
+	 * *lab->stop cut it short), -1 with err when it could not start.
+	 */
+	int	(*measure)(void *arg, const struct hunt_lab *, int64_t run_id,
+		    int *stopped, char *err, size_t errlen);
+};
+
+/* The default ops: kernel_install_host() on both hosts in parallel, and
+ * executor_run(). */
+extern const struct hunt_lab_ops hunt_lab_real;
+
+/* ---- hunting ------------------------------------------------------------ */
+
+struct hunt_opts {
+	const char		*db_path;
+	volatile sig_atomic_t	*stop;		/* may be NULL */
+	void			(*event)(const struct hunt_event *, void *);
+	void			*event_arg;	/* event may be NULL */
+	const struct hunt_lab_ops *lab;		/* NULL = hunt_lab_real */
+	void			*lab_arg;
+};
+
+/* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"
+ * lines or a lab history (NULL = history.json next to the inventory);
+ * replay: a `bisect log` whose steps are recorded first (may be NULL). */
+struct hunt_request {
+	const char	*inventory;
+	const char	*link;
+	const char	*good;
+	const char	*bad;
+	const char	*test;
+	const char	*revisions;
+	const char	*replay;
+};
+
+/*
+ * Validates and stores a new bisect (*bisect_id, 0 when none was stored),
+ * records the replayed steps, and drives it to its end as hunt_resume().
+ */
+enum hunt_status hunt_start(const struct hunt_opts *,
+		    const struct hunt_request *, int64_t *bisect_id,
+		    char *err, size_t errlen);
+
+/*
+ * Continues bisect id (0 = the newest running one, *bisect_id gets which)
+ * from its stored steps; a step a kill cut short is measured again from
+ * the start, finished steps never are.
+ */
+enum hunt_status hunt_resume(const struct hunt_opts *, int64_t id,
+		    int64_t *bisect_id, char *err, size_t errlen);
+
+/*
+ * Marks bisect id (0 = the newest) "reset".  *bisect_id gets its id and was
+ * its state before.  1 done, 0 no such bisect, -1 with err.
+ */
+int	hunt_reset(const char *db_path, int64_t id, int64_t *bisect_id,
+	    char *was, size_t waslen, char *err, size_t errlen);
+
+/* ---- reading a bisect back (status, log, result) ----------------------- */
+
+/*
+ * A stored bisect and the machine its steps rebuild, read only: no
+ * inventory needed, and a test file that is gone is replaced by one with
+ * the stored metric (test_missing).  Every pointer is owned by the view
+ * (hunt_view_free()); st stays open for further reads.
+ */
+struct hunt_view {
+	struct store			*st;
+	struct store_bisect		 row;
+	struct config_bisect_test	*test;
+	struct bisect			*m;
+	char				**ids, **msgs;	/* the revisions */
+	size_t				 n;
+	struct store_bisect_step	*steps;		/* stored, in order */
+	size_t				 nsteps;
+	int				 test_missing;
+};
+
+/* 0, or -1 with err (no such bisect, store error, a test that does not
+ * load, steps that do not replay). */
+int	hunt_view_open(struct hunt_view *, const char *db_path, int64_t id,
+	    char *err, size_t errlen);
+void	hunt_view_free(struct hunt_view *);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * hunt_int.h: internal to hunt*.c -- a stored bisect loaded with its
+ * inventory, test, plan, revisions and job specs (struct hunt_sess), the
+ * step (hunt_step.c) and the revision sources (hunt_revs.c).
+ */
+#ifndef LABRAT_HUNT_INT_H
+#define LABRAT_HUNT_INT_H
+
+#include "hunt.h"
+
+#define HUNT_SIDE_REF		0
+#define HUNT_SIDE_CAND		1
+#define HUNT_TEXT_MAX		(64 * 1024 * 1024)
+
+struct hunt_sess {
+	struct hunt_view	 v;	/* the stored bisect, machine, steps */
+	const char		*db;
+	struct config_inventory	*inv;
+	struct config_plan	*plan;
+	char			*plan_text;
+	const struct config_link *link;
+	struct bisect_test	 bt;
+	struct store_job_spec	 spec[2];
+	char			 params[2][STORE_PARAMS_MAX];
+	char			 key[2][STORE_KEY_MAX];
+	int			 have_spec[2];
+	double			*base;	/* GOOD's samples */
+	size_t			 nbase;
+	char			 owner[128];
+	int			 reps;	/* repetitions so far */
+	const struct hunt_opts	*opts;
+	const struct hunt_lab_ops *ops;
+	struct hunt_lab		 lab;
+	volatile sig_atomic_t	*stop;	/* never NULL while driving */
+};
+
+/* hunt.c: a progress line (printf-style) through o->event. */
+void	hunt_emit(const struct hunt_opts *o, int64_t bisect_id,
+	    enum hunt_event_kind, const char *rev, const char *fmt, ...)
+	    __attribute__((format(printf, 5, 6)));
+
+/*
+ * hunt_step.c: one step of revision req->id -- a run, install, measure,
+ * verdict into row (row->run_id and the verdict fields).  0, or -1 with
+ * err (the run is finished failed or cancelled then).
+ */
+int	hunt_step(struct hunt_sess *, const struct bisect_request *req,
+	    struct store_bisect_step *row, enum bisect_outcome *out,
+	    double *strength, char *err, size_t errlen);
+/* Loads GOOD's samples of a baseline bisect from its check step's run
+ * (s->v.steps). */
+int	hunt_load_base(struct hunt_sess *, char *err, size_t errlen);
+
+/* ---- hunt_revs.c ---------------------------------------------------- */
+
+/* A revision list: ids and msgs NULL-terminated, heap (hunt_revs_free()). */
+struct hunt_revs {
+	char	**ids, **msgs;
+	size_t	  n, cap;
+};
+
+/*
+ * Loads src ("git:PATH[:SUB,...]", a list, a lab history; NULL = the
+ * history.json next to inventory).  For git, *good and *bad (heap) are
+ * replaced by the full hashes.  0, or -1 with err.
+ */
+int	hunt_revs_load(struct hunt_revs *, const char *src,
+	    const char *inventory, char **good, char **bad, char *err,
+	    size_t errlen);
+void	hunt_revs_free(struct hunt_revs *);
+/* GOOD..BAD as the store keeps it: "id\tmessage" lines; heap string. */
+char	*hunt_revs_text(const struct hunt_revs *, size_t good, size_t bad);
+/* The store's "id\tmessage" lines back into r. */
+void	hunt_revs_parse_stored(struct hunt_revs *, const char *text);
+/* Index of GOOD and BAD in r; 0 or -1 with err. */
+int	hunt_revs_endpoints(const struct hunt_revs *, const char *good,
+	    const char *bad, long *gi, long *bi, char *err, size_t errlen);
+/* The candidate side's knobs of a test, as the store keys them. */
+void	hunt_test_knobs_key(const struct config_bisect_test *, char *knobs,
+	    size_t len);
+/*
+ * Records the steps of a `bisect log` file for bisect id (not measured
+ * again: resume replays them through the machine, which refuses a step
+ * that does not apply).  *nsteps gets how many.  0, or -1 with err.
+ */
+int	hunt_replay_log(struct store *, int64_t id, const char *path,
+	    int *nsteps, char *err, size_t errlen);
+
+#endif
