@@ -107,6 +107,7 @@ emit_nic(struct emit *e, const struct osdep_nic *n)
 	else
 		emit_null(e, "mtu");
 	emit_tristate(e, "tso", n->tso);
+	emit_tristate(e, "tso_partial", n->tso_partial);
 	emit_tristate(e, "lro", n->lro);
 	emit_tristate(e, "rxcsum", n->rxcsum);
 	emit_tristate(e, "txcsum", n->txcsum);

@@ -1,23 +1,31 @@
 /*
  * cmd_iperf.c: `iperf` -- one iperf2 or iperf3 client run with the flags of
  * the bug reports, parsed, plus host CPU, CPU of watched processes and the
- * interface counters around the run.
+ * interface counters around the run.  A result is printed only when the
+ * tool's report is exact (iperf2 -y C, iperf3 JSON; text only on request)
+ * and complete (parse_iperf_check): anything else is a failed command with
+ * its reason, never a number.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "emit.h"
 #include "exec.h"
-#include "json.h"
 #include "osdep.h"
 #include "parse.h"
 #include "validate.h"
 
 struct iperf_req {
 	const char *tool, *server, *port, *len, *window, *time, *parallel;
+	const char *format;	/* csv | text | json | json-stream */
 	int	 nodelay;
 	const char *watch[VALIDATE_MAXMULTI];
 	int	 nwatch;
@@ -33,15 +41,45 @@ struct iperf_sample {
 	long long ms;
 };
 
-/* 1 if version "A.B.C" is at least 2.0.9 (iperf2 -e). */
+/* 1 if version "A.B[.C]" is at least ma.mi.pa. */
 static int
-iperf2_has_e(const char *v)
+version_at_least(const char *v, int ma, int mi, int pa)
 {
 	int	 a = 0, b = 0, c = 0;
 
 	if (sscanf(v, "%d.%d.%d", &a, &b, &c) < 2)
 		return 0;
-	return a > 2 || (a == 2 && (b > 0 || c >= 9));
+	return a != ma ? a > ma : b != mi ? b > mi : c >= pa;
+}
+
+/*
+ * The send buffer the kernel grants a fresh TCP socket for the window
+ * asked (0: none asked): iperf2 -y C does not print its "TCP window size"
+ * line, and this is the same setsockopt/getsockopt(SO_SNDBUF) pair iperf2
+ * itself reports (a refused request keeps the default, like iperf2).
+ * -1 if the socket calls fail.
+ */
+static long long
+probe_sndbuf(const char *server, unsigned long long want)
+{
+	socklen_t sl;
+	int	 fd, v;
+
+	fd = socket(strchr(server, ':') != NULL ? AF_INET6 : AF_INET,
+	    SOCK_STREAM, 0);
+	if (fd == -1)
+		return -1;
+	if (want > 0 && want <= 0x7fffffff) {
+		v = (int)want;
+		(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
+	}
+	sl = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &sl) == -1 || v <= 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return v;
 }
 
 static int
@@ -59,10 +97,11 @@ cubic_available(void)
 	return 0;
 }
 
-/* Builds the client argv into argv (words point into q). */
+/* Builds the client argv into argv (words point into q); enhanced: iperf2
+ * -e, stream: iperf3 --json-stream. */
 static void
-agent_iperf_argv(const struct iperf_req *q, int enhanced, int cubic,
-    char **argv, size_t max)
+agent_iperf_argv(const struct iperf_req *q, int enhanced, int stream,
+    int cubic, char **argv, size_t max)
 {
 	size_t	 i = 0;
 
@@ -74,8 +113,11 @@ agent_iperf_argv(const struct iperf_req *q, int enhanced, int cubic,
 		ADD("-p");
 		ADD(q->port);
 	}
-	if (strcmp(q->tool, "iperf3") == 0)
+	if (strcmp(q->format, "json") == 0 ||
+	    strcmp(q->format, "json-stream") == 0)
 		ADD("-J");
+	if (stream)
+		ADD("--json-stream");
 	if (q->len != NULL) {
 		ADD("-l");
 		ADD(q->len);
@@ -102,6 +144,10 @@ agent_iperf_argv(const struct iperf_req *q, int enhanced, int cubic,
 	}
 	if (strcmp(q->tool, "iperf2") == 0 && enhanced)
 		ADD("-e");
+	if (strcmp(q->format, "csv") == 0) {
+		ADD("-y");
+		ADD("C");
+	}
 	argv[i] = NULL;
 #undef ADD
 }
@@ -187,6 +233,8 @@ emit_result(const struct iperf_req *q, const struct parse_iperf *p,
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "iperf");
 	emit_str(&e, "tool", q->tool);
+	emit_str(&e, "format", q->format);
+	emit_bool(&e, "exact", p->exact);
 	emit_num(&e, "bytes", p->bytes);
 	emit_num(&e, "seconds", p->seconds);
 	emit_num(&e, "bps", p->bps);
@@ -237,23 +285,6 @@ emit_result(const struct iperf_req *q, const struct parse_iperf *p,
 	emit_flush(&e);
 }
 
-/* 1 when iperf3 -J output is a well-formed report of its own failure (a
- * top-level "error"): the run failed, the output is not garbage.  iperf3
- * 3.12 exits 0 after "unable to connect to server" with -J. */
-static int
-iperf3_reported_error(const char *out, size_t len)
-{
-	struct json_doc *doc;
-	char	 err[128];
-	int	 yes;
-
-	if ((doc = json_doc_parse(out, len, err, sizeof(err))) == NULL)
-		return 0;
-	yes = json_string(json_get(json_doc_root(doc), "error")) != NULL;
-	json_doc_free(doc);
-	return yes;
-}
-
 static int
 iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
     size_t errlen)
@@ -269,8 +300,10 @@ iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
 		{ "--parallel", VALIDATE_PARALLEL, 0, 0, NULL, { NULL } },
 		{ "--watch", VALIDATE_PROC, 1, 0, NULL, { NULL } },
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--format", VALIDATE_FORMAT, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
+	int	 three;
 	int	 i;
 
 	memset(q, 0, sizeof(*q));
@@ -298,7 +331,86 @@ iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
 		q->watch[i] = opts[8].vals[i];
 	if (opts[9].val != NULL)
 		snprintf(q->ifname, sizeof(q->ifname), "%s", opts[9].val);
+	three = strcmp(q->tool, "iperf3") == 0;
+	q->format = opts[10].val ? opts[10].val : three ? "json" : "csv";
+	if (three ? strcmp(q->format, "csv") == 0 :
+	    strcmp(q->format, "csv") != 0 && strcmp(q->format, "text") != 0) {
+		snprintf(err, errlen, "--format: %s for %s", three ?
+		    "json, json-stream or text" : "csv or text", q->tool);
+		return -1;
+	}
 	return 0;
+}
+
+/* Parses the output in the form the run was asked for. */
+static int
+iperf_parse(const struct iperf_req *q, int stream, const struct exec_result *r,
+    struct parse_iperf *p, char *err, size_t errlen)
+{
+	if (strcmp(q->tool, "iperf2") == 0)
+		return strcmp(q->format, "text") == 0 ?
+		    parse_iperf2(r->out, r->outlen, p, err, errlen) :
+		    parse_iperf2_csv(r->out, r->outlen, p, err, errlen);
+	if (strcmp(q->format, "text") == 0)
+		return parse_iperf3_text(r->out, r->outlen, p, err, errlen);
+	if (stream)
+		return parse_iperf3_stream(r->out, r->outlen, p, err, errlen);
+	return parse_iperf3_json(r->out, r->outlen, p, err, errlen);
+}
+
+/*
+ * The verdict on a finished run: AGENT_EXIT_OK when p may be reported,
+ * else the failure class with its reason in err (which holds the parser's
+ * message on entry when prc is -1).
+ */
+static int
+iperf_judge(const struct iperf_req *q, const char *cmd,
+    const struct exec_result *r, int prc, const struct parse_iperf *p,
+    char *err, size_t errlen)
+{
+	if (r->timed_out) {
+		snprintf(err, errlen, "%s: killed after its deadline of %s+30 s",
+		    cmd, q->time);
+		return AGENT_EXIT_TIMEOUT;
+	}
+	if (!r->exited || r->status != 0) {
+		/* iperf3 -J's own "error" says more than its exit status. */
+		if (prc == 0 || !p->tool_error) {
+			if (!r->exited)
+				snprintf(err, errlen, "%s killed by signal %d: "
+				    "%.300s", cmd, r->signo, r->err[0] ?
+				    r->err : r->out);
+			else
+				snprintf(err, errlen, "%s exited %d: %.300s",
+				    cmd, r->status, r->err[0] ? r->err : r->out);
+		}
+		return AGENT_EXIT_COMMAND;
+	}
+	if (r->out_truncated) {
+		snprintf(err, errlen, "%s: output larger than %u bytes", cmd,
+		    PARSE_MAX_INPUT);
+		return AGENT_EXIT_PARSE;
+	}
+	if (prc == -1 && p->tool_error)
+		return AGENT_EXIT_COMMAND;
+	if (prc == -1 && strcmp(q->tool, "iperf2") == 0 &&
+	    strstr(r->err != NULL ? r->err : "", "connect failed") != NULL) {
+		/* iperf2 exits 0 when it cannot connect; it only says so on
+		 * stderr ("tcp connect failed: Connection refused"). */
+		snprintf(err, errlen, "%s: %.300s", cmd, r->err);
+		return AGENT_EXIT_COMMAND;
+	}
+	if (prc == -1)
+		return AGENT_EXIT_PARSE;
+	if (p->udp) {
+		snprintf(err, errlen, "%s: %s", cmd, PARSE_ERR_UDP);
+		return AGENT_EXIT_PARSE;
+	}
+	/* A cut-off run parses as a shorter one: never a sample. */
+	if (parse_iperf_check(p, (double)validate_number(q->time),
+	    (int)validate_number(q->parallel), err, errlen) == -1)
+		return AGENT_EXIT_COMMAND;
+	return AGENT_EXIT_OK;
 }
 
 int
@@ -311,7 +423,8 @@ agent_cmd_iperf(int argc, char **argv)
 	struct exec_result r;
 	char	 err[1024], ver[64], *cargv[40], *vargv[] = { "iperf", "-v",
 	    NULL };
-	int	 rc, prc, enhanced = 0;
+	int	 rc, prc, enhanced = 0, stream = 0;
+	long long granted;
 
 	memset(&r, 0, sizeof(r));
 	if (iperf_parse_args(argc, argv, &q, err, sizeof(err)) == -1)
@@ -321,9 +434,17 @@ agent_cmd_iperf(int argc, char **argv)
 		return emit_error(rc, err);
 	if (strcmp(q.tool, "iperf2") == 0) {
 		agent_probe_version("iperf2", vargv, ver, sizeof(ver));
-		enhanced = iperf2_has_e(ver);
+		enhanced = version_at_least(ver, 2, 0, 9);
+	} else if (strcmp(q.format, "json-stream") == 0)
+		stream = 1;
+	else if (strcmp(q.format, "json") == 0) {
+		/* 3.17+ streams its JSON: a killed run still says what it
+		 * saw, and an error is an event of its own. */
+		vargv[0] = "iperf3";
+		agent_probe_version("iperf3", vargv, ver, sizeof(ver));
+		stream = version_at_least(ver, 3, 17, 0);
 	}
-	agent_iperf_argv(&q, enhanced, cubic_available(), cargv, 40);
+	agent_iperf_argv(&q, enhanced, stream, cubic_available(), cargv, 40);
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	sample(d, &q, &a);
@@ -337,38 +458,15 @@ agent_cmd_iperf(int argc, char **argv)
 		exec_free(&r);
 		return emit_error(AGENT_EXIT_INTERNAL, "out of memory");
 	}
-	if (strcmp(q.tool, "iperf3") == 0)
-		prc = parse_iperf3_json(r.out, r.outlen, p, err, sizeof(err));
-	else
-		prc = parse_iperf2(r.out, r.outlen, p, err, sizeof(err));
-	if (r.timed_out) {
-		snprintf(err, sizeof(err), "%s: killed after its deadline of "
-		    "%s+30 s", cargv[0], q.time);
-		rc = AGENT_EXIT_TIMEOUT;
-	} else if (!r.exited || r.status != 0) {
-		if (prc == 0 || strcmp(q.tool, "iperf3") != 0)
-			snprintf(err, sizeof(err), "%s exited %d: %.300s",
-			    cargv[0], r.status, r.err[0] ? r.err : r.out);
-		rc = AGENT_EXIT_COMMAND;
-	} else if (prc == -1 && strcmp(q.tool, "iperf3") == 0 &&
-	    iperf3_reported_error(r.out, r.outlen))
-		rc = AGENT_EXIT_COMMAND;
-	else if (prc == -1 && strcmp(q.tool, "iperf2") == 0 &&
-	    strstr(r.err != NULL ? r.err : "", "connect failed") != NULL) {
-		/* iperf2 exits 0 when it cannot connect; it only says so on
-		 * stderr ("tcp connect failed: Connection refused"). */
-		snprintf(err, sizeof(err), "%s: %.300s", cargv[0], r.err);
-		rc = AGENT_EXIT_COMMAND;
-	}
-	else if (prc == -1 || r.out_truncated)
-		rc = AGENT_EXIT_PARSE;
-	else {
+	prc = iperf_parse(&q, stream, &r, p, err, sizeof(err));
+	rc = iperf_judge(&q, cargv[0], &r, prc, p, err, sizeof(err));
+	if (rc == AGENT_EXIT_OK) {
+		if (strcmp(q.tool, "iperf2") == 0 && p->window_granted < 0 &&
+		    (granted = probe_sndbuf(q.server, q.window != NULL ?
+		    validate_size_bytes(q.window) : 0)) > 0)
+			p->window_granted = granted;
 		emit_result(&q, p, &a, &b);
-		rc = AGENT_EXIT_OK;
 	}
-	if (rc == AGENT_EXIT_PARSE && r.out_truncated)
-		snprintf(err, sizeof(err), "%s: output larger than %u bytes",
-		    cargv[0], PARSE_MAX_INPUT);
 	free(p);
 	exec_free(&r);
 	return rc == AGENT_EXIT_OK ? rc : emit_error(rc, err);

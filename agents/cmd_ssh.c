@@ -124,20 +124,25 @@ scp_prepare(struct scp_job *j, unsigned long long size, char *err,
 }
 
 /*
- * Removes the copy on the peer through the SFTP subsystem (sftp -b), not a
- * remote shell: no quoting at all, and a slow login shell (profile scripts)
- * cannot stall it.
+ * Measures, then removes the copy on the peer through the SFTP subsystem
+ * (sftp -b), not a remote shell: no quoting at all, and a slow login shell
+ * (profile scripts) cannot stall it.  *remote_bytes is the copy's size,
+ * -1 if it could not be listed.  Returns 1 when the copy was removed.
  */
 static int
-scp_remove_remote(const struct scp_job *j)
+scp_check_remote(const struct scp_job *j, long long *remote_bytes)
 {
 	struct exec_result r;
 	char	*argv[24], kh[600], err[256], dest[128], batch[512], name[64];
-	char	 line[96];
+	char	 line[200];
+	uint64_t size;
 	int	 i = 0, ok, v6 = strchr(j->addr, ':') != NULL;
 
+	*remote_bytes = -1;
 	snprintf(name, sizeof(name), "sftp-%ld", (long)getpid());
-	snprintf(line, sizeof(line), "rm %s\n", j->remote);
+	/* "-": a failing ls does not stop the batch before rm. */
+	snprintf(line, sizeof(line), "-ls -ln %s\nrm %s\n", j->remote,
+	    j->remote);
 	if (state_path(batch, sizeof(batch), "tmp", name) == -1 ||
 	    state_write_atomic(batch, line, strlen(line), 0600, err,
 	    sizeof(err)) == -1)
@@ -154,6 +159,9 @@ scp_remove_remote(const struct scp_job *j)
 	if (exec_run(argv, 30000, 65536, &r, err, sizeof(err)) == -1)
 		emit_progress("removing %s on %s: %s", j->remote, dest, err);
 	ok = r.exited && r.status == 0;
+	if (r.out != NULL && parse_sftp_ls_size(r.out, r.outlen, j->remote,
+	    &size, err, sizeof(err)) == 0)
+		*remote_bytes = (long long)size;
 	if (r.err != NULL && !ok)
 		emit_progress("removing %s on %s: sftp exited %d: %.200s",
 		    j->remote, dest, r.status, r.err);
@@ -177,9 +185,9 @@ agent_cmd_scp(int argc, char **argv)
 	struct emit e;
 	unsigned long long size;
 	char	 err[1024], kh[600], *cargv[24];
-	long long t0, t1, deadline;
+	long long t0, t1, deadline, got;
 	double	 secs;
-	int	 i = 0, rc;
+	int	 i = 0, rc, removed;
 
 	memset(&r, 0, sizeof(r));
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
@@ -217,15 +225,30 @@ agent_cmd_scp(int argc, char **argv)
 		return emit_error(rc, err);
 	}
 	secs = (double)(t1 - t0) / 1000.0;
+	removed = scp_check_remote(&j, &got);
+	unlink(j.known);
+	/* Exact figures only: the file's size, the clock, and the peer
+	 * holding all of it (scp's own meter shows only on a tty). */
+	if (got >= 0 && (unsigned long long)got != size) {
+		snprintf(err, sizeof(err), "scp: the peer holds %lld of the %llu "
+		    "bytes sent (%s)", got, size, j.remote);
+		return emit_error(AGENT_EXIT_COMMAND, err);
+	}
+	if (secs <= 0)
+		return emit_error(AGENT_EXIT_COMMAND, "scp: took no measurable "
+		    "time (clock)");
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "scp");
 	emit_int(&e, "bytes", (long long)size);
 	emit_num(&e, "seconds", secs);
-	emit_num(&e, "bps", secs > 0 ? (double)size * 8.0 / secs : 0);
+	emit_num(&e, "bps", (double)size * 8.0 / secs);
 	emit_bool(&e, "local_removed", 1);
 	emit_str(&e, "remote_path", j.remote);
-	emit_bool(&e, "remote_removed", scp_remove_remote(&j));
-	unlink(j.known);
+	emit_bool(&e, "remote_removed", removed);
+	if (got >= 0)
+		emit_int(&e, "remote_bytes", got);
+	else
+		emit_null(&e, "remote_bytes");
 	emit_flush(&e);
 	return AGENT_EXIT_OK;
 }

@@ -103,6 +103,9 @@ struct osdep_nic {
 	int	speed_mbps;			/* -1 unknown */
 	int	duplex;				/* PARSE_DUPLEX_* */
 	int	mtu, tso, lro, rxcsum, txcsum;	/* -1 unknown */
+	/* tso is TSO for IPv4, what the lab's tests use; tso_partial: the
+	 * driver's TSO is on for another family only (-1 unknown). */
+	int	tso_partial;
 };
 
 struct osdep_cpu {

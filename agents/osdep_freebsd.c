@@ -112,7 +112,7 @@ fbsd_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
 		return AGENT_EXIT_PARSE;
 	}
 	exec_free(&r);
-	k->tso = ic.tso;
+	k->tso = ic.tso4;
 	k->lro = ic.lro;
 	k->rxcsum = ic.rxcsum;
 	k->txcsum = ic.txcsum;
@@ -339,13 +339,16 @@ fbsd_nic(const char *ifname, struct osdep_nic *nic, char *err, size_t errlen)
 	nic->pci_vendor = nic->pci_device = nic->speed_mbps = -1;
 	nic->duplex = PARSE_DUPLEX_UNKNOWN;
 	nic->mtu = nic->tso = nic->lro = nic->rxcsum = nic->txcsum = -1;
+	nic->tso_partial = -1;
 	for (i = 0; ifname[i] != '\0' && !(ifname[i] >= '0' &&
 	    ifname[i] <= '9') && i + 1 < sizeof(nic->driver); i++)
 		nic->driver[i] = ifname[i];
 	if (fbsd_run(ifc, &r, err, errlen) == 0 &&
 	    parse_ifconfig(r.out, r.outlen, ifname, &ic, err, errlen) == 0) {
 		nic->mtu = ic.mtu;
-		nic->tso = ic.tso;
+		/* TSO4 is what an IPv4 test uses; TSO6 alone is partial. */
+		nic->tso = ic.tso4;
+		nic->tso_partial = ic.tso6 && !ic.tso4;
 		nic->lro = ic.lro;
 		nic->rxcsum = ic.rxcsum;
 		nic->txcsum = ic.txcsum;

@@ -106,7 +106,9 @@ lx_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
 		free(ek);
 		return rc;
 	}
-	k->tso = ek->tso;
+	/* tx-tcp-segmentation: the parent line also reads "on" when only
+	 * tx-tcp6-segmentation is (partial TSO). */
+	k->tso = ek->tso4;
 	k->lro = ek->lro;
 	k->rxcsum = ek->rxcsum;
 	k->txcsum = ek->txcsum;
@@ -276,6 +278,7 @@ lx_nic(const char *ifname, struct osdep_nic *nic, char *err, size_t errlen)
 	nic->pci_vendor = nic->pci_device = nic->speed_mbps = -1;
 	nic->duplex = PARSE_DUPLEX_UNKNOWN;
 	nic->mtu = nic->tso = nic->lro = nic->rxcsum = nic->txcsum = -1;
+	nic->tso_partial = -1;
 	if (lx_sysfs_int(ifname, "mtu", &v) == -1) {
 		snprintf(err, errlen, "%s: no such interface (/sys/class/net)",
 		    ifname);
@@ -298,7 +301,8 @@ lx_nic(const char *ifname, struct osdep_nic *nic, char *err, size_t errlen)
 	if ((ek = calloc(1, sizeof(*ek))) == NULL)
 		return AGENT_EXIT_INTERNAL;
 	if (lx_ethtool_k(ifname, ek, err, errlen) == AGENT_EXIT_OK) {
-		nic->tso = ek->tso;
+		nic->tso = ek->tso4;
+		nic->tso_partial = ek->tso_partial;
 		nic->lro = ek->lro;
 		nic->rxcsum = ek->rxcsum;
 		nic->txcsum = ek->txcsum;

@@ -1,9 +1,9 @@
 /*
- * parse.h: parsers for the tool outputs labrat-agent reads (iperf2 text and
- * CSV, iperf3 JSON and text, FreeBSD ifconfig / pciconf -lv / netstat -I,
- * Linux ethtool -k / -i, /proc/net/dev, /proc/stat, /proc/PID/stat, ps -o
- * time, scp progress).  Pure functions: no I/O, no allocation that outlives a
- * call, libc only.
+ * parse.h: parsers for the tool outputs labrat-agent reads (iperf2 CSV and
+ * text, iperf3 JSON, JSON stream and text, FreeBSD ifconfig / pciconf -lv /
+ * netstat -I, Linux ethtool -k / -i, /proc/net/dev, /proc/stat,
+ * /proc/PID/stat, ps -o time).  Pure functions: no I/O, no allocation that
+ * outlives a call, libc only.
  *
  * Every parser has the shape
  *	int parse_X(const char *text, size_t len, ..., struct X *out,
@@ -50,6 +50,10 @@
 #define PARSE_TOOL_IPERF2	2
 #define PARSE_TOOL_IPERF3	3
 
+/* The one message every iperf parser refuses UDP output with (labrat's
+ * workloads are TCP; a UDP report's goodput, jitter and loss are not read). */
+#define PARSE_ERR_UDP	"UDP output is not supported (labrat measures TCP only)"
+
 struct parse_interval {
 	double	start;		/* seconds */
 	double	end;
@@ -74,7 +78,12 @@ struct parse_stream {
 
 struct parse_iperf {
 	int	tool;		/* PARSE_TOOL_IPERF2 / PARSE_TOOL_IPERF3 */
-	int	udp;		/* 1: UDP test (goodput from server side) */
+	int	udp;		/* 1: UDP output seen (the parse then fails) */
+	int	exact;		/* 1: bytes/bps are the tool's exact integers
+				 * (CSV, JSON); 0: text, 3 significant digits */
+	int	tool_error;	/* 1: the tool reported its own failure (err
+				 * holds its text): a failed run, not garbage */
+	int	sum_rows;	/* iperf2: [SUM] / id -1 rows seen */
 	/* Totals (iperf3: receiver side = goodput). */
 	double	bytes;
 	double	seconds;
@@ -101,23 +110,44 @@ struct parse_iperf {
 /* Reset the scalars of r and set r->tool (the parsers do this). */
 void	parse_iperf_init(struct parse_iperf *, int);
 /*
- * -1 unless r holds a result covering the run: seconds must reach
- * expect_seconds (the -t given; 0 skips the test) within 5% + 0.5 s.  Call
- * it after a parser succeeds: a run cut short, or output cut after an
- * early interval line, parses as a shorter run.
+ * parse_iperf_check(r, expect_seconds, expect_streams, err, errlen): -1
+ * unless r holds a complete result of the run asked for.  Call it after a
+ * parser succeeds: a run cut short, or output cut after an early interval
+ * line, parses as a shorter run.
+ *  - bytes, bps and seconds are positive (0 bytes is no measurement);
+ *  - seconds reach expect_seconds (the -t given; 0 skips the test) within
+ *    5% + 0.5 s;
+ *  - with expect_streams > 0 (the -P given), exactly that many flows
+ *    reported, each with its final report, and when the tool printed [SUM]
+ *    rows at all, the final [SUM] is there.
  */
-int	parse_iperf_check(const struct parse_iperf *, double, char *, size_t);
-/* iperf 2.0.x / 2.1.x client text output, plain or -e (enhanced). */
+int	parse_iperf_check(const struct parse_iperf *, double, int, char *,
+	    size_t);
+/* iperf 2.0.x / 2.1.x client text output, plain or -e (enhanced).  Its
+ * figures are rounded to 3 significant digits (exact = 0). */
 int	parse_iperf2(const char *, size_t, struct parse_iperf *, char *,
 	    size_t);
-/* iperf2 -y C (CSV) client output. */
+/*
+ * iperf2 -y C (CSV) client output, exact integers: 2.0.x-2.1.8 (9 fields,
+ * also with -e), 2.1.9+ -e (15 fields, "+0000:" before the timestamp),
+ * 2.2.x -e (a header row, 17 columns).  The timestamp is never read;
+ * 4294967295 in a 32-bit counter is unknown.  seconds = bytes * 8 / bps of
+ * the total row (the printed interval is rounded to 0.1 s); rows of a flow
+ * or of [SUM] without their total row are an error naming what was seen.
+ */
 int	parse_iperf2_csv(const char *, size_t, struct parse_iperf *, char *,
 	    size_t);
 /* iperf3 -J output.  A top-level "error", or a run without end sums, is -1
- * (err carries iperf3's message). */
+ * (err carries iperf3's message, tool_error set for the former). */
 int	parse_iperf3_json(const char *, size_t, struct parse_iperf *, char *,
 	    size_t);
-/* iperf3 plain text client output (sender/receiver summary lines). */
+/* iperf3 3.17+ --json-stream: one {"event":..,"data":..} object a line
+ * (start, interval, end, error).  An error event is -1 with its text
+ * (tool_error set), even when an empty end follows. */
+int	parse_iperf3_stream(const char *, size_t, struct parse_iperf *,
+	    char *, size_t);
+/* iperf3 plain text client output (sender/receiver summary lines; the
+ * retransmit column is "Retr", "Retransmits" in early 3.0). */
 int	parse_iperf3_text(const char *, size_t, struct parse_iperf *, char *,
 	    size_t);
 
@@ -157,7 +187,12 @@ struct parse_ifconfig {
 	char	ether[18];	/* "" if absent */
 };
 
-/* Parse the block of interface ifname (NULL: the first block). */
+/*
+ * Parse the block of interface ifname (NULL: the first block).  Only a
+ * "NAME: flags=" line starts a block: a header wrapped onto the next line
+ * continues the header, a body line that lost its tab stays in the block.
+ * "mtu" without a number is an error.
+ */
 int	parse_ifconfig(const char *, size_t, const char *,
 	    struct parse_ifconfig *, char *, size_t);
 
@@ -200,11 +235,18 @@ struct parse_feature {
 };
 
 struct parse_ethtool_k {
-	char	ifname[PARSE_NAMESZ];
+	char	ifname[PARSE_NAMESZ];	/* "Features for" / "Offload
+					 * parameters for" IF; "" if absent */
 	size_t	nfeatures;
 	struct parse_feature features[PARSE_MAX_FEATURES];
 	/* Shortcuts; -1 when the line is missing. */
 	int	tso, lro, gso, gro, rxcsum, txcsum, sg;
+	/* TSO for IPv4 (tx-tcp-segmentation): what an IPv4 test depends on;
+	 * the parent line when the sub-features are not listed (old ethtool). */
+	int	tso4;
+	/* 1: tcp-segmentation-offload on while a listed tx-tcp*-segmentation
+	 * sub-feature is off (e.g. only tx-tcp6-segmentation on). */
+	int	tso_partial;
 };
 
 struct parse_ethtool_i {
@@ -214,10 +256,13 @@ struct parse_ethtool_i {
 	char	bus_info[64];	/* "0000:02:00.0" */
 };
 
+/* Old names with blanks ("tcp segmentation offload") become the dashed
+ * ones; the output of a second interface is an error. */
 int	parse_ethtool_k(const char *, size_t, struct parse_ethtool_k *,
 	    char *, size_t);
 /* 1/0 for feature name, -1 if not listed. */
 int	parse_ethtool_feature(const struct parse_ethtool_k *, const char *);
+/* A key given twice (two outputs concatenated) is an error. */
 int	parse_ethtool_i(const char *, size_t, struct parse_ethtool_i *,
 	    char *, size_t);
 
@@ -257,17 +302,11 @@ int	parse_proc_pid_stat(const char *, size_t, struct parse_pidstat *,
  * FreeBSD "M:SS.cc", Linux "[[DD-]HH:]MM:SS" -> seconds. */
 int	parse_ps_time(const char *, size_t, double *, char *, size_t);
 
-/* ---- scp ---------------------------------------------------------------- */
+/* ---- sftp --------------------------------------------------------------- */
 
-struct parse_scp {
-	int	nfiles;		/* files that reached 100% */
-	char	file[128];	/* last file name */
-	double	bytes;		/* sum of the files' sizes ("1440KB" = 1474560) */
-	double	bps;		/* last final line's rate, decimal bits/s */
-	double	seconds;	/* sum of the final lines' elapsed "MM:SS" */
-};
-
-/* The final (100%) progress lines of scp; progress redraws split on '\r'. */
-int	parse_scp(const char *, size_t, struct parse_scp *, char *, size_t);
+/* The size column of `ls -ln` (sftp) for the regular file named path
+ * (listed by its full name or its last component). */
+int	parse_sftp_ls_size(const char *, size_t, const char *, uint64_t *,
+	    char *, size_t);
 
 #endif

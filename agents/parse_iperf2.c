@@ -1,9 +1,9 @@
 /*
- * parse_iperf2.c: iperf 2.0.x / 2.1.x TCP client output, as text (plain
- * and -e enhanced) and as -y C CSV.
+ * parse_iperf2.c: iperf 2.0.x / 2.1.x TCP client text output (plain and
+ * -e enhanced); the exact -y C form is parse_iperf2_csv.c.
  *
- * Both forms are reduced to report records (tag, interval, bytes, rate,
- * retransmits) and aggregated the same way, in two passes over the lines:
+ * Lines are reduced to report records (tag, interval, bytes, rate,
+ * retransmits) and aggregated in two passes over the lines:
  * pass 1 finds each flow's and [SUM]'s last record (its final report when
  * the interval starts at 0), pass 2 collects the per-interval series.  The
  * final report wins over everything; without a final [SUM] (a stalled
@@ -38,12 +38,9 @@ struct i2_rec {
 };
 
 struct i2_ctx {
-	int	csv;
 	int	ncols;			/* -e columns after the rate */
 	enum i2_col cols[I2_MAXCOLS];
 	int	cwnd_part, rtt_part;	/* in the Cwnd/RTT column */
-	/* CSV with a 2.2-style header: column indexes, -1 absent. */
-	int	c_id, c_int, c_start, c_end, c_bytes, c_bps, c_rtry, c_n;
 	int	udp, bidir;
 	int	interval_mode;		/* some report starts after 0 (-i) */
 	int	pass2;
@@ -357,95 +354,6 @@ i2_text_line(struct i2_ctx *c, const char *line, size_t len,
 	return 1;
 }
 
-/* CSV: legacy 9 fields (interval "a-b") or a 2.2-style header. */
-static int
-i2_csv_header(struct i2_ctx *c, const struct parse_tok *f, size_t nf)
-{
-	size_t i;
-
-	c->c_id = c->c_int = c->c_start = c->c_end = c->c_bytes = -1;
-	c->c_bps = c->c_rtry = -1;
-	for (i = 0; i < nf; i++) {
-		if (parse_tok_eq(&f[i], "transferid"))
-			c->c_id = (int)i;
-		else if (parse_tok_eq(&f[i], "istart"))
-			c->c_start = (int)i;
-		else if (parse_tok_eq(&f[i], "iend"))
-			c->c_end = (int)i;
-		else if (parse_tok_eq(&f[i], "bytes"))
-			c->c_bytes = (int)i;
-		else if (parse_tok_eq(&f[i], "speed"))
-			c->c_bps = (int)i;
-		else if (parse_tok_eq(&f[i], "tcpretry"))
-			c->c_rtry = (int)i;
-		else if (parse_tok_eq(&f[i], "jitter"))
-			c->udp = 1;
-	}
-	c->c_n = (int)nf;
-	if (c->c_id < 0 || c->c_start < 0 || c->c_end < 0 ||
-	    c->c_bytes < 0 || c->c_bps < 0)
-		return -1;
-	return 0;
-}
-
-static int
-i2_csv_line(struct i2_ctx *c, const char *line, size_t len,
-    struct i2_rec *r)
-{
-	struct parse_tok f[PARSE_MAX_TOKS];
-	size_t nf = 0, i, start = 0;
-	int64_t id;
-	uint64_t u;
-
-	if (len == 0)
-		return 0;
-
-	for (i = 0; i <= len; i++) {
-		if (i < len && line[i] != ',')
-			continue;
-		if (nf == PARSE_MAX_TOKS)
-			return -1;
-		f[nf].p = line + start;
-		f[nf].n = i - start;
-		nf++;
-		start = i + 1;
-	}
-	if (nf > 0 && parse_tok_eq(&f[0], "time"))
-		return i2_csv_header(c, f, nf) == -1 ? -1 : 0;
-	if (c->c_n > 0) {
-		if ((int)nf != c->c_n ||
-		    parse_num(f[c->c_start].p, f[c->c_start].n, &r->start) ||
-		    parse_num(f[c->c_end].p, f[c->c_end].n, &r->end) ||
-		    r->start < 0 || r->end < r->start ||
-		    r->end > PARSE_MAX_SECONDS)
-			return -1;
-		if (c->c_rtry >= 0 && parse_i64(f[c->c_rtry].p,
-		    f[c->c_rtry].n, &r->rtry) == -1)
-			return -1;
-		i = (size_t)c->c_id;
-	} else {
-		if (nf == 14)
-			c->udp = 1;
-		if (nf != 9 && nf != 14)
-			return -1;
-		if (i2_interval(f[6].p, f[6].n, &r->start, &r->end) == -1)
-			return -1;
-		i = 5;
-	}
-	if (parse_i64(f[i].p, f[i].n, &id) == -1 || id < -1 || id > 999999)
-		return -1;
-	r->tag = id == -1 ? I2_TAG_SUM : (int)id;
-	i = c->c_n > 0 ? (size_t)c->c_bytes : 7;
-	if (parse_u64(f[i].p, f[i].n, &u) == -1 || (double)u > PARSE_MAX_BYTES)
-		return -1;
-	r->bytes = (double)u;
-	i = c->c_n > 0 ? (size_t)c->c_bps : 8;
-	if (parse_u64(f[i].p, f[i].n, &u) == -1 || (double)u > PARSE_MAX_BPS)
-		return -1;
-	r->bps = (double)u;
-	return 1;
-}
-
 static struct parse_stream *
 i2_stream(struct parse_iperf *out, struct i2_tagstat *st, int id,
     struct i2_tagstat **stp)
@@ -491,22 +399,6 @@ i2_connect_line(const char *line, size_t len, int *id)
 	return 1;
 }
 
-/* Clears the scalars only: the arrays are large and filled up to their
- * counts (callers of parse_iperf* must not look past them). */
-void
-parse_iperf_init(struct parse_iperf *out, int tool)
-{
-	memset(out, 0, offsetof(struct parse_iperf, streams));
-	out->tool = tool;
-	out->bytes = out->seconds = out->bps = -1;
-	out->sent_bytes = out->sent_bps = -1;
-	out->retransmits = PARSE_UNKNOWN;
-	out->window_requested = out->window_granted = PARSE_UNKNOWN;
-	out->cpu_host = out->cpu_remote = -1;
-	out->nintervals = 0;
-	out->intervals_truncated = 0;
-}
-
 typedef int (*i2_linefn)(struct i2_ctx *, const char *, size_t,
     struct i2_rec *);
 
@@ -526,7 +418,7 @@ i2_pass1(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 
 	parse_lines_init(&l, text, len);
 	while (parse_lines_next(&l, &line, &n)) {
-		if (!c->csv && !seen_window && (rest = parse_prefix(line, n,
+		if (!seen_window && (rest = parse_prefix(line, n,
 		    "TCP window size:", 0)) != NULL) {
 			seen_window = 1;
 			if (i2_window(rest, (size_t)(line + n - rest), out, err,
@@ -534,7 +426,7 @@ i2_pass1(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 				return -1;
 			continue;
 		}
-		if (!c->csv && i2_connect_line(line, n, &id)) {
+		if (i2_connect_line(line, n, &id)) {
 			if (i2_stream(out, st, id, &ts) == NULL)
 				goto toomany;
 			continue;
@@ -545,8 +437,8 @@ i2_pass1(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 		if ((rc = fn(c, line, n, &r)) == 0)
 			continue;
 		if (rc == -1 && c->udp) {
-			parse_seterr(err, errlen, "iperf2: UDP output is not "
-			    "supported (TCP tests only)");
+			out->udp = 1;
+			parse_seterr(err, errlen, "iperf2: %s", PARSE_ERR_UDP);
 			return -1;
 		}
 		if (rc == -1) {
@@ -554,8 +446,10 @@ i2_pass1(const char *text, size_t len, i2_linefn fn, struct i2_ctx *c,
 			    "or out-of-range report", l.lineno);
 			return -1;
 		}
-		if (r.tag == I2_TAG_SUM)
+		if (r.tag == I2_TAG_SUM) {
 			ts = sum;
+			out->sum_rows++;
+		}
 		else if ((s = i2_stream(out, st, r.tag, &ts)) == NULL)
 			goto toomany;
 		if (r.start > 0)
@@ -701,8 +595,8 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 	if (i2_pass1(text, len, fn, c, out, st, &sum, err, errlen) == -1)
 		return -1;
 	if (c->udp) {
-		parse_seterr(err, errlen, "%s: UDP output is not supported "
-		    "(TCP tests only)", what);
+		out->udp = 1;
+		parse_seterr(err, errlen, "%s: %s", what, PARSE_ERR_UDP);
 		return -1;
 	}
 	if (c->bidir) {
@@ -711,9 +605,11 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 		return -1;
 	}
 	if (out->nstreams == 0) {
-		if (c->failure[0] != '\0')
+		if (c->failure[0] != '\0') {
+			out->tool_error = 1;
 			parse_seterr(err, errlen, "%s: no report: %s", what,
 			    c->failure);
+		}
 		else
 			parse_seterr(err, errlen, "%s: no report lines", what);
 		return -1;
@@ -729,7 +625,6 @@ i2_parse(const char *what, const char *text, size_t len, struct i2_ctx *c,
 	}
 	/* Pass 2 re-reads headers from scratch. */
 	c->ncols = 0;
-	c->c_n = 0;
 	c->pass2 = 1;
 	i2_pass2(text, len, fn, c, out, tag, final);
 	return 0;
@@ -744,34 +639,4 @@ parse_iperf2(const char *text, size_t len, struct parse_iperf *out,
 	memset(&c, 0, sizeof(c));
 	return i2_parse("iperf2", text, len, &c, i2_text_line, out, err,
 	    errlen);
-}
-
-int
-parse_iperf2_csv(const char *text, size_t len, struct parse_iperf *out,
-    char *err, size_t errlen)
-{
-	struct i2_ctx c;
-
-	memset(&c, 0, sizeof(c));
-	c.csv = 1;
-	return i2_parse("iperf2 CSV", text, len, &c, i2_csv_line, out, err,
-	    errlen);
-}
-
-int
-parse_iperf_check(const struct parse_iperf *r, double expect, char *err,
-    size_t errlen)
-{
-	if (r->seconds < 0 || r->bytes < 0 || r->bps < 0) {
-		parse_seterr(err, errlen, "iperf: no result");
-		return -1;
-	}
-	/* iperf ends a -t run on time give or take a little. */
-	if (expect > 0 && r->seconds + 0.5 + expect * 0.05 < expect) {
-		parse_seterr(err, errlen, "iperf: run covers %.2f s of the "
-		    "%.2f s asked (cut short or truncated output)", r->seconds,
-		    expect);
-		return -1;
-	}
-	return 0;
 }

@@ -1,9 +1,11 @@
 /*
- * parse_iperf3.c: iperf3 client results, from -J JSON (preferred) and from
- * the plain text output.  Goodput is the receiver's view (sum_received /
- * the "receiver" line); a run with a top-level "error", without end sums,
- * or whose receiver saw nothing is an error, never 0 bit/s.
+ * parse_iperf3.c: iperf3 client results, from -J JSON (preferred), from
+ * 3.17's --json-stream (the same sections, one event a line) and from the
+ * plain text output.  Goodput is the receiver's view (sum_received / the
+ * "receiver" line); a run with an error, without end sums, or whose
+ * receiver saw nothing is an error, never 0 bit/s.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "json.h"
@@ -81,45 +83,54 @@ i3_sum(const struct json_value *s, double *bytes, double *secs, double *bps)
 	return 1;
 }
 
+/* One element of "intervals" (or the data of an interval event). */
 static int
-i3_intervals(const struct json_value *root, struct parse_iperf *out)
+i3_interval(const struct json_value *iv, struct parse_iperf *out)
 {
-	const struct json_value *iv, *sum, *st;
+	const struct json_value *sum, *st;
 	struct parse_interval *p;
 
-	for (iv = json_first(json_get(root, "intervals")); iv != NULL;
-	    iv = json_next(iv)) {
-		if ((sum = json_get(iv, "sum")) == NULL)
-			return -1;
-		if (out->nintervals == PARSE_MAX_INTERVALS) {
-			out->intervals_truncated = 1;
-			continue;
-		}
-		p = &out->intervals[out->nintervals];
-		p->retransmits = PARSE_UNKNOWN;
-		if (i3_num(sum, "start", PARSE_MAX_SECONDS, &p->start) != 1 ||
-		    i3_num(sum, "end", PARSE_MAX_SECONDS, &p->end) != 1 ||
-		    p->end < p->start ||
-		    i3_num(sum, "bytes", PARSE_MAX_BYTES, &p->bytes) != 1 ||
-		    i3_num(sum, "bits_per_second", PARSE_MAX_BPS,
-		    &p->bps) != 1 ||
-		    i3_int(sum, "retransmits", 9e15, &p->retransmits) == -1)
-			return -1;
-		p->omitted = json_bool(json_get(sum, "omitted")) == 1;
-		p->cwnd_bytes = PARSE_UNKNOWN;
-		st = json_get(iv, "streams");
-		if (json_len(st) == 1 && i3_int(json_first(st), "snd_cwnd",
-		    I3_MAX_WINDOW, &p->cwnd_bytes) == -1)
-			return -1;
-		out->nintervals++;
+	if ((sum = json_get(iv, "sum")) == NULL)
+		return -1;
+	if (out->nintervals == PARSE_MAX_INTERVALS) {
+		out->intervals_truncated = 1;
+		return 0;
 	}
+	p = &out->intervals[out->nintervals];
+	p->retransmits = PARSE_UNKNOWN;
+	if (i3_num(sum, "start", PARSE_MAX_SECONDS, &p->start) != 1 ||
+	    i3_num(sum, "end", PARSE_MAX_SECONDS, &p->end) != 1 ||
+	    p->end < p->start ||
+	    i3_num(sum, "bytes", PARSE_MAX_BYTES, &p->bytes) != 1 ||
+	    i3_num(sum, "bits_per_second", PARSE_MAX_BPS, &p->bps) != 1 ||
+	    i3_int(sum, "retransmits", 9e15, &p->retransmits) == -1)
+		return -1;
+	p->omitted = json_bool(json_get(sum, "omitted")) == 1;
+	p->cwnd_bytes = PARSE_UNKNOWN;
+	st = json_get(iv, "streams");
+	if (json_len(st) == 1 && i3_int(json_first(st), "snd_cwnd",
+	    I3_MAX_WINDOW, &p->cwnd_bytes) == -1)
+		return -1;
+	out->nintervals++;
 	return 0;
 }
 
 static int
-i3_start(const struct json_value *root, struct parse_iperf *out)
+i3_intervals(const struct json_value *root, struct parse_iperf *out)
 {
-	const struct json_value *start = json_get(root, "start");
+	const struct json_value *iv;
+
+	for (iv = json_first(json_get(root, "intervals")); iv != NULL;
+	    iv = json_next(iv))
+		if (i3_interval(iv, out) == -1)
+			return -1;
+	return 0;
+}
+
+/* The "start" section (or the data of a start event). */
+static int
+i3_start(const struct json_value *start, struct parse_iperf *out)
+{
 	const char *proto;
 	int64_t v = 0;
 
@@ -153,6 +164,7 @@ i3_streams(const struct json_value *end, struct parse_iperf *out)
 		if (rcv == NULL)
 			rcv = json_get(s, "udp");
 		ps = &out->streams[out->nstreams++];
+		memset(ps, 0, sizeof(*ps));
 		ps->id = -1;
 		ps->retransmits = ps->cwnd_bytes = PARSE_UNKNOWN;
 		ps->rtt_us = -1;
@@ -170,11 +182,11 @@ i3_streams(const struct json_value *end, struct parse_iperf *out)
 	}
 }
 
+/* The "end" section (or the data of an end event). */
 static int
-i3_end(const struct json_value *root, struct parse_iperf *out, char *err,
+i3_end(const struct json_value *end, struct parse_iperf *out, char *err,
     size_t errlen)
 {
-	const struct json_value *end = json_get(root, "end");
 	int rs, rr;
 
 	i3_str(end, "sender_tcp_congestion", out->congestion,
@@ -185,20 +197,16 @@ i3_end(const struct json_value *root, struct parse_iperf *out, char *err,
 		goto bad;
 	i3_streams(end, out);
 	if (out->udp) {
-		rr = i3_sum(json_get(end, "sum"), &out->bytes, &out->seconds,
-		    &out->bps);
-		rs = rr;
-		out->sent_bytes = out->bytes;
-		out->sent_bps = out->bps;
-	} else {
-		rs = i3_sum(json_get(end, "sum_sent"), &out->sent_bytes,
-		    &out->seconds, &out->sent_bps);
-		rr = i3_sum(json_get(end, "sum_received"), &out->bytes,
-		    &out->seconds, &out->bps);
-		if (i3_int(end, "sum_sent.retransmits", 9e15,
-		    &out->retransmits) == -1)
-			goto bad;
+		parse_seterr(err, errlen, "iperf3: %s", PARSE_ERR_UDP);
+		return -1;
 	}
+	rs = i3_sum(json_get(end, "sum_sent"), &out->sent_bytes,
+	    &out->seconds, &out->sent_bps);
+	rr = i3_sum(json_get(end, "sum_received"), &out->bytes,
+	    &out->seconds, &out->bps);
+	if (i3_int(end, "sum_sent.retransmits", 9e15, &out->retransmits) ==
+	    -1)
+		goto bad;
 	if (rs == -1 || rr == -1)
 		goto bad;
 	if (rs == 0 || rr == 0) {
@@ -228,6 +236,7 @@ parse_iperf3_json(const char *text, size_t len, struct parse_iperf *out,
 	int rc = -1;
 
 	parse_iperf_init(out, PARSE_TOOL_IPERF3);
+	out->exact = 1;
 	if (parse_check_input("iperf3", text, len, err, errlen) == -1)
 		return -1;
 	/* A tty echoes "^C" in front of an interrupted run's JSON. */
@@ -253,12 +262,13 @@ parse_iperf3_json(const char *text, size_t len, struct parse_iperf *out,
 		    "object");
 		goto done;
 	}
-	if (i3_start(root, out) == -1) {
+	if (i3_start(json_get(root, "start"), out) == -1) {
 		parse_seterr(err, errlen, "iperf3: malformed or out-of-range "
 		    "start section");
 		goto done;
 	}
 	if ((e = json_string(json_get(root, "error"))) != NULL) {
+		out->tool_error = 1;
 		parse_seterr(err, errlen, "iperf3: %s", e);
 		goto done;
 	}
@@ -267,10 +277,114 @@ parse_iperf3_json(const char *text, size_t len, struct parse_iperf *out,
 		    "interval");
 		goto done;
 	}
-	rc = i3_end(root, out, err, errlen);
+	rc = i3_end(json_get(root, "end"), out, err, errlen);
 done:
 	json_doc_free(doc);
 	return rc;
+}
+
+/* ---- --json-stream ------------------------------------------------------ */
+
+struct i3_stream {
+	int	have_end, end_rc;
+	size_t	nintervals;		/* interval events seen */
+	char	end_err[160];
+	char	error[200];		/* first error event's text */
+};
+
+/* One event line: 0, or -1 with err for a line that is not an event. */
+static int
+i3_event(const struct json_value *root, struct i3_stream *st,
+    struct parse_iperf *out, char *err, size_t errlen)
+{
+	const struct json_value *data = json_get(root, "data");
+	const char *ev = json_string(json_get(root, "event")), *e;
+
+	if (json_type(root) != JSON_OBJECT || ev == NULL) {
+		parse_seterr(err, errlen, "iperf3 stream: a line without an "
+		    "\"event\"");
+		return -1;
+	}
+	if (strcmp(ev, "error") == 0) {
+		if ((e = json_string(data)) == NULL)
+			e = "(no text)";
+		if (st->error[0] == '\0')
+			snprintf(st->error, sizeof(st->error), "%s", e);
+	} else if (strcmp(ev, "start") == 0) {
+		if (i3_start(data, out) == -1) {
+			parse_seterr(err, errlen, "iperf3 stream: malformed or "
+			    "out-of-range start event");
+			return -1;
+		}
+	} else if (strcmp(ev, "interval") == 0) {
+		st->nintervals++;
+		if (i3_interval(data, out) == -1) {
+			parse_seterr(err, errlen, "iperf3 stream: malformed or "
+			    "out-of-range interval event");
+			return -1;
+		}
+	} else if (strcmp(ev, "end") == 0 && !st->have_end) {
+		st->have_end = 1;
+		st->end_rc = i3_end(data, out, st->end_err,
+		    sizeof(st->end_err));
+	}
+	/* Other events (server output, later additions) carry no figure. */
+	return 0;
+}
+
+int
+parse_iperf3_stream(const char *text, size_t len, struct parse_iperf *out,
+    char *err, size_t errlen)
+{
+	struct parse_lines l;
+	struct i3_stream st;
+	struct json_doc *doc;
+	const char *line;
+	char jerr[128];
+	size_t n;
+	int rc;
+
+	parse_iperf_init(out, PARSE_TOOL_IPERF3);
+	out->exact = 1;
+	if (parse_check_input("iperf3 stream", text, len, err, errlen) == -1)
+		return -1;
+	memset(&st, 0, sizeof(st));
+	parse_lines_init(&l, text, len);
+	while (parse_lines_next(&l, &line, &n)) {
+		while (n > 0 && (line[0] == ' ' || line[0] == '\t')) {
+			line++;
+			n--;
+		}
+		if (n == 0)
+			continue;
+		if ((doc = json_doc_parse(line, n, jerr, sizeof(jerr))) ==
+		    NULL) {
+			parse_seterr(err, errlen, "iperf3 stream: line %zu is "
+			    "not JSON (%s)", l.lineno, jerr);
+			return -1;
+		}
+		rc = i3_event(json_doc_root(doc), &st, out, err, errlen);
+		json_doc_free(doc);
+		if (rc == -1)
+			return -1;
+	}
+	/* "the server is busy" comes as an error, then an empty end. */
+	if (st.error[0] != '\0') {
+		out->tool_error = 1;
+		parse_seterr(err, errlen, "iperf3: %s", st.error);
+		return -1;
+	}
+	if (!st.have_end) {
+		parse_seterr(err, errlen, "iperf3 stream: no end event after "
+		    "%zu interval event%s (cut off?)", st.nintervals,
+		    st.nintervals == 1 ? "" : "s");
+		return -1;
+	}
+	if (st.end_rc == -1) {
+		parse_seterr(err, errlen, "%s", st.end_err);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- text output -------------------------------------------------------- */
@@ -303,7 +417,9 @@ i3_text_header(struct i3_text *t, const struct parse_tok *tk, size_t nt,
 
 	t->have_retr = t->have_cwnd = 0;
 	for (i = 0; i < nt; i++) {
-		if (parse_tok_eq(&tk[i], "Retr"))
+		/* "Retransmits" in early 3.0 releases. */
+		if (parse_tok_eq(&tk[i], "Retr") ||
+		    parse_tok_eq(&tk[i], "Retransmits"))
 			t->have_retr = 1;
 		if (parse_tok_eq(&tk[i], "Cwnd"))
 			t->have_cwnd = 1;
@@ -472,7 +588,12 @@ parse_iperf3_text(const char *text, size_t len, struct parse_iperf *out,
 				out->intervals[out->nintervals++] = r.iv;
 		}
 	}
+	if (out->udp) {
+		parse_seterr(err, errlen, "iperf3: %s", PARSE_ERR_UDP);
+		return -1;
+	}
 	if (!t.have_rcv || !t.have_snd) {
+		out->tool_error = t.failure[0] != '\0';
 		parse_seterr(err, errlen, "iperf3: no %s summary line%s%s",
 		    t.have_snd ? "receiver" : "sender",
 		    t.failure[0] != '\0' ? ": " : " (truncated output?)",

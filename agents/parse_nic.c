@@ -33,34 +33,80 @@ nic_hexbits(const char *s, size_t n, uint32_t *out)
 	return parse_hex32(s, n, out);
 }
 
-/* "em0: flags=8843<...> metric 0 mtu 9000" */
+/*
+ * A real block header: "NAME: flags=..." (NAME of [A-Za-z0-9_.-]).  Only
+ * these start an interface's block; anything else is inside one.
+ */
 static int
-nic_if_header(const char *line, size_t len, struct parse_ifconfig *out)
+nic_is_header(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && ((line[i] >= 'a' && line[i] <= 'z') ||
+	    (line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= '0' &&
+	    line[i] <= '9') || line[i] == '_' || line[i] == '.' ||
+	    line[i] == '-'); i++)
+		;
+	if (i == 0 || i >= PARSE_NAMESZ || i + 1 >= len || line[i] != ':')
+		return 0;
+	for (i++; i < len && nic_blank(line[i]); i++)
+		;
+	return len - i > 6 && memcmp(line + i, "flags=", 6) == 0;
+}
+
+/*
+ * Header words: "flags=8843<...>", "metric 0", "mtu 9000"; the header may
+ * be wrapped over several lines, so *want_mtu carries an "mtu" whose
+ * value is on the next line.  -1 for a bad flags or mtu value.
+ */
+static int
+nic_if_header(const char *line, size_t len, int first,
+    struct parse_ifconfig *out, int *want_mtu)
 {
 	struct parse_tok t[PARSE_MAX_TOKS];
-	size_t nt, i;
+	size_t nt, i = 0;
 	uint64_t mtu;
 
 	nt = parse_split(line, len, t, PARSE_MAX_TOKS);
-	if (nt < 2 || nt > PARSE_MAX_TOKS || t[0].n < 2 ||
-	    t[0].p[t[0].n - 1] != ':' ||
-	    parse_copy(out->name, sizeof(out->name), t[0].p, t[0].n - 1) == -1)
+	if (nt > PARSE_MAX_TOKS)
 		return -1;
-	for (i = 1; i < nt; i++) {
-		if (t[i].n > 6 && memcmp(t[i].p, "flags=", 6) == 0) {
+	if (first) {
+		if (nt < 2 || parse_copy(out->name, sizeof(out->name), t[0].p,
+		    t[0].n - 1) == -1)
+			return -1;
+		i = 1;
+	}
+	for (; i < nt; i++) {
+		if (*want_mtu) {
+			*want_mtu = 0;
+			if (parse_u64(t[i].p, t[i].n, &mtu) == -1 || mtu == 0 ||
+			    mtu > NIC_MAX_MTU)
+				return -1;
+			out->mtu = (int)mtu;
+		} else if (t[i].n > 6 && memcmp(t[i].p, "flags=", 6) == 0) {
 			if (nic_hexbits(t[i].p + 6, t[i].n - 6,
 			    &out->flags) == -1)
 				return -1;
 			out->up = (out->flags & 0x1) != 0;
-		} else if (parse_tok_eq(&t[i], "mtu") && i + 1 < nt) {
-			if (parse_u64(t[i + 1].p, t[i + 1].n, &mtu) == -1 ||
-			    mtu == 0 || mtu > NIC_MAX_MTU)
-				return -1;
-			out->mtu = (int)mtu;
-			i++;
-		}
+		} else if (parse_tok_eq(&t[i], "mtu"))
+			*want_mtu = 1;
 	}
 	return 0;
+}
+
+/* A body line that lost its leading tab starts with one of these. */
+static int
+nic_body_word(const char *line, size_t len)
+{
+	static const char *words[] = { "ether ", "inet ", "inet6 ",
+	    "media:", "status:", "nd6 ", "groups:", "lladdr ", "hwaddr ",
+	    "supported ", "plugged:", "vendor:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (parse_prefix(line, len, words[i], 1) != NULL)
+			return 1;
+	return memchr(line, '=', len) != NULL;
 }
 
 static int
@@ -161,51 +207,95 @@ nic_if_body(const char *p, size_t n, struct parse_ifconfig *out)
 	return 0;
 }
 
-int
-parse_ifconfig(const char *text, size_t len, const char *ifname,
-    struct parse_ifconfig *out, char *err, size_t errlen)
+static void
+nic_ifconfig_init(struct parse_ifconfig *out)
 {
-	struct parse_lines l;
-	struct parse_ifconfig hdr;
-	const char *line;
-	size_t n, i, body = 0;
-	int in = 0, found = 0;
-
 	memset(out, 0, sizeof(*out));
 	out->mtu = out->speed_mbps = PARSE_UNKNOWN;
 	out->duplex = PARSE_DUPLEX_UNKNOWN;
 	out->active = -1;
-	if (parse_check_input("ifconfig", text, len, err, errlen) == -1)
-		return -1;
+}
+
+/* The wanted block into out: 1 found, 0 not, -1 with err. */
+static int
+nic_ifconfig_block(const char *text, size_t len, const char *ifname,
+    struct parse_ifconfig *out, size_t *body, char *err, size_t errlen)
+{
+	struct parse_lines l;
+	struct parse_ifconfig hdr;
+	const char *line;
+	size_t n, i;
+	int in = 0, found = 0, cont = 0, want_mtu = 0, bad;
+
 	parse_lines_init(&l, text, len);
 	while (parse_lines_next(&l, &line, &n)) {
+		/* ifconfig prints no blank line inside a block: text after
+		 * one (a transcript's next command) is not the interface's. */
+		if (n == 0 && found)
+			break;
 		if (n == 0)
 			continue;
-		if (!nic_blank(line[0])) {
+		if (nic_is_header(line, n)) {
 			if (found)
-				break;	/* next interface */
-			in = 0;
-			hdr = *out;
-			if (nic_if_header(line, n, &hdr) == -1)
+				break;	/* the next interface */
+			nic_ifconfig_init(&hdr);
+			want_mtu = 0;
+			bad = nic_if_header(line, n, 1, &hdr, &want_mtu);
+			in = ifname == NULL || strcmp(hdr.name, ifname) == 0;
+			if (!in)
 				continue;
-			if (ifname == NULL || strcmp(hdr.name, ifname) == 0) {
-				*out = hdr;
-				in = found = 1;
-			}
+			if (bad == -1)
+				goto badhdr;
+			*out = hdr;
+			found = cont = 1;
 			continue;
 		}
 		if (!in)
 			continue;
+		/* A header wrapped onto the next line goes on. */
+		if (cont && !nic_blank(line[0]) && !nic_body_word(line, n)) {
+			if (nic_if_header(line, n, 0, out, &want_mtu) == -1)
+				goto badhdr;
+			continue;
+		}
+		cont = 0;
+		if (want_mtu)
+			break;
 		for (i = 0; i < n && nic_blank(line[i]); i++)
 			;
-		body++;
+		(*body)++;
 		if (nic_if_body(line + i, n - i, out) == -1) {
 			parse_seterr(err, errlen, "ifconfig: line %zu: bad "
 			    "hex bits", l.lineno);
 			return -1;
 		}
 	}
-	if (!found) {
+	if (found && want_mtu) {
+		parse_seterr(err, errlen, "ifconfig: %s: mtu without a value",
+		    out->name);
+		return -1;
+	}
+	return found;
+badhdr:
+	parse_seterr(err, errlen, "ifconfig: line %zu: bad flags or mtu in "
+	    "the header of %s", l.lineno, hdr.name);
+	return -1;
+}
+
+int
+parse_ifconfig(const char *text, size_t len, const char *ifname,
+    struct parse_ifconfig *out, char *err, size_t errlen)
+{
+	size_t body = 0;
+	int rc;
+
+	nic_ifconfig_init(out);
+	if (parse_check_input("ifconfig", text, len, err, errlen) == -1)
+		return -1;
+	if ((rc = nic_ifconfig_block(text, len, ifname, out, &body, err,
+	    errlen)) == -1)
+		return -1;
+	if (rc == 0) {
 		parse_seterr(err, errlen, "ifconfig: no interface %s in the "
 		    "output", ifname != NULL ? ifname : "block");
 		return -1;
@@ -487,6 +577,10 @@ nic_feature_line(const char *line, size_t len, struct parse_feature *f)
 	if (nt < 1 || nt > 3 || parse_copy(f->name, sizeof(f->name), line + i,
 	    (size_t)(colon - line - (long)i)) == -1)
 		return 0;
+	/* Old ethtool: "tcp segmentation offload: on". */
+	for (i = 0; f->name[i] != '\0'; i++)
+		if (f->name[i] == ' ')
+			f->name[i] = '-';
 	if (parse_tok_eq(&t[0], "on"))
 		f->on = 1;
 	else if (parse_tok_eq(&t[0], "off"))
@@ -505,6 +599,31 @@ nic_feature_line(const char *line, size_t len, struct parse_feature *f)
 	return 1;
 }
 
+/* "Features for em0:" (ethtool 3.0+) or "Offload parameters for em0:"
+ * (older): the interface name, or NULL if line is no such header. */
+static const char *
+nic_ethtool_header(const char *line, size_t n, size_t *namelen)
+{
+	const char *v;
+
+	if ((v = parse_prefix(line, n, "Features for ", 0)) == NULL &&
+	    (v = parse_prefix(line, n, "Offload parameters for ", 0)) == NULL)
+		return NULL;
+	if (n == 0 || line[n - 1] != ':')
+		return NULL;
+	*namelen = (size_t)(line + n - 1 - v);
+	return v;
+}
+
+static void
+nic_ethtool_tso(struct parse_ethtool_k *out)
+{
+	int v4 = parse_ethtool_feature(out, "tx-tcp-segmentation");
+
+	out->tso4 = v4 >= 0 ? v4 : out->tso;
+	out->tso_partial = out->tso == 1 && v4 == 0;
+}
+
 int
 parse_ethtool_k(const char *text, size_t len, struct parse_ethtool_k *out,
     char *err, size_t errlen)
@@ -512,21 +631,26 @@ parse_ethtool_k(const char *text, size_t len, struct parse_ethtool_k *out,
 	struct parse_lines l;
 	struct parse_feature f;
 	const char *line, *v;
-	size_t n, seen = 0;
-	int *sc;
+	size_t n, seen = 0, vn;
+	int *sc, headers = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->tso = out->lro = out->gso = out->gro = -1;
-	out->rxcsum = out->txcsum = out->sg = -1;
+	out->rxcsum = out->txcsum = out->sg = out->tso4 = -1;
 	if (parse_check_input("ethtool -k", text, len, err, errlen) == -1)
 		return -1;
 	parse_lines_init(&l, text, len);
 	while (parse_lines_next(&l, &line, &n)) {
-		if ((v = parse_prefix(line, n, "Features for ", 0)) != NULL) {
-			if (n > 0 && line[n - 1] == ':')
-				(void)parse_copy(out->ifname,
-				    sizeof(out->ifname), v,
-				    (size_t)(line + n - 1 - v));
+		if ((v = nic_ethtool_header(line, n, &vn)) != NULL) {
+			if (headers++ > 0) {
+				parse_seterr(err, errlen, "ethtool -k: line "
+				    "%zu: a second interface's output (%.*s "
+				    "after %s)", l.lineno, vn < 32 ? (int)vn :
+				    32, v, out->ifname);
+				return -1;
+			}
+			(void)parse_copy(out->ifname, sizeof(out->ifname), v,
+			    vn);
 			continue;
 		}
 		if (!nic_feature_line(line, n, &f))
@@ -541,6 +665,7 @@ parse_ethtool_k(const char *text, size_t len, struct parse_ethtool_k *out,
 		parse_seterr(err, errlen, "ethtool -k: no feature lines");
 		return -1;
 	}
+	nic_ethtool_tso(out);
 	return 0;
 }
 
@@ -571,6 +696,7 @@ parse_ethtool_i(const char *text, size_t len, struct parse_ethtool_i *out,
 	struct parse_lines l;
 	const char *line, *v;
 	size_t n, i, k;
+	unsigned seen = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (parse_check_input("ethtool -i", text, len, err, errlen) == -1)
@@ -580,6 +706,14 @@ parse_ethtool_i(const char *text, size_t len, struct parse_ethtool_i *out,
 		for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 			if ((v = parse_prefix(line, n, map[i].key, 0)) == NULL)
 				continue;
+			/* One interface's answer names each key once. */
+			if (seen & (1u << i)) {
+				parse_seterr(err, errlen, "ethtool -i: line "
+				    "%zu: a second \"%s\" line (outputs of "
+				    "two interfaces?)", l.lineno, map[i].key);
+				return -1;
+			}
+			seen |= 1u << i;
 			while (v < line + n && nic_blank(*v))
 				v++;
 			k = (size_t)(line + n - v);

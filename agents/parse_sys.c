@@ -1,7 +1,9 @@
 /*
  * parse_sys.c: host counters and timings: Linux /proc/net/dev, /proc/stat,
- * /proc/PID/stat; FreeBSD `netstat -I IF -bdnW` and `ps -o time`; and the
- * final progress lines of OpenSSH scp.
+ * /proc/PID/stat; FreeBSD `netstat -I IF -bdnW` and `ps -o time`; the size
+ * in sftp's `ls -ln` (the scp workload's check of the copy).  (scp's
+ * progress meter is not read: it only shows on a tty, and the scp workload
+ * takes its bytes from the file it sends and its seconds from the clock.)
  */
 #include <string.h>
 
@@ -294,90 +296,37 @@ parse_ps_time(const char *text, size_t len, double *out, char *err,
 	return -1;
 }
 
-/* scp "1440KB" (size), "13.7KB/s" (rate): number, unit K/M/G/T + "B". */
-static int
-sys_scp_size(const struct parse_tok *t, int rate, double *out)
-{
-	size_t n = t->n, i;
-	double m = 1, v;
-
-	if (rate) {
-		if (n < 3 || memcmp(t->p + n - 2, "/s", 2) != 0)
-			return -1;
-		n -= 2;
-	}
-	if (n >= 2 && t->p[n - 1] == 'B') {
-		n--;
-		for (i = 0; i < 5 && t->p[n - 1] != " KMGT"[i]; i++)
-			;
-		if (i == 5 || i == 0)
-			return -1;
-		for (; i > 0; i--)
-			m *= 1024;
-		n--;
-	}
-	if (parse_num(t->p, n, &v) == -1 || v < 0 || v * m > PARSE_MAX_BYTES)
-		return -1;
-	*out = v * m;
-	return 0;
-}
-
-/* "file  100% 1440KB  13.7KB/s   01:45" */
-static int
-sys_scp_line(const char *line, size_t len, struct parse_scp *out)
-{
-	struct parse_tok t[PARSE_MAX_TOKS];
-	size_t nt;
-	double size, rate, secs;
-
-	nt = parse_split(line, len, t, PARSE_MAX_TOKS);
-	if (nt < 5 || nt > PARSE_MAX_TOKS ||
-	    !parse_tok_eq(&t[nt - 4], "100%"))
-		return 0;
-	if (sys_scp_size(&t[nt - 3], 0, &size) == -1 ||
-	    sys_scp_size(&t[nt - 2], 1, &rate) == -1 ||
-	    sys_clock(t[nt - 1].p, t[nt - 1].n, &secs) == -1 ||
-	    rate * 8 > PARSE_MAX_BPS)
-		return -1;
-	out->nfiles++;
-	out->bytes += size;
-	out->bps = rate * 8;
-	out->seconds += secs;
-	(void)parse_copy(out->file, sizeof(out->file), t[0].p,
-	    (size_t)(t[nt - 5].p + t[nt - 5].n - t[0].p) < sizeof(out->file) ?
-	    (size_t)(t[nt - 5].p + t[nt - 5].n - t[0].p) :
-	    sizeof(out->file) - 1);
-	return 1;
-}
+/* ---- sftp ls -ln -------------------------------------------------------- */
 
 int
-parse_scp(const char *text, size_t len, struct parse_scp *out, char *err,
-    size_t errlen)
+parse_sftp_ls_size(const char *text, size_t len, const char *path,
+    uint64_t *size, char *err, size_t errlen)
 {
-	const char *p, *end, *seg;
+	struct parse_lines l;
+	struct parse_tok t[PARSE_MAX_TOKS];
+	const char *line, *base = strrchr(path, '/');
+	size_t n, nt;
 
-	memset(out, 0, sizeof(*out));
-	out->bps = out->seconds = -1;
-	if (parse_check_input("scp", text, len, err, errlen) == -1)
+	base = base != NULL ? base + 1 : path;
+	if (parse_check_input("sftp ls", text, len, err, errlen) == -1)
 		return -1;
-	out->seconds = 0;
-	/* Progress redraws end in '\r', lines in '\n'; a tail is cut off. */
-	for (p = text, end = text + len; p < end; p = seg + 1) {
-		for (seg = p; seg < end && *seg != '\r' && *seg != '\n'; seg++)
-			;
-		if (seg == end)
-			break;
-		if (sys_scp_line(p, (size_t)(seg - p), out) == -1) {
-			parse_seterr(err, errlen, "scp: malformed final "
-			    "progress line");
+	parse_lines_init(&l, text, len);
+	while (parse_lines_next(&l, &line, &n)) {
+		/* "-rw-r--r--  1 0  0  1474560 Dec  1 08:00 /tmp/x.bin" (a
+		 * batch echoes its commands as "sftp> ls -ln ..."). */
+		nt = parse_split(line, n, t, PARSE_MAX_TOKS);
+		if (nt < 9 || nt > PARSE_MAX_TOKS || t[0].p[0] != '-' ||
+		    (!parse_tok_eq(&t[nt - 1], path) &&
+		    !parse_tok_eq(&t[nt - 1], base)))
+			continue;
+		if (parse_u64(t[4].p, t[4].n, size) == -1 ||
+		    (double)*size > PARSE_MAX_BYTES) {
+			parse_seterr(err, errlen, "sftp ls: line %zu: bad size",
+			    l.lineno);
 			return -1;
 		}
+		return 0;
 	}
-	if (out->nfiles == 0) {
-		out->bps = out->seconds = -1;
-		parse_seterr(err, errlen, "scp: no completed (100%%) transfer "
-		    "line");
-		return -1;
-	}
-	return 0;
+	parse_seterr(err, errlen, "sftp ls: no listing of %s", path);
+	return -1;
 }

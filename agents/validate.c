@@ -280,6 +280,11 @@ check_kind(enum validate_kind k, const char *v)
 		    all_in(v, "_.-"))
 			return NULL;
 		return "must be 1-19 of [A-Za-z0-9_.-]";
+	case VALIDATE_FORMAT:
+		if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0 ||
+		    strcmp(v, "json") == 0 || strcmp(v, "json-stream") == 0)
+			return NULL;
+		return "must be csv, text, json or json-stream";
 	}
 	return "has an unknown kind";
 }

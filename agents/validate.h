@@ -26,7 +26,8 @@ enum validate_kind {
 	VALIDATE_PORT,		/* 1..65535 */
 	VALIDATE_PARALLEL,	/* 1..128 */
 	VALIDATE_PATH,		/* absolute, [A-Za-z0-9_./+-], no ".." */
-	VALIDATE_PROC		/* process name [A-Za-z0-9_.-]{1,19} */
+	VALIDATE_PROC,		/* process name [A-Za-z0-9_.-]{1,19} */
+	VALIDATE_FORMAT		/* csv | text | json | json-stream */
 };
 
 /* 0, or -1 with "ARG: "VALUE" is not ... (why)" in err. */

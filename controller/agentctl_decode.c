@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "agentctl.h"
+#include "json.h"
 #include "log.h"
 #include "util.h"
 
@@ -587,18 +588,25 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
     size_t len, size_t lineno, struct agentctl_reply *r, int *nresults)
 {
 	struct json_object	*o;
-	char			 where[32], ev[16];
+	char			 where[32], ev[16], raw[256];
 	long long		 proto;
+	int			 rawrc;
 
 	snprintf(where, sizeof where, "line %zu", lineno);
+	/* What json-c would accept and change: duplicate keys, bad UTF-8. */
+	rawrc = json_check_raw(line, len, raw, sizeof raw);
+	if (rawrc == JSON_RAW_REJECTED) {
+		jfail(j, where, NULL, "%s", raw);
+		return;
+	}
 	json_tokener_reset(tok);
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
-	    !json_object_is_type(o, json_type_object)) {
+	    rawrc != JSON_RAW_OK || !json_object_is_type(o, json_type_object)) {
 		jfail(j, where, NULL, "not one JSON object (%s): \"%.60s\"",
 		    o == NULL ? json_tokener_error_desc(
-		    json_tokener_get_error(tok)) : "trailing data or not an "
-		    "object", line);
+		    json_tokener_get_error(tok)) : rawrc != JSON_RAW_OK ? raw :
+		    "trailing data or not an object", line);
 		json_object_put(o);
 		return;
 	}

@@ -175,8 +175,5 @@ int	run_adaptive(const struct config_inventory *,
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);
-/* Writes s (NULL = "") as a JSON string: quotes, backslashes and control
- * characters escaped, the rest (UTF-8 included) as is. */
-void	cmd_json_str(FILE *, const char *s);
 
 #endif

@@ -13,21 +13,13 @@
 #include "cmd.h"
 #include "config.h"
 #include "hunt.h"
+#include "json.h"
 #include "log.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
 
 /* ---- showing ------------------------------------------------------------ */
-
-static void
-json_num(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.6g", v);
-	else
-		fprintf(fp, "null");
-}
 
 static const char *
 bs_msg(const struct hunt_view *s, size_t rev)
@@ -51,9 +43,10 @@ fmt_ref(const struct hunt_view *s, double v, char *buf, size_t len)
 	return buf;
 }
 
+/* The evidence table, or its JSON array's elements when w != NULL. */
 static void
 bs_show_steps(const struct hunt_view *s, const struct store_bisect_step *rows,
-    size_t nrows, int json, FILE *fp)
+    size_t nrows, struct json_writer *w, FILE *fp)
 {
 	const struct bisect_step	*ms;
 	size_t				 nms = 0, i, k = 0;
@@ -61,7 +54,7 @@ bs_show_steps(const struct hunt_view *s, const struct store_bisect_step *rows,
 	char				 ref[32];
 
 	ms = bisect_steps(s->m, &nms);
-	if (!json)
+	if (w == NULL)
 		fprintf(fp, "\n%4s %-12s %-11s %-8s %4s %10s %10s %7s %9s\n",
 		    "step", "revision", "why", "verdict", "n", "reference",
 		    "median", "ratio", "p");
@@ -70,22 +63,19 @@ bs_show_steps(const struct hunt_view *s, const struct store_bisect_step *rows,
 
 		why = r->verdict[0] != '\0' && k < nms ?
 		    bisect_why_name(ms[k++].why) : "running";
-		if (json) {
-			fprintf(fp, "%s{\"seq\":%d,\"revision\":", i ? "," : "",
-			    r->seq);
-			cmd_json_str(fp, r->revision);
-			fprintf(fp, ",\"why\":\"%s\",\"verdict\":", why);
-			cmd_json_str(fp, r->verdict);
-			fprintf(fp, ",\"run\":%lld,\"n\":%d,\"median\":",
-			    (long long)r->run_id, r->n);
-			json_num(fp, r->median);
-			fprintf(fp, ",\"reference_median\":");
-			json_num(fp, r->baseline_median);
-			fprintf(fp, ",\"ratio\":");
-			json_num(fp, r->ratio);
-			fprintf(fp, ",\"p\":");
-			json_num(fp, r->p);
-			fprintf(fp, "}");
+		if (w != NULL) {
+			json_begin_obj(w);
+			json_kv_int(w, "seq", r->seq);
+			json_kv_str(w, "revision", r->revision);
+			json_kv_str(w, "why", why);
+			json_kv_str(w, "verdict", r->verdict);
+			json_kv_int(w, "run", r->run_id);
+			json_kv_int(w, "n", r->n);
+			json_kv_num(w, "median", r->median);
+			json_kv_num(w, "reference_median", r->baseline_median);
+			json_kv_num(w, "ratio", r->ratio);
+			json_kv_num(w, "p", r->p);
+			json_end_obj(w);
 		} else if (r->n == 0)
 			fprintf(fp, "%4d %-12s %-11s %-8s %4s %10s %10s %7s "
 			    "%9s\n", r->seq, r->revision, why,
@@ -152,39 +142,35 @@ bs_show_result_text(const struct hunt_view *s,
 
 static void
 bs_show_result_json(const struct hunt_view *s,
-    const struct bisect_result *res, FILE *fp)
+    const struct bisect_result *res, struct json_writer *w)
 {
 	size_t	i;
 
-	fprintf(fp, ",\"status\":\"%s\",\"culprit\":",
-	    bisect_status_name(res->status));
+	json_kv_str(w, "status", bisect_status_name(res->status));
+	json_key(w, "culprit");
 	if (res->status == BISECT_FOUND) {
-		fprintf(fp, "{\"id\":");
-		cmd_json_str(fp, bisect_id(s->m, res->culprit));
-		fprintf(fp, ",\"message\":");
-		cmd_json_str(fp, bs_msg(s, res->culprit));
-		fprintf(fp, "}");
+		json_begin_obj(w);
+		json_kv_str(w, "id", bisect_id(s->m, res->culprit));
+		json_kv_str(w, "message", bs_msg(s, res->culprit));
+		json_end_obj(w);
 	} else
-		fprintf(fp, "null");
-	fprintf(fp, ",\"range\":");
+		json_put_null(w);
+	json_key(w, "range");
 	if (res->status == BISECT_RANGE || res->status == BISECT_FOUND) {
-		fprintf(fp, "{\"last_good\":");
-		cmd_json_str(fp, bisect_id(s->m, res->last_good));
-		fprintf(fp, ",\"first_bad\":");
-		cmd_json_str(fp, bisect_id(s->m, res->first_bad));
-		fprintf(fp, ",\"candidates\":[");
-		for (i = res->last_good + 1; i <= res->first_bad; i++) {
-			fprintf(fp, "%s", i > res->last_good + 1 ? "," : "");
-			cmd_json_str(fp, bisect_id(s->m, i));
-		}
-		fprintf(fp, "]}");
+		json_begin_obj(w);
+		json_kv_str(w, "last_good", bisect_id(s->m, res->last_good));
+		json_kv_str(w, "first_bad", bisect_id(s->m, res->first_bad));
+		json_key(w, "candidates");
+		json_begin_arr(w);
+		for (i = res->last_good + 1; i <= res->first_bad; i++)
+			json_put_str(w, bisect_id(s->m, i));
+		json_end_arr(w);
+		json_end_obj(w);
 	} else
-		fprintf(fp, "null");
-	fprintf(fp, ",\"confidence\":");
-	json_num(fp, res->confidence);
-	fprintf(fp, ",\"verified\":%s,\"reason\":", res->verified ? "true" :
-	    "false");
-	cmd_json_str(fp, res->reason);
+		json_put_null(w);
+	json_kv_num(w, "confidence", res->confidence);
+	json_kv_bool(w, "verified", res->verified);
+	json_kv_str(w, "reason", res->reason);
 }
 
 /* "# skip: [REV] why" with the reason its run recorded (first line). */
@@ -253,9 +239,10 @@ bs_show_log(const struct hunt_view *s, const struct store_bisect_step *rows,
 		fprintf(fp, "# %s\n", s->row.reason);
 }
 
+/* The header lines, or the JSON object's first members when w != NULL. */
 static void
 bs_show_head(const struct hunt_view *s, const struct store_bisect_step *rows,
-    size_t nrows, int json, FILE *fp)
+    size_t nrows, struct json_writer *w, FILE *fp)
 {
 	struct bisect_request	req;
 	int64_t			wall = (s->row.finished_at > 0 ?
@@ -263,21 +250,17 @@ bs_show_head(const struct hunt_view *s, const struct store_bisect_step *rows,
 				    s->row.created_at;
 	int			more = bisect_next(s->m, &req);
 
-	if (json) {
-		fprintf(fp, "{\"bisect\":%lld,\"state\":\"%s\",\"link\":",
-		    (long long)s->row.id, s->row.state);
-		cmd_json_str(fp, s->row.link);
-		fprintf(fp, ",\"good\":");
-		cmd_json_str(fp, s->row.good);
-		fprintf(fp, ",\"bad\":");
-		cmd_json_str(fp, s->row.bad);
-		fprintf(fp, ",\"revisions\":%zu,\"steps\":%zu,\"samples\":%lld,"
-		    "\"wall_s\":%.1f,\"next\":", s->n, nrows,
-		    (long long)bs_samples(s, rows, nrows), wall / 1e3);
-		if (more)
-			cmd_json_str(fp, req.id);
-		else
-			fprintf(fp, "null");
+	if (w != NULL) {
+		json_kv_int(w, "bisect", s->row.id);
+		json_kv_str(w, "state", s->row.state);
+		json_kv_str(w, "link", s->row.link);
+		json_kv_str(w, "good", s->row.good);
+		json_kv_str(w, "bad", s->row.bad);
+		json_kv_int(w, "revisions", (int64_t)s->n);
+		json_kv_int(w, "steps", (int64_t)nrows);
+		json_kv_int(w, "samples", bs_samples(s, rows, nrows));
+		json_kv_num(w, "wall_s", round(wall / 100.0) / 10.0);
+		json_kv_str(w, "next", more ? req.id : NULL);
 		return;
 	}
 	if (s->test_missing)
@@ -305,6 +288,7 @@ bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
 	struct hunt_view		 s;
 	struct store_bisect_step	*rows;
 	struct bisect_result		 res;
+	struct json_writer		*w;
 	size_t				 nrows;
 	char				 err[4096];
 
@@ -318,15 +302,23 @@ bisect_cli_show(const char *db, int64_t id, int what, int json, FILE *fp)
 		bs_show_log(&s, rows, nrows, fp);
 	else {
 		bisect_result(s.m, &res);
-		bs_show_head(&s, rows, nrows, json, fp);
 		if (json) {
-			bs_show_result_json(&s, &res, fp);
-			fprintf(fp, ",\"evidence\":[");
-			bs_show_steps(&s, rows, nrows, 1, fp);
-			fprintf(fp, "]}\n");
+			w = json_writer_new(fp, 0);
+			json_begin_obj(w);
+			bs_show_head(&s, rows, nrows, w, fp);
+			bs_show_result_json(&s, &res, w);
+			json_key(w, "evidence");
+			json_begin_arr(w);
+			bs_show_steps(&s, rows, nrows, w, fp);
+			json_end_arr(w);
+			json_end_obj(w);
+			if (json_writer_free(w, err, sizeof err) == -1)
+				log_warnx("bisect %lld: %s", (long long)id,
+				    err);
 		} else {
+			bs_show_head(&s, rows, nrows, NULL, fp);
 			bs_show_result_text(&s, &res, fp);
-			bs_show_steps(&s, rows, nrows, 0, fp);
+			bs_show_steps(&s, rows, nrows, NULL, fp);
 		}
 	}
 	hunt_view_free(&s);

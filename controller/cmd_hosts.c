@@ -15,8 +15,9 @@
 #include "agentctl.h"
 #include "cmd.h"
 #include "config.h"
+#include "host.h"
+#include "json.h"
 #include "log.h"
-#include "ssh.h"
 #include "util.h"
 
 #define HOSTS_CONNECT_MS	10000
@@ -49,7 +50,7 @@ hosts_find_nic(const struct agentctl_facts *f, const char *name)
  * (a loopback, a veth) is asked for by name and appended.
  */
 static int
-hosts_more_nics(struct hosts_job *j, struct agentctl *a)
+hosts_more_nics(struct hosts_job *j, struct host *a)
 {
 	const struct config_host	*h = j->host;
 	struct agentctl_facts		*f = &j->facts.u.facts;
@@ -59,7 +60,7 @@ hosts_more_nics(struct hosts_job *j, struct agentctl *a)
 	for (k = 0; k < h->nnics; k++) {
 		if (hosts_find_nic(f, h->nics[k].name) != NULL)
 			continue;
-		if (agentctl_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
+		if (host_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
 		    j->err, sizeof j->err) == -1) {
 			agentctl_reply_free(&r);
 			return -1;
@@ -74,30 +75,20 @@ hosts_more_nics(struct hosts_job *j, struct agentctl *a)
 static void *
 hosts_worker(void *arg)
 {
-	struct hosts_job		*j = arg;
-	const struct config_host	*h = j->host;
-	struct ssh_target		 t;
-	struct ssh_conn			*c;
-	struct agentctl			*a = NULL;
+	struct hosts_job	*j = arg;
+	struct host_opts	 o;
+	struct host		*h;
 
-	memset(&t, 0, sizeof t);
-	t.name = h->name;
-	t.address = h->address;
-	t.port = h->ssh.port;
-	t.user = h->ssh.user;
-	t.key = h->ssh.key;
-	t.known_hosts = h->ssh.known_hosts;
-	t.connect_timeout_ms = HOSTS_CONNECT_MS;
-	if ((c = ssh_open(&t, j->err, sizeof j->err)) == NULL)
+	memset(&o, 0, sizeof o);
+	o.connect_timeout_ms = HOSTS_CONNECT_MS;
+	o.deploy_timeout_ms = HOSTS_DEPLOY_MS;
+	if (host_open(j->host, &o, &h, j->err, sizeof j->err) == -1)
 		return NULL;
-	a = agentctl_new(c);
-	if (agentctl_deploy(a, NULL, HOSTS_DEPLOY_MS, &j->deploy, j->err,
-	    sizeof j->err) == 0 && agentctl_facts(a, NULL, HOSTS_FACTS_MS,
-	    &j->facts, j->err, sizeof j->err) == 0 &&
-	    hosts_more_nics(j, a) == 0)
+	j->deploy = *host_deploy_info(h);
+	if (host_facts(h, NULL, HOSTS_FACTS_MS, &j->facts, j->err,
+	    sizeof j->err) == 0 && hosts_more_nics(j, h) == 0)
 		j->ok = 1;
-	agentctl_free(a);
-	ssh_close(c);
+	host_close(h);
 	return NULL;
 }
 
@@ -153,91 +144,107 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 	}
 }
 
+/* An empty or unknown string, count or flag is null. */
 static void
-json_kv(const char *k, const char *v, int comma)
+hosts_kv(struct json_writer *w, const char *k, const char *v)
 {
-	printf("%s\"%s\":", comma ? "," : "", k);
-	if (v == NULL || *v == '\0')
-		printf("null");
-	else
-		cmd_json_str(stdout, v);
+	json_kv_str(w, k, v != NULL && *v != '\0' ? v : NULL);
 }
 
 static void
-json_num(const char *k, long long v)
+hosts_num(struct json_writer *w, const char *k, long long v)
 {
 	if (v < 0)
-		printf(",\"%s\":null", k);
+		json_kv_null(w, k);
 	else
-		printf(",\"%s\":%lld", k, v);
+		json_kv_int(w, k, v);
 }
 
 static void
-json_bool(const char *k, int v)
+hosts_tri(struct json_writer *w, const char *k, int v)
 {
-	printf(",\"%s\":%s", k, v < 0 ? "null" : v ? "true" : "false");
+	if (v < 0)
+		json_kv_null(w, k);
+	else
+		json_kv_bool(w, k, v);
 }
 
 static void
-hosts_json_facts(const struct agentctl_facts *f)
+hosts_json_facts(struct json_writer *w, const struct agentctl_facts *f)
 {
 	const struct agentctl_nic	*n;
 	size_t				 i;
 
-	json_kv("os", f->os, 0);
-	json_kv("hostname", f->hostname, 1);
-	printf(",\"kernel\":{");
-	json_kv("release", f->kernel_release, 0);
-	json_kv("version", f->kernel_version, 1);
-	json_kv("revision", f->kernel_revision, 1);
-	json_num("osreldate", f->osreldate);
-	printf("},\"nics\":[");
+	hosts_kv(w, "os", f->os);
+	hosts_kv(w, "hostname", f->hostname);
+	json_key(w, "kernel");
+	json_begin_obj(w);
+	hosts_kv(w, "release", f->kernel_release);
+	hosts_kv(w, "version", f->kernel_version);
+	hosts_kv(w, "revision", f->kernel_revision);
+	hosts_num(w, "osreldate", f->osreldate);
+	json_end_obj(w);
+	json_key(w, "nics");
+	json_begin_arr(w);
 	for (i = 0; i < f->nnics; i++) {
 		n = &f->nics[i];
-		printf("%s{", i > 0 ? "," : "");
-		json_kv("name", n->name, 0);
-		json_kv("driver", n->driver, 1);
-		json_kv("chip", n->chip, 1);
-		json_num("speed_mbps", n->speed_mbps);
-		json_num("mtu", n->mtu);
-		json_bool("tso", n->tso);
-		json_bool("lro", n->lro);
-		json_bool("rxcsum", n->rxcsum);
-		json_bool("txcsum", n->txcsum);
-		printf("}");
+		json_begin_obj(w);
+		hosts_kv(w, "name", n->name);
+		hosts_kv(w, "driver", n->driver);
+		hosts_kv(w, "chip", n->chip);
+		hosts_num(w, "speed_mbps", n->speed_mbps);
+		hosts_num(w, "mtu", n->mtu);
+		hosts_tri(w, "tso", n->tso);
+		hosts_tri(w, "lro", n->lro);
+		hosts_tri(w, "rxcsum", n->rxcsum);
+		hosts_tri(w, "txcsum", n->txcsum);
+		json_end_obj(w);
 	}
-	printf("],\"tools\":{");
-	json_kv("iperf2", f->iperf2, 0);
-	json_kv("iperf3", f->iperf3, 1);
-	json_kv("scp", f->scp, 1);
-	printf("}");
+	json_end_arr(w);
+	json_key(w, "tools");
+	json_begin_obj(w);
+	hosts_kv(w, "iperf2", f->iperf2);
+	hosts_kv(w, "iperf3", f->iperf3);
+	hosts_kv(w, "scp", f->scp);
+	json_end_obj(w);
 }
 
 static void
 hosts_print_json(const struct hosts_job *jobs, size_t n)
 {
-	size_t	i;
+	struct json_writer	*w = json_writer_new(stdout, JSON_PRETTY);
+	char			 err[256];
+	size_t			 i;
 
-	printf("{\"hosts\":[");
+	json_begin_obj(w);
+	json_key(w, "hosts");
+	json_begin_arr(w);
 	for (i = 0; i < n; i++) {
-		printf("%s\n{", i > 0 ? "," : "");
-		json_kv("name", jobs[i].host->name, 0);
-		json_kv("address", jobs[i].host->address, 1);
-		printf(",\"ok\":%s", jobs[i].ok ? "true" : "false");
+		json_begin_obj(w);
+		hosts_kv(w, "name", jobs[i].host->name);
+		hosts_kv(w, "address", jobs[i].host->address);
+		json_kv_bool(w, "ok", jobs[i].ok);
 		if (!jobs[i].ok) {
-			json_kv("error", jobs[i].err, 1);
-			printf("}");
+			hosts_kv(w, "error", jobs[i].err);
+			json_end_obj(w);
 			continue;
 		}
-		printf(",\"agent\":{");
-		json_kv("path", jobs[i].deploy.path, 0);
-		printf(",\"built\":%s,\"ms\":%lld},\"facts\":{",
-		    jobs[i].deploy.built ? "true" : "false",
-		    (long long)jobs[i].deploy.ms);
-		hosts_json_facts(&jobs[i].facts.u.facts);
-		printf("}}");
+		json_key(w, "agent");
+		json_begin_obj(w);
+		hosts_kv(w, "path", jobs[i].deploy.path);
+		json_kv_bool(w, "built", jobs[i].deploy.built);
+		json_kv_int(w, "ms", jobs[i].deploy.ms);
+		json_end_obj(w);
+		json_key(w, "facts");
+		json_begin_obj(w);
+		hosts_json_facts(w, &jobs[i].facts.u.facts);
+		json_end_obj(w);
+		json_end_obj(w);
 	}
-	printf("\n]}\n");
+	json_end_arr(w);
+	json_end_obj(w);
+	if (json_writer_free(w, err, sizeof err) == -1)
+		log_warnx("hosts: %s", err);
 }
 
 static int

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "executor.h"
+#include "json.h"
 #include "log.h"
 #include "matrix.h"
 #include "stats.h"
@@ -104,6 +105,7 @@ run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
 	struct store		*st = NULL;
 	struct store_series	*ser = NULL;
 	struct store_counts	 cnt;
+	struct json_writer	*w = NULL;
 	size_t			 nser = 0, i;
 	char			 err[1024];
 	double			*v;
@@ -117,14 +119,20 @@ run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
 			store_close(st);
 		return -1;
 	}
-	if (json)
-		fprintf(fp, "{\"run\":%lld,\"jobs\":{\"total\":%lld,"
-		    "\"done\":%lld,\"failed\":%lld,\"cancelled\":%lld},"
-		    "\"series\":[", (long long)run_id, (long long)cnt.total,
-		    (long long)cnt.n[STORE_JOB_DONE],
-		    (long long)cnt.n[STORE_JOB_FAILED],
-		    (long long)cnt.n[STORE_JOB_CANCELLED]);
-	else
+	if (json) {
+		w = json_writer_new(fp, 0);
+		json_begin_obj(w);
+		json_kv_int(w, "run", run_id);
+		json_key(w, "jobs");
+		json_begin_obj(w);
+		json_kv_int(w, "total", cnt.total);
+		json_kv_int(w, "done", cnt.n[STORE_JOB_DONE]);
+		json_kv_int(w, "failed", cnt.n[STORE_JOB_FAILED]);
+		json_kv_int(w, "cancelled", cnt.n[STORE_JOB_CANCELLED]);
+		json_end_obj(w);
+		json_key(w, "series");
+		json_begin_arr(w);
+	} else
 		fprintf(fp, "run %lld: %lld jobs, %lld done, %lld failed, "
 		    "%lld cancelled\n\n%-8s %-28s %-7s %4s %10s %10s %10s  "
 		    "(Mbit/s)\n", (long long)run_id, (long long)cnt.total,
@@ -142,23 +150,31 @@ run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
 		memcpy(v, s->values, s->n * sizeof *v);
 		qsort(v, s->n, sizeof *v, compare_double);
 		med = stats_median(v, s->n);
-		if (json)
-			fprintf(fp, "%s{\"link\":\"%s\",\"knobs\":\"%s\","
-			    "\"tool\":\"%s\",\"params\":\"%s\","
-			    "\"revision\":\"%s\",\"n\":%zu,"
-			    "\"median_bps\":%.0f,\"min_bps\":%.0f,"
-			    "\"max_bps\":%.0f}", i > 0 ? "," : "", s->link,
-			    s->knobs_key, s->tool, s->params, s->revision,
-			    s->n, med, v[0], v[s->n - 1]);
-		else
+		if (json) {
+			json_begin_obj(w);
+			json_kv_str(w, "link", s->link);
+			json_kv_str(w, "knobs", s->knobs_key);
+			json_kv_str(w, "tool", s->tool);
+			json_kv_str(w, "params", s->params);
+			json_kv_str(w, "revision", s->revision);
+			json_kv_int(w, "n", (int64_t)s->n);
+			json_kv_num(w, "median_bps", round(med));
+			json_kv_num(w, "min_bps", round(v[0]));
+			json_kv_num(w, "max_bps", round(v[s->n - 1]));
+			json_end_obj(w);
+		} else
 			fprintf(fp, "%-8s %-28s %-7s %4zu %10.1f %10.1f "
 			    "%10.1f\n", s->link, s->knobs_key[0] != '\0' ?
 			    s->knobs_key : "(as is)", s->tool, s->n,
 			    med / 1e6, v[0] / 1e6, v[s->n - 1] / 1e6);
 		free(v);
 	}
-	if (json)
-		fprintf(fp, "]}\n");
+	if (json) {
+		json_end_arr(w);
+		json_end_obj(w);
+		if (json_writer_free(w, err, sizeof err) == -1)
+			log_warnx("run %lld: %s", (long long)run_id, err);
+	}
 	store_series_free(ser, nser);
 	store_close(st);
 	return 0;

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "json.h"
 #include "log.h"
 #include "util.h"
 
@@ -621,10 +622,18 @@ config_parse_text(const char *file, const char *text, size_t len,
 	struct json_object	*root;
 	enum json_tokener_error	 jerr;
 	size_t			 end, i, line = 1;
+	char			 raw[256];
+	int			 rawrc;
 
 	if (len > CONFIG_FILE_MAX) {
 		config_errors_add(errs, file, NULL, "larger than %d bytes",
 		    CONFIG_FILE_MAX);
+		return NULL;
+	}
+	/* What json-c would accept and change (duplicate keys...). */
+	rawrc = json_check_raw(text, len, raw, sizeof raw);
+	if (rawrc == JSON_RAW_REJECTED) {
+		config_errors_add(errs, file, NULL, "%s", raw);
 		return NULL;
 	}
 	if ((tok = json_tokener_new_ex(32)) == NULL)
@@ -646,6 +655,12 @@ config_parse_text(const char *file, const char *text, size_t len,
 			config_errors_add(errs, file, NULL, "invalid JSON at "
 			    "line %zu: %s", line,
     json_tokener_error_desc(jerr));
+		return NULL;
+	}
+	if (rawrc != JSON_RAW_OK) {
+		/* json-c stopped early (trailing data) and took the rest. */
+		config_errors_add(errs, file, NULL, "invalid JSON: %s", raw);
+		json_object_put(root);
 		return NULL;
 	}
 	if (!json_object_is_type(root, json_type_object)) {

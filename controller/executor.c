@@ -1,9 +1,9 @@
 /*
- * executor: see executor.h.  The host table (connections, agents, leases)
- * is shared by the workers under one mutex; everything a worker does on a
- * host it does while holding that host's lease, so connections are never
- * used by two threads at once (libssh2 sessions are not thread-safe).
- * What a worker does with one job on its leased pair is in executor_job.c.
+ * executor: see executor.h.  This file: the executor object, a drain (one
+ * worker thread per link, preflight, claim, retry, the final restore) and
+ * progress.  The host pool (sessions, agents, leases, facts) shared by the
+ * workers is in executor_pool.c; what a worker does with one job on its
+ * leased pair is in executor_job.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,15 +17,14 @@
 #include "agentctl.h"
 #include "executor.h"
 #include "executor_int.h"
+#include "host.h"
 #include "log.h"
 #include "util.h"
 
 static void	samples_free(struct exec_samples *);
-static void	lease(struct executor *, size_t, size_t);
-static void	unlease(struct executor *, size_t, size_t);
 static void	*worker_main(void *);
 
-static void
+void
 exec_sleep_ms(int ms)
 {
 	struct timespec	ts;
@@ -122,176 +121,6 @@ executor_job_spec(const struct matrix_job *j, char *params, size_t paramslen,
 	out->repetition = j->rep - 1;
 }
 
-/*
- * Waits until hosts a and b are both free and takes them.  Taking both at
- * once under one mutex means two links sharing a host can never deadlock.
- */
-static void
-lease(struct executor *ex, size_t a, size_t b)
-{
-	pthread_mutex_lock(&ex->mtx);
-	while (ex->hosts[a].busy || ex->hosts[b].busy)
-		pthread_cond_wait(&ex->cond, &ex->mtx);
-	ex->hosts[a].busy = ex->hosts[b].busy = 1;
-	pthread_mutex_unlock(&ex->mtx);
-}
-
-static void
-unlease(struct executor *ex, size_t a, size_t b)
-{
-	pthread_mutex_lock(&ex->mtx);
-	ex->hosts[a].busy = ex->hosts[b].busy = 0;
-	pthread_cond_broadcast(&ex->cond);
-	pthread_mutex_unlock(&ex->mtx);
-}
-
-static struct ssh_conn *
-host_connect(const struct config_host *h, int timeout_s, char *err,
-    size_t errlen)
-{
-	struct ssh_target	t;
-
-	memset(&t, 0, sizeof t);
-	t.name = h->name;
-	t.address = h->address;
-	t.port = h->ssh.port;
-	t.user = h->ssh.user;
-	t.key = h->ssh.key;
-	t.known_hosts = h->ssh.known_hosts;
-	t.connect_timeout_ms = timeout_s * 1000;
-	return ssh_open(&t, err, errlen);
-}
-
-/*
- * Connects and deploys the agent if needed, and records the host's facts
- * for ifname in this run (again after a reconnect: the host may have
- * rebooted into another kernel).  *facts_id gets the facts row.
- */
-int
-exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
-    const char *ifname, int64_t *facts_id, char *err, size_t errlen)
-{
-	struct agentctl_deploy_info	 di;
-	struct agentctl_reply		 r;
-	struct store_host_facts		 f;
-	const struct agentctl_nic	*nic = NULL;
-	size_t				 i;
-	int				 rc = -1;
-
-	if (h->conn == NULL) {
-		h->conn = host_connect(h->cfg, ex->plan->connect_timeout, err,
-		    errlen);
-		if (h->conn == NULL)
-			return -1;
-		h->agent = agentctl_new(h->conn);
-		if (agentctl_deploy(h->agent, NULL, 300000, &di, err,
-		    errlen) == -1)
-			goto drop;
-		if (di.built)
-			log_info("%s: agent built in %lld ms", h->cfg->name,
-			    (long long)di.ms);
-		h->nfacts = 0;
-	}
-	if (ssh_reconnects(h->conn) != h->reconnects) {
-		/* A new session: maybe a reboot; the agent may be gone. */
-		h->reconnects = ssh_reconnects(h->conn);
-		h->nfacts = 0;
-		if (agentctl_deploy(h->agent, NULL, 300000, &di, err,
-		    errlen) == -1)
-			goto drop;
-	}
-	h->used = 1;
-	for (i = 0; i < h->nfacts; i++) {
-		if (strcmp(h->facts_if[i], ifname) == 0) {
-			*facts_id = h->facts_id[i];
-			return 0;
-		}
-	}
-	if (agentctl_facts(h->agent, ifname, EXEC_CALL_MS, &r, err,
-	    errlen) == -1) {
-		agentctl_reply_free(&r);
-		goto drop;
-	}
-	for (i = 0; i < r.u.facts.nnics; i++)
-		if (strcmp(r.u.facts.nics[i].name, ifname) == 0)
-			nic = &r.u.facts.nics[i];
-	memset(&f, 0, sizeof f);
-	f.host = h->cfg->name;
-	f.os = r.u.facts.os;
-	f.address = h->cfg->address;
-	f.kernel_version = r.u.facts.kernel_version;
-	f.revision = r.u.facts.kernel_revision;
-	f.ifname = ifname;
-	f.driver = nic != NULL ? nic->driver : "";
-	f.chip = nic != NULL && nic->chip[0] != '\0' ? nic->chip : NULL;
-	if (config_host_nic(h->cfg, ifname) != NULL) {
-		/* The inventory knows the hardware better than a veth. */
-		const struct config_nic *cn = config_host_nic(h->cfg, ifname);
-		if (f.chip == NULL && cn->chip != NULL)
-			f.chip = cn->chip;
-		if (cn->driver != NULL && (nic == NULL ||
-		    strcmp(nic->driver, "veth") == 0))
-			f.driver = cn->driver;
-	}
-	f.facts_json = r.raw;
-	rc = store_host_facts_add(st, ex->run_id, &f, facts_id, err, errlen);
-	agentctl_reply_free(&r);
-	if (rc == 0 && h->nfacts < EXEC_FACTS_IFS) {
-		snprintf(h->facts_if[h->nfacts], sizeof h->facts_if[0], "%s",
-		    ifname);
-		h->facts_id[h->nfacts++] = *facts_id;
-	}
-	return rc;
-drop:
-	agentctl_free(h->agent);
-	ssh_close(h->conn);
-	h->agent = NULL;
-	h->conn = NULL;
-	return -1;
-}
-
-/*
- * One agent call, classified: EXEC_OK, EXEC_MEASURED when the agent gave a
- * real answer that retrying cannot change (a knob the driver refuses, an
- * invalid argument), EXEC_INFRA otherwise.  r must be freed by the caller.
- */
-int
-exec_host_call(struct exec_host *h, const char *const *args, int timeout_ms,
-    struct agentctl_reply *r, char *err, size_t errlen)
-{
-	if (h->agent == NULL) {
-		memset(r, 0, sizeof *r);
-		util_seterr(err, errlen, "%s: not connected", h->cfg->name);
-		return EXEC_INFRA;
-	}
-	if (agentctl_call(h->agent, args, timeout_ms, r, err, errlen) == 0)
-		return EXEC_OK;
-	if (strcmp(r->error_class, "mismatch") == 0 ||
-	    strcmp(r->error_class, "usage") == 0 ||
-	    (r->cmd == AGENTCTL_APPLY && r->has_result &&
-	    r->u.apply.nmismatch > 0))
-		return EXEC_MEASURED;
-	return EXEC_INFRA;
-}
-
-/* Puts a host's interface back; failures are logged.  0 or -1. */
-int
-exec_host_restore(struct exec_host *h, const char *ifname)
-{
-	struct agentctl_reply	 r;
-	const char		*args[] = { "restore", "--if", ifname, NULL };
-	char			 err[1024];
-	int			 rc = 0;
-
-	if (exec_host_call(h, args, EXEC_CALL_MS, &r, err, sizeof err) !=
-	    EXEC_OK) {
-		log_warnx("%s", err);
-		rc = -1;
-	}
-	agentctl_reply_free(&r);
-	return rc;
-}
-
 static void
 report_progress(struct executor *ex, const struct store_job *job,
     const char *state, const char *reason, double bps, int retried)
@@ -347,12 +176,11 @@ link_wait(struct exec_worker *w)
 	h[0] = &ex->hosts[l->client.host_index];
 	h[1] = &ex->hosts[l->server.host_index];
 	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
-	lease(ex, l->client.host_index, l->server.host_index);
+	exec_lease(ex, l->client.host_index, l->server.host_index);
 	for (k = 0; k < 2; k++) {
 		for (;;) {
-			ok = h[k]->conn == NULL || ssh_check(h[k]->conn,
-			    ex->plan->connect_timeout * 1000, err,
-			    sizeof err) == SSH_OK;
+			ok = exec_host_alive(h[k], ex->connect_timeout_s *
+			    1000, err, sizeof err);
 			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
 			    err, sizeof err) == 0) {
 				h[k]->down = 0;
@@ -371,7 +199,7 @@ link_wait(struct exec_worker *w)
 		}
 	}
 out:
-	unlease(ex, l->client.host_index, l->server.host_index);
+	exec_unlease(ex, l->client.host_index, l->server.host_index);
 }
 
 /* Runs one claimed job to a recorded end.  -1 only on store trouble. */
@@ -391,10 +219,10 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	memset(&smp, 0, sizeof smp);
 	memset(&res, 0, sizeof res);
 	reason[0] = inforce[0] = '\0';
-	lease(ex, l->client.host_index, l->server.host_index);
+	exec_lease(ex, l->client.host_index, l->server.host_index);
 	rc = exec_job_execute(w, job, &smp, &res, reason, sizeof reason, inforce,
 	    sizeof inforce);
-	unlease(ex, l->client.host_index, l->server.host_index);
+	exec_unlease(ex, l->client.host_index, l->server.host_index);
 	for (i = 0; i < smp.n; i++)
 		if (smp.v[i].interval == 0 &&
 		    strcmp(smp.v[i].metric, "throughput_bps") == 0)
@@ -466,12 +294,12 @@ worker_preflight(struct exec_worker *w)
 	int64_t				 fid;
 	int				 rc;
 
-	lease(ex, l->client.host_index, l->server.host_index);
+	exec_lease(ex, l->client.host_index, l->server.host_index);
 	rc = exec_host_ensure(ex, &ex->hosts[l->client.host_index], w->st,
 	    l->client.ifname, &fid, err, sizeof err) == -1 ||
 	    exec_host_ensure(ex, &ex->hosts[l->server.host_index], w->st,
 	    l->server.ifname, &fid, err, sizeof err) == -1 ? -1 : 0;
-	unlease(ex, l->client.host_index, l->server.host_index);
+	exec_unlease(ex, l->client.host_index, l->server.host_index);
 	preflight_done(ex, 1, rc == -1 ? err : NULL);
 	pthread_mutex_lock(&ex->mtx);
 	while (ex->pre_left > 0)
@@ -506,79 +334,121 @@ worker_main(void *arg)
 	return NULL;
 }
 
-int
-executor_run(const struct config_inventory *inv,
-    const struct config_plan *plan, int64_t run_id,
-    const struct executor_opts *opts, struct executor_summary *summary,
-    char *err, size_t errlen)
+/* executor_new(); lenient: links not in the inventory are left out
+ * instead of an error. */
+static struct executor *
+executor_make(const struct config_inventory *inv,
+    const struct config_plan *plan, const struct executor_opts *opts,
+    int lenient, char *err, size_t errlen)
 {
-	struct executor		 ex;
-	struct exec_worker	*ws;
-	struct store_counts	 cnt;
-	size_t			 i, nw = 0;
-	int			 rc = -1;
+	struct executor	*ex;
+	size_t		 i;
 
-	memset(&ex, 0, sizeof ex);
-	memset(summary, 0, sizeof *summary);
-	ex.inv = inv;
-	ex.plan = plan;
-	ex.opts = opts;
-	ex.run_id = run_id;
-	ex.started_ms = util_now_ms();
-	pthread_mutex_init(&ex.mtx, NULL);
-	pthread_cond_init(&ex.cond, NULL);
-	ex.hosts = xcalloc(inv->nhosts, sizeof *ex.hosts);
-	for (i = 0; i < inv->nhosts; i++)
-		ex.hosts[i].cfg = &inv->hosts[i];
-	ws = xcalloc(plan->nlinks, sizeof *ws);
+	ex = xcalloc(1, sizeof *ex);
+	ex->inv = inv;
+	ex->plan = plan;
+	ex->opts_copy = *opts;
+	ex->opts = &ex->opts_copy;
+	ex->connect_timeout_s = plan->connect_timeout;
+	ex->links = xcalloc(plan->nlinks > 0 ? plan->nlinks : 1,
+	    sizeof *ex->links);
 	for (i = 0; i < plan->nlinks; i++) {
-		ws[i].ex = &ex;
-		ws[i].link = config_inventory_link(inv, plan->links[i]);
-		if (ws[i].link == NULL) {
+		ex->links[ex->nlinks] = config_inventory_link(inv,
+		    plan->links[i]);
+		if (ex->links[ex->nlinks] != NULL)
+			ex->nlinks++;
+		else if (!lenient) {
 			util_seterr(err, errlen, "plan link %s is not in the "
 			    "inventory", plan->links[i]);
-			goto out;
+			free(ex->links);
+			free(ex);
+			return NULL;
 		}
-		if (store_open(opts->db_path, 0, &ws[i].st, err, errlen) == -1)
-			goto out;
 	}
-	if (store_job_counts(ws[0].st, run_id, NULL, &cnt, err, errlen) == -1)
-		goto out;
-	ex.prog.total = cnt.total;
-	ex.prog.done = cnt.total - cnt.n[STORE_JOB_QUEUED] -
+	pthread_mutex_init(&ex->mtx, NULL);
+	pthread_cond_init(&ex->cond, NULL);
+	exec_pool_init(ex);
+	return ex;
+}
+
+struct executor *
+executor_new(const struct config_inventory *inv,
+    const struct config_plan *plan, const struct executor_opts *opts,
+    char *err, size_t errlen)
+{
+	return executor_make(inv, plan, opts, 0, err, errlen);
+}
+
+void
+executor_free(struct executor *ex)
+{
+	if (ex == NULL)
+		return;
+	exec_pool_free(ex);
+	pthread_cond_destroy(&ex->cond);
+	pthread_mutex_destroy(&ex->mtx);
+	free(ex->links);
+	free(ex);
+}
+
+/* Progress starts from the run's job counts: resumed work is not free. */
+static int
+drain_start(struct executor *ex, struct store *st, char *err, size_t errlen)
+{
+	struct store_counts	cnt;
+
+	memset(&ex->prog, 0, sizeof ex->prog);
+	memset(&ex->sum, 0, sizeof ex->sum);
+	ex->pre_failed = 0;
+	ex->pre_err[0] = '\0';
+	ex->started_ms = util_now_ms();
+	if (store_job_counts(st, ex->run_id, NULL, &cnt, err, errlen) == -1)
+		return -1;
+	ex->prog.total = cnt.total;
+	ex->prog.done = cnt.total - cnt.n[STORE_JOB_QUEUED] -
 	    cnt.n[STORE_JOB_RUNNING];
-	ex.prog.failed = cnt.n[STORE_JOB_FAILED];
-	/* Progress ETA counts from here: resumed work is not free. */
-	ex.prog.total -= ex.prog.done;
-	ex.prog.done = 0;
-	ex.pre_left = (int)plan->nlinks;
-	for (nw = 0; nw < plan->nlinks; nw++) {
+	ex->prog.failed = cnt.n[STORE_JOB_FAILED];
+	/* The ETA counts from here. */
+	ex->prog.total -= ex->prog.done;
+	ex->prog.done = 0;
+	return 0;
+}
+
+/* One worker thread per link, until every link is done. */
+static void
+drain_workers(struct executor *ex, struct exec_worker *ws)
+{
+	size_t	i, nw;
+
+	ex->pre_left = (int)ex->nlinks;
+	for (nw = 0; nw < ex->nlinks; nw++) {
 		if ((errno = pthread_create(&ws[nw].thread, NULL, worker_main,
 		    &ws[nw])) != 0) {
 			char e[128];
 
 			snprintf(e, sizeof e, "pthread_create: %s",
 			    strerror(errno));
-			preflight_done(&ex, (int)(plan->nlinks - nw), e);
+			preflight_done(ex, (int)(ex->nlinks - nw), e);
 			break;
 		}
 	}
 	for (i = 0; i < nw; i++)
 		pthread_join(ws[i].thread, NULL);
-	if (ex.pre_failed) {
-		/* Nothing was applied anywhere: nothing to restore. */
-		util_seterr(err, errlen, "%s", ex.pre_err);
-		goto out;
-	}
-	rc = 0;
+}
 
-	/* Every host we touched goes back to what it was, whatever happened. */
-	for (i = 0; i < plan->nlinks; i++) {
+/* Every host the drain touched goes back to what it was, whatever
+ * happened.  Returns the number of hosts that could not be restored. */
+static int
+drain_restore(struct executor *ex, struct exec_worker *ws)
+{
+	size_t	i;
+	int	k, failures = 0;
+
+	for (i = 0; i < ex->nlinks; i++) {
 		const struct config_link *l = ws[i].link;
-		struct exec_host *h[2] = { &ex.hosts[l->client.host_index],
-		    &ex.hosts[l->server.host_index] };
+		struct exec_host *h[2] = { &ex->hosts[l->client.host_index],
+		    &ex->hosts[l->server.host_index] };
 		const char *ifs[2] = { l->client.ifname, l->server.ifname };
-		int k;
 
 		for (k = 0; k < 2; k++) {
 			char e[512];
@@ -586,36 +456,106 @@ executor_run(const struct config_inventory *inv,
 
 			if (!h[k]->used)
 				continue;
-			if (h[k]->agent == NULL && exec_host_ensure(&ex, h[k],
+			if (h[k]->host == NULL && exec_host_ensure(ex, h[k],
 			    ws[i].st, ifs[k], &fid, e, sizeof e) == -1) {
 				log_warnx("%s: cannot restore %s: %s",
 				    h[k]->cfg->name, ifs[k], e);
-				summary->restore_failures++;
+				failures++;
 				continue;
 			}
 			if (exec_host_restore(h[k], ifs[k]) == -1)
-				summary->restore_failures++;
+				failures++;
 		}
 	}
+	return failures;
+}
+
+int
+executor_drain(struct executor *ex, int64_t run_id,
+    struct executor_summary *summary, char *err, size_t errlen)
+{
+	struct exec_worker	*ws;
+	struct store_counts	 cnt;
+	size_t			 i;
+	int			 rc = -1;
+
+	memset(summary, 0, sizeof *summary);
+	exec_pool_reset(ex);
+	ex->run_id = run_id;
+	ws = xcalloc(ex->nlinks > 0 ? ex->nlinks : 1, sizeof *ws);
+	for (i = 0; i < ex->nlinks; i++) {
+		ws[i].ex = ex;
+		ws[i].link = ex->links[i];
+		if (store_open(ex->opts->db_path, 0, &ws[i].st, err,
+		    errlen) == -1)
+			goto out;
+	}
+	if (ex->nlinks == 0) {
+		util_seterr(err, errlen, "the plan has no links");
+		goto out;
+	}
+	if (drain_start(ex, ws[0].st, err, errlen) == -1)
+		goto out;
+	drain_workers(ex, ws);
+	if (ex->pre_failed) {
+		/* Nothing was applied anywhere: nothing to restore. */
+		util_seterr(err, errlen, "%s", ex->pre_err);
+		goto out;
+	}
+	rc = 0;
+	summary->restore_failures = drain_restore(ex, ws);
 	if (store_job_counts(ws[0].st, run_id, NULL, &cnt, err, errlen) == 0) {
 		summary->done = cnt.n[STORE_JOB_DONE];
 		summary->failed = cnt.n[STORE_JOB_FAILED];
 		summary->cancelled = cnt.n[STORE_JOB_CANCELLED];
 	}
-	summary->stopped = exec_stopped(&ex);
+	summary->stopped = exec_stopped(ex);
 out:
-	for (i = 0; i < plan->nlinks; i++)
+	for (i = 0; i < ex->nlinks; i++)
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);
-	for (i = 0; i < inv->nhosts; i++) {
-		agentctl_free(ex.hosts[i].agent);
-		if (ex.hosts[i].conn != NULL)
-			ssh_close(ex.hosts[i].conn);
-	}
-	free(ex.hosts);
 	free(ws);
-	pthread_cond_destroy(&ex.cond);
-	pthread_mutex_destroy(&ex.mtx);
+	return rc;
+}
+
+int
+executor_restore(struct executor *ex, char *err, size_t errlen)
+{
+	size_t	i, k;
+	int	failures = 0;
+
+	for (i = 0; i < ex->nlinks; i++) {
+		const struct config_endpoint *eps[2] = { &ex->links[i]->client,
+		    &ex->links[i]->server };
+
+		for (k = 0; k < 2; k++) {
+			struct exec_host *h = &ex->hosts[eps[k]->host_index];
+
+			if (exec_host_connect(ex, h, err, errlen) == -1) {
+				log_warnx("%s", err);
+				failures++;
+				continue;
+			}
+			exec_host_restore(h, eps[k]->ifname);
+		}
+	}
+	return failures;
+}
+
+int
+executor_run(const struct config_inventory *inv,
+    const struct config_plan *plan, int64_t run_id,
+    const struct executor_opts *opts, struct executor_summary *summary,
+    char *err, size_t errlen)
+{
+	struct executor	*ex;
+	int		 rc;
+
+	memset(summary, 0, sizeof *summary);
+	if ((ex = executor_new(inv, plan, opts, err, errlen)) == NULL)
+		return -1;
+	rc = executor_drain(ex, run_id, summary, err, errlen);
+	executor_free(ex);
 	return rc;
 }
 
@@ -624,40 +564,15 @@ executor_restore_all(const struct config_inventory *inv,
     const struct config_plan *plan, int connect_timeout_s, char *err,
     size_t errlen)
 {
-	struct exec_host	 h;
-	struct agentctl_deploy_info di;
-	size_t			 i, k;
-	int			 failures = 0;
+	struct executor_opts	 opts;
+	struct executor		*ex;
+	int			 n;
 
-	for (i = 0; i < plan->nlinks; i++) {
-		const struct config_link *l = config_inventory_link(inv,
-		    plan->links[i]);
-		const struct config_endpoint *eps[2];
-
-		if (l == NULL)
-			continue;
-		eps[0] = &l->client;
-		eps[1] = &l->server;
-		for (k = 0; k < 2; k++) {
-			memset(&h, 0, sizeof h);
-			h.cfg = &inv->hosts[eps[k]->host_index];
-			h.conn = host_connect(h.cfg, connect_timeout_s, err,
-			    errlen);
-			if (h.conn == NULL) {
-				log_warnx("%s", err);
-				failures++;
-				continue;
-			}
-			h.agent = agentctl_new(h.conn);
-			if (agentctl_deploy(h.agent, NULL, 300000, &di, err,
-			    errlen) == -1) {
-				log_warnx("%s", err);
-				failures++;
-			} else
-				exec_host_restore(&h, eps[k]->ifname);
-			agentctl_free(h.agent);
-			ssh_close(h.conn);
-		}
-	}
-	return failures;
+	memset(&opts, 0, sizeof opts);
+	/* Links the inventory does not know have no hosts to restore. */
+	ex = executor_make(inv, plan, &opts, 1, err, errlen);
+	ex->connect_timeout_s = connect_timeout_s;
+	n = executor_restore(ex, err, errlen);
+	executor_free(ex);
+	return n;
 }

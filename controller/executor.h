@@ -1,7 +1,13 @@
 /*
- * executor: runs the jobs of a run on the lab.  One worker thread per link
- * claims that link's queued jobs from the store in order; hosts are leased,
- * so a host that belongs to two links is never used by two jobs at once.
+ * executor: runs the jobs of a run on the lab.  A long-lived object: its
+ * pool holds one session per host (connected, verified, agent deployed
+ * through host.h) for the executor's whole life, so adaptive rounds and
+ * bisect batches that drain one executor again and again connect to each
+ * host once; a session that died meanwhile (a reboot, a dropped SSH
+ * connection) is re-established, and the agent deployed again, at its
+ * next use.  In a drain, one worker thread per link claims that link's
+ * queued jobs from the store in order; hosts are leased, so a host that
+ * belongs to two links is never used by two jobs at once.
  *
  * A job, on both hosts of its link: apply the knobs (MTU on both ends, TSO
  * on the sender or on both, NAT on the host the inventory names) with a
@@ -65,11 +71,44 @@ struct executor_summary {
 void	executor_job_spec(const struct matrix_job *, char *params,
 	    size_t paramslen, struct store_job_spec *out);
 
+struct executor;
+
 /*
- * Runs every queued job of run_id until none is left (or *stop).  inv and
- * plan must be the ones the run was created from.  Returns 0 when the run
- * could be driven to its end (jobs may still have failed: see summary), -1
- * with err when it could not start at all.
+ * An executor for the plan's links on inv's hosts; nothing is connected
+ * yet.  inv and plan are borrowed and must outlive it; opts is copied (its
+ * pointers are borrowed likewise).  Returns an executor the caller frees
+ * with executor_free(), or NULL with err (a plan link the inventory does
+ * not have).
+ */
+struct executor *executor_new(const struct config_inventory *inv,
+	    const struct config_plan *plan, const struct executor_opts *opts,
+	    char *err, size_t errlen);
+
+/*
+ * Runs every queued job of run_id until none is left (or *stop): connects
+ * the hosts not connected yet, records every host's facts for this run,
+ * runs the jobs, restores every host it touched.  Sessions stay open for
+ * the next drain.  The run must have been created from the executor's inv
+ * and plan.  Returns 0 when the run could be driven to its end (jobs may
+ * still have failed: see summary), -1 with err when it could not start at
+ * all (a host unreachable, an agent that does not build).
+ */
+int	executor_drain(struct executor *, int64_t run_id,
+	    struct executor_summary *summary, char *err, size_t errlen);
+
+/*
+ * Restores the test interfaces of every host of the plan's links (agent
+ * `restore`, idempotent).  Returns the number of hosts that could not be
+ * reached (err holds the last reason).
+ */
+int	executor_restore(struct executor *, char *err, size_t errlen);
+
+/* Closes every host session and frees; NULL is fine. */
+void	executor_free(struct executor *);
+
+/*
+ * executor_new() + executor_drain() + executor_free(): one run, its hosts
+ * connected for it alone.  Same returns as executor_drain().
  */
 int	executor_run(const struct config_inventory *inv,
 	    const struct config_plan *plan, int64_t run_id,
@@ -77,9 +116,10 @@ int	executor_run(const struct config_inventory *inv,
 	    char *err, size_t errlen);
 
 /*
- * Restores the test interfaces of every host of the plan's links (agent
- * `restore`, idempotent), e.g. before resuming a run whose controller died
- * mid-job.  Returns the number of hosts that could not be restored.
+ * executor_restore() on an executor of its own, whose connect timeout is
+ * connect_timeout_s, e.g. before resuming a run whose controller died
+ * mid-job; plan links the inventory does not have are skipped.  Returns
+ * the number of hosts that could not be restored.
  */
 int	executor_restore_all(const struct config_inventory *inv,
 	    const struct config_plan *plan, int connect_timeout_s, char *err,

@@ -1,8 +1,9 @@
 /*
  * executor_int.h: internals shared by the executor module's files
- * (executor.c: host table, leases, connections, workers, the run;
- * executor_job.c: one job on a leased host pair).  Nothing outside the
- * executor module includes it: callers see executor.h only.
+ * (executor.c: the executor object, workers, a drain; executor_pool.c: the
+ * host pool, its sessions, leases and facts; executor_job.c: one job on a
+ * leased host pair).  Nothing outside the executor module includes it:
+ * callers see executor.h only.
  */
 #ifndef LABRAT_EXECUTOR_INT_H
 #define LABRAT_EXECUTOR_INT_H
@@ -14,6 +15,7 @@
 #include "agentctl.h"
 #include "config.h"
 #include "executor.h"
+#include "host.h"
 #include "store.h"
 
 #define EXEC_FACTS_IFS		8
@@ -28,13 +30,17 @@ enum exec_outcome {
 	EXEC_STOPPED,
 };
 
+/*
+ * One host of the pool.  The session (host) outlives drains; the rest
+ * describes the current drain: facts rows belong to its run.
+ */
 struct exec_host {
 	const struct config_host *cfg;
-	struct ssh_conn		*conn;
-	struct agentctl		*agent;
+	struct host		*host;		/* NULL: not connected (yet) */
 	int			 busy;
 	int			 used;		/* needs a final restore */
-	int			 reconnects;	/* ssh_reconnects() at facts */
+	unsigned		 generation;	/* host_generation() at facts */
+	int			 probe;		/* first use in this drain */
 	int			 down;		/* did not answer a whole wait */
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
@@ -44,11 +50,16 @@ struct exec_host {
 struct executor {
 	const struct config_inventory	*inv;
 	const struct config_plan	*plan;
-	const struct executor_opts	*opts;
-	int64_t				 run_id;
+	const struct config_link	**links;	/* the plan's */
+	size_t				 nlinks;
+	struct executor_opts		 opts_copy;
+	const struct executor_opts	*opts;		/* &opts_copy */
+	int				 connect_timeout_s;
 	pthread_mutex_t			 mtx;
 	pthread_cond_t			 cond;
-	struct exec_host		*hosts;
+	struct exec_host		*hosts;		/* inv->nhosts */
+	/* The current drain. */
+	int64_t				 run_id;
 	struct executor_progress	 prog;
 	int64_t				 started_ms;
 	struct executor_summary		 sum;
@@ -74,15 +85,36 @@ struct exec_samples {
 
 /* executor.c */
 int	exec_stopped(const struct executor *);
+void	exec_sleep_ms(int ms);
 /* Adds a sample; metric and unit must outlive smp (exec_samples_name()). */
 void	exec_samples_add(struct exec_samples *, const char *metric, double,
 	    const char *unit, int interval);
 /* A copy of name owned by s (freed with its samples). */
 const char *exec_samples_name(struct exec_samples *, const char *name);
+
+/* executor_pool.c */
+/* The pool: one exec_host per inventory host, none connected yet. */
+void	exec_pool_init(struct executor *);
+/* Closes every session and frees the pool. */
+void	exec_pool_free(struct executor *);
+/* Forgets what belonged to the last drain (facts rows, used, down);
+ * sessions stay. */
+void	exec_pool_reset(struct executor *);
+/* Waits until hosts a and b are both free and takes them. */
+void	exec_lease(struct executor *, size_t a, size_t b);
+void	exec_unlease(struct executor *, size_t a, size_t b);
+/* A live session with the agent deployed: opens one when there is none,
+ * redeploys after the ssh module re-established it.  0 or -1. */
+int	exec_host_connect(struct executor *, struct exec_host *, char *err,
+	    size_t errlen);
 /* Connects and deploys the agent if needed, and records h's facts for
  * ifname in this run (*facts_id gets the facts row). */
 int	exec_host_ensure(struct executor *, struct exec_host *,
 	    struct store *, const char *ifname, int64_t *facts_id, char *err,
+	    size_t errlen);
+/* 1 when h's session answers a round trip within timeout_ms (or h has
+ * none yet: ensure will open one), else 0 with err. */
+int	exec_host_alive(struct exec_host *, int timeout_ms, char *err,
 	    size_t errlen);
 /* One agent call, classified as an exec_outcome (EXEC_OK, EXEC_MEASURED,
  * EXEC_INFRA); r must be freed by the caller. */

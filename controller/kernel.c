@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agentctl.h"
 #include "client.h"
 #include "config.h"
+#include "host.h"
 #include "kernel.h"
 #include "log.h"
 #include "ssh.h"
@@ -518,8 +518,8 @@ kernel_switch(const struct config_host *h, const char *rev,
 
 struct kssh {
 	const struct config_host	*h;
-	struct ssh_target		 tgt;
-	struct ssh_conn			*conn;
+	struct host_opts		 hopts;
+	struct host			*host;	/* NULL while disconnected */
 	int				 power_timeout_s;
 };
 
@@ -528,16 +528,17 @@ kssh_exec(void *arg, const char *cmd, int timeout_ms, struct buf *out,
     int *status, char *err, size_t errlen)
 {
 	struct kssh		*k = arg;
+	struct ssh_conn		*c = k->host != NULL ? host_ssh(k->host) : NULL;
 	struct ssh_result	 r;
 	struct buf		 eb;
 	int			 rc;
 
-	if (k->conn == NULL) {
+	if (c == NULL) {
 		util_seterr(err, errlen, "not connected");
 		return -1;
 	}
 	buf_init(&eb, 64 * 1024);
-	rc = ssh_exec(k->conn, cmd, timeout_ms, out, &eb, &r, err, errlen);
+	rc = ssh_exec(c, cmd, timeout_ms, out, &eb, &r, err, errlen);
 	if (rc == SSH_OK || rc == SSH_EOUTPUT) {
 		if (eb.len > 0)
 			buf_append(out, eb.data, eb.len);
@@ -555,8 +556,8 @@ kssh_alive(void *arg, int timeout_ms)
 	struct kssh	*k = arg;
 	char		 e[256];
 
-	return k->conn != NULL && ssh_check(k->conn, timeout_ms, e,
-	    sizeof e) == SSH_OK;
+	return k->host != NULL && host_check(k->host, timeout_ms, e,
+	    sizeof e) == 0;
 }
 
 static int
@@ -564,10 +565,10 @@ kssh_connect(void *arg, int timeout_ms, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
-	ssh_close(k->conn);
-	k->tgt.connect_timeout_ms = timeout_ms;
-	k->conn = ssh_open(&k->tgt, err, errlen);
-	return k->conn != NULL ? 0 : -1;
+	if (k->host != NULL)
+		return host_reconnect(k->host, timeout_ms, err, errlen);
+	k->hopts.connect_timeout_ms = timeout_ms;
+	return host_open(k->h, &k->hopts, &k->host, err, errlen);
 }
 
 static int
@@ -575,8 +576,8 @@ kssh_power(void *arg, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
-	ssh_close(k->conn);
-	k->conn = NULL;
+	host_close(k->host);
+	k->host = NULL;
 	return kernel_power_cycle(k->h, k->power_timeout_s, err, errlen);
 }
 
@@ -606,8 +607,6 @@ kernel_install_host(const struct config_host *h, const char *rev,
 {
 	struct kssh			 k;
 	struct kernel_io		 io;
-	struct agentctl			*a;
-	struct agentctl_deploy_info	 di;
 	char				 e[1024];
 	int				 rc = -1;
 
@@ -617,14 +616,12 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	memset(&k, 0, sizeof k);
 	k.h = h;
 	k.power_timeout_s = DEF(o->power_timeout_s, 60);
-	k.tgt.name = h->name;
-	k.tgt.address = h->address;
-	k.tgt.port = h->ssh.port;
-	k.tgt.user = h->ssh.user;
-	k.tgt.key = h->ssh.key;
-	k.tgt.known_hosts = h->ssh.known_hosts;
-	k.tgt.keepalive_s = -1;
-	k.tgt.no_reconnect = 1;
+	/* The old session must die with the old system: no keepalive
+	 * surprises, no silent revival; the agent comes after verify. */
+	k.hopts.keepalive_s = -1;
+	k.hopts.no_reconnect = 1;
+	k.hopts.no_deploy = 1;
+	k.hopts.deploy_timeout_ms = 120000;
 	memset(&io, 0, sizeof io);
 	io.arg = &k;
 	io.exec = kssh_exec;
@@ -637,23 +634,22 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	if (!wait_up(o, &io, e, sizeof e)) {
 		util_seterr(err, errlen, "%s: before installing %s: %s",
 		    h->name, rev, e);
-		return -1;
+		goto out;
 	}
 	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
 		goto out;
 	rc = 0;
-	if (res->result != KERNEL_OK || k.conn == NULL)
+	if (res->result != KERNEL_OK || k.host == NULL ||
+	    host_ssh(k.host) == NULL)
 		goto out;
 	/* A new kernel may come with a fresh /var: redeploy when needed. */
-	a = agentctl_new(k.conn);
-	if (agentctl_deploy(a, NULL, 120000, &di, e, sizeof e) == -1) {
+	if (host_deploy(k.host, e, sizeof e) == -1) {
 		util_seterr(err, errlen, "%s: agent after reboot: %s", h->name,
 		    e);
 		rc = -1;
 	}
-	agentctl_free(a);
 out:
-	ssh_close(k.conn);
+	host_close(k.host);
 	return rc;
 }
 

@@ -96,8 +96,9 @@ int	kernel_switch(const struct config_host *h, const char *rev,
 	    struct kernel_outcome *out, char *err, size_t errlen);
 
 /*
- * kernel_switch() over SSH (the inventory's address and keys), then makes
- * sure the agent is deployed on the rebooted host.  Thread-safe for
+ * kernel_switch() over SSH (a session from host_open(), renewed with
+ * host_reconnect() after the reboot), then makes sure the agent is
+ * deployed on the rebooted host.  Thread-safe for
  * different hosts (ssh_global_init() first).  Same returns.
  */
 int	kernel_install_host(const struct config_host *h, const char *rev,

@@ -67,21 +67,6 @@ cmd_db_path(const char *opt)
 }
 
 void
-cmd_json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-void
 cmd_usage_line(const struct cmd_entry *e, char *buf, size_t len)
 {
 	char	fmt[128] = "";

@@ -1,140 +1,125 @@
 /*
- * report_fmt: the machine formats of a report: JSON (json-c), CSV and
- * JUnit XML.  See report.h.
+ * report_fmt: the machine formats of a report: JSON (the json module's
+ * writer), CSV and JUnit XML.  See report.h.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #define REPORT_INTERNAL
+#include "json.h"
 #include "report.h"
 #include "util.h"
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-/* A number, or null when it is NaN or infinite (JSON has neither). */
-static struct json_object *
-jnum(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
 static void
-jset(struct json_object *o, const char *k, struct json_object *v)
+json_series(struct json_writer *w, const struct store_series *s)
 {
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *
-json_series(const struct store_series *s)
-{
-	struct json_object	*o = json_object_new_object();
 	struct stats_summary	 sum;
 	char			 err[128];
 
-	jset(o, "link", json_object_new_string(s->link));
-	jset(o, "knobs", json_object_new_string(s->knobs_key));
-	jset(o, "tool", json_object_new_string(s->tool));
-	jset(o, "params", json_object_new_string(s->params));
-	jset(o, "revision", json_object_new_string(s->revision));
-	jset(o, "metric", json_object_new_string(s->metric));
-	jset(o, "unit", json_object_new_string(s->unit));
-	jset(o, "n", json_object_new_int64((int64_t)s->n));
+	json_begin_obj(w);
+	json_kv_str(w, "link", s->link);
+	json_kv_str(w, "knobs", s->knobs_key);
+	json_kv_str(w, "tool", s->tool);
+	json_kv_str(w, "params", s->params);
+	json_kv_str(w, "revision", s->revision);
+	json_kv_str(w, "metric", s->metric);
+	json_kv_str(w, "unit", s->unit);
+	json_kv_int(w, "n", (int64_t)s->n);
 	if (s->n > 0 && stats_summarize(s->values, s->n, &sum, err,
 	    sizeof err) == 0) {
-		jset(o, "median", jnum(sum.median));
-		jset(o, "q1", jnum(sum.q1));
-		jset(o, "q3", jnum(sum.q3));
-		jset(o, "iqr", jnum(sum.iqr));
-		jset(o, "min", jnum(sum.min));
-		jset(o, "max", jnum(sum.max));
+		json_kv_num(w, "median", sum.median);
+		json_kv_num(w, "q1", sum.q1);
+		json_kv_num(w, "q3", sum.q3);
+		json_kv_num(w, "iqr", sum.iqr);
+		json_kv_num(w, "min", sum.min);
+		json_kv_num(w, "max", sum.max);
 	}
-	return o;
+	json_end_obj(w);
 }
 
-static struct json_object *
-json_cmp(const struct detect_result *res, const struct detect_cmp *c)
+static void
+json_cmp(struct json_writer *w, const struct detect_result *res,
+    const struct detect_cmp *c)
 {
 	const struct stats_verdict *v = &c->v;
-	struct json_object	*o = json_object_new_object(), *ci;
-	char			 name[256], val[16], ctx[STORE_KEY_MAX];
+	const struct store_series *a = &res->series[c->sa];
+	const struct store_series *b = &res->series[c->sb];
+	char	name[256], val[16], ctx[STORE_KEY_MAX];
 
-	jset(o, "name", json_object_new_string(report_cmp_name(res, c, name,
-	    sizeof name)));
-	jset(o, "link", json_object_new_string(res->series[c->sb].link));
-	jset(o, "tool", json_object_new_string(res->series[c->sb].tool));
-	jset(o, "params", json_object_new_string(res->series[c->sb].params));
+	json_begin_obj(w);
+	json_kv_str(w, "name", report_cmp_name(res, c, name, sizeof name));
+	json_kv_str(w, "link", b->link);
+	json_kv_str(w, "tool", b->tool);
+	json_kv_str(w, "params", b->params);
 	if (c->knob >= 0) {
-		jset(o, "knob", json_object_new_string(
-		    config_knob_name((enum config_knob)c->knob)));
-		jset(o, "baseline_value", json_object_new_string(
-		    detect_knob_value(&res->series[c->sa].knobs, c->knob, val,
-		    sizeof val)));
-		jset(o, "candidate_value", json_object_new_string(
-		    detect_knob_value(&res->series[c->sb].knobs, c->knob, val,
-		    sizeof val)));
-		jset(o, "context", json_object_new_string(detect_context_key(
-		    &res->series[c->sa].knobs, c->knob, ctx, sizeof ctx)));
+		json_kv_str(w, "knob", config_knob_name(
+		    (enum config_knob)c->knob));
+		json_kv_str(w, "baseline_value", detect_knob_value(&a->knobs,
+		    c->knob, val, sizeof val));
+		json_kv_str(w, "candidate_value", detect_knob_value(&b->knobs,
+		    c->knob, val, sizeof val));
+		json_kv_str(w, "context", detect_context_key(&a->knobs,
+		    c->knob, ctx, sizeof ctx));
 	}
-	jset(o, "baseline", json_object_new_string(
-	    res->series[c->sa].knobs_key));
-	jset(o, "candidate", json_object_new_string(
-	    res->series[c->sb].knobs_key));
-	jset(o, "revision_baseline", json_object_new_string(
-	    res->series[c->sa].revision));
-	jset(o, "revision_candidate", json_object_new_string(
-	    res->series[c->sb].revision));
-	jset(o, "verdict", json_object_new_string(
-	    stats_verdict_name(v->verdict)));
-	jset(o, "collapse", json_object_new_boolean(v->collapse));
-	jset(o, "n_baseline", json_object_new_int64((int64_t)v->n_a));
-	jset(o, "n_candidate", json_object_new_int64((int64_t)v->n_b));
-	jset(o, "median_baseline", jnum(v->median_a));
-	jset(o, "median_candidate", jnum(v->median_b));
-	jset(o, "ratio", jnum(v->ratio));
-	jset(o, "effect", jnum(v->effect));
-	ci = json_object_new_array();
-	json_object_array_add(ci, jnum(v->ci_low));
-	json_object_array_add(ci, jnum(v->ci_high));
-	jset(o, "ratio_ci", ci);
-	jset(o, "p", jnum(v->p));
-	jset(o, "alpha", jnum(v->alpha));
-	jset(o, "family_size", json_object_new_int64((int64_t)c->family_size));
-	return o;
+	json_kv_str(w, "baseline", a->knobs_key);
+	json_kv_str(w, "candidate", b->knobs_key);
+	json_kv_str(w, "revision_baseline", a->revision);
+	json_kv_str(w, "revision_candidate", b->revision);
+	json_kv_str(w, "verdict", stats_verdict_name(v->verdict));
+	json_kv_bool(w, "collapse", v->collapse);
+	json_kv_int(w, "n_baseline", (int64_t)v->n_a);
+	json_kv_int(w, "n_candidate", (int64_t)v->n_b);
+	json_kv_num(w, "median_baseline", v->median_a);
+	json_kv_num(w, "median_candidate", v->median_b);
+	json_kv_num(w, "ratio", v->ratio);
+	json_kv_num(w, "effect", v->effect);
+	json_key(w, "ratio_ci");
+	json_begin_arr(w);
+	json_put_num(w, v->ci_low);
+	json_put_num(w, v->ci_high);
+	json_end_arr(w);
+	json_kv_num(w, "p", v->p);
+	json_kv_num(w, "alpha", v->alpha);
+	json_kv_int(w, "family_size", (int64_t)c->family_size);
+	json_end_obj(w);
 }
 
-static struct json_object *
-json_trigger(const struct detect_result *res, const struct detect_trigger *t)
+static void
+json_trigger(struct json_writer *w, const struct detect_result *res,
+    const struct detect_trigger *t)
 {
-	const struct store_series *w = &res->series[t->worse];
-	struct json_object	*o = json_object_new_object(), *al;
-	char			 text[2048];
-	int			 k;
+	const struct store_series *s = &res->series[t->worse];
+	const struct stats_verdict *hv = &res->cmps[t->headline].v;
+	char	text[2048];
+	int	k;
 
 	report_trigger_text(res, t, text, sizeof text);
-	jset(o, "link", json_object_new_string(w->link));
-	jset(o, "tool", json_object_new_string(w->tool));
-	jset(o, "params", json_object_new_string(w->params));
-	jset(o, "knobs", json_object_new_string(t->key));
-	jset(o, "text", json_object_new_string(text));
-	jset(o, "collapse", json_object_new_boolean(t->collapse));
-	jset(o, "effect", jnum(res->cmps[t->headline].v.effect));
-	jset(o, "ratio", jnum(res->cmps[t->headline].v.ratio));
-	jset(o, "p", jnum(res->cmps[t->headline].v.p));
-	jset(o, "contexts", json_object_new_int64((int64_t)t->contexts));
-	al = json_object_new_object();
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++)
-		if (t->mask & (1u << k))
-			jset(al, config_knob_name((enum config_knob)k),
-			    t->alone[k] == DETECT_NONE ? NULL :
-			    json_object_new_string(stats_verdict_name(
-			    res->cmps[t->alone[k]].v.verdict)));
-	jset(o, "alone", al);
-	return o;
+	json_begin_obj(w);
+	json_kv_str(w, "link", s->link);
+	json_kv_str(w, "tool", s->tool);
+	json_kv_str(w, "params", s->params);
+	json_kv_str(w, "knobs", t->key);
+	json_kv_str(w, "text", text);
+	json_kv_bool(w, "collapse", t->collapse);
+	json_kv_num(w, "effect", hv->effect);
+	json_kv_num(w, "ratio", hv->ratio);
+	json_kv_num(w, "p", hv->p);
+	json_kv_int(w, "contexts", (int64_t)t->contexts);
+	json_key(w, "alone");
+	json_begin_obj(w);
+	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+		if (!(t->mask & (1u << k)))
+			continue;
+		json_kv_str(w, config_knob_name((enum config_knob)k),
+		    t->alone[k] == DETECT_NONE ? NULL :
+		    stats_verdict_name(res->cmps[t->alone[k]].v.verdict));
+	}
+	json_end_obj(w);
+	json_end_obj(w);
 }
 
 int
@@ -142,50 +127,54 @@ report_json(const struct detect_result *res, FILE *fp, char *err,
     size_t errlen)
 {
 	const struct detect_params *p = &res->params;
-	struct json_object	*root, *o, *a;
+	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
+	char			 e[256];
 	size_t			 i;
 
-	root = json_object_new_object();
-	jset(root, "run", json_object_new_int64(res->run_id));
-	jset(root, "metric", json_object_new_string(p->metric));
-	o = json_object_new_object();
-	jset(o, "alpha", jnum(p->stats.alpha));
-	jset(o, "min_effect", jnum(p->stats.min_effect));
-	jset(o, "min_samples", json_object_new_int64(
-	    (int64_t)p->stats.min_samples));
-	jset(o, "max_samples", json_object_new_int64(
-	    (int64_t)p->stats.max_samples));
-	jset(o, "collapse_factor", jnum(p->stats.collapse));
-	jset(o, "adaptive", json_object_new_boolean(p->adaptive));
-	jset(root, "stats", o);
-	a = json_object_new_array();
+	json_begin_obj(w);
+	json_kv_int(w, "run", res->run_id);
+	json_kv_str(w, "metric", p->metric);
+	json_key(w, "stats");
+	json_begin_obj(w);
+	json_kv_num(w, "alpha", p->stats.alpha);
+	json_kv_num(w, "min_effect", p->stats.min_effect);
+	json_kv_int(w, "min_samples", (int64_t)p->stats.min_samples);
+	json_kv_int(w, "max_samples", (int64_t)p->stats.max_samples);
+	json_kv_num(w, "collapse_factor", p->stats.collapse);
+	json_kv_bool(w, "adaptive", p->adaptive);
+	json_end_obj(w);
+	json_key(w, "triggers");
+	json_begin_arr(w);
 	for (i = 0; i < res->ntriggers; i++)
-		json_object_array_add(a, json_trigger(res, &res->triggers[i]));
-	jset(root, "triggers", a);
-	a = json_object_new_array();
+		json_trigger(w, res, &res->triggers[i]);
+	json_end_arr(w);
+	json_key(w, "series");
+	json_begin_arr(w);
 	for (i = 0; i < res->nrun_series; i++)
-		json_object_array_add(a, json_series(&res->series[i]));
-	jset(root, "series", a);
-	a = json_object_new_array();
+		json_series(w, &res->series[i]);
+	json_end_arr(w);
+	json_key(w, "comparisons");
+	json_begin_arr(w);
 	for (i = 0; i < res->ncmps; i++)
-		json_object_array_add(a, json_cmp(res, &res->cmps[i]));
-	jset(root, "comparisons", a);
-	o = json_object_new_object();
-	jset(o, "run", res->baseline_run > 0 ?
-	    json_object_new_int64(res->baseline_run) : NULL);
-	a = json_object_new_array();
+		json_cmp(w, res, &res->cmps[i]);
+	json_end_arr(w);
+	json_key(w, "baseline");
+	json_begin_obj(w);
+	if (res->baseline_run > 0)
+		json_kv_int(w, "run", res->baseline_run);
+	else
+		json_kv_null(w, "run");
+	json_key(w, "comparisons");
+	json_begin_arr(w);
 	for (i = 0; i < res->nrcmps; i++)
-		json_object_array_add(a, json_cmp(res, &res->rcmps[i]));
-	jset(o, "comparisons", a);
-	jset(root, "baseline", o);
-	if (fprintf(fp, "%s\n", json_object_to_json_string_ext(root,
-	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0) {
-		util_seterr(err, errlen, "report: write failed: %s",
-		    strerror(errno));
-		json_object_put(root);
+		json_cmp(w, res, &res->rcmps[i]);
+	json_end_arr(w);
+	json_end_obj(w);
+	json_end_obj(w);
+	if (json_writer_free(w, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "report: %s", e);
 		return -1;
 	}
-	json_object_put(root);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static const char rsa_help[] = "Debian 12's libssh2 1.10 cannot sign RSA "
     "ed25519 (or ECDSA) key";
 
 static int	ssh_connect(struct ssh_conn *, char *, size_t);
+
+static _Atomic int64_t	stat_connects, stat_handshakes, stat_reconnects;
 
 int
 ssh_global_init(void)
@@ -491,6 +494,7 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 
 	deadline = util_now_ms() + c->connect_ms;
 	c->last_rx = 0;		/* the connect deadline covers silence here */
+	atomic_fetch_add(&stat_connects, 1);
 	if (ssh_kh_methods(c, pref, sizeof pref, err, errlen) == -1)
 		return -1;
 	if (ssh_tcp(c, deadline, err, errlen) == -1)
@@ -533,6 +537,7 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 	c->dead = 0;
 	c->dead_why[0] = '\0';
 	c->last_rx = util_now_ms();
+	atomic_fetch_add(&stat_handshakes, 1);
 	return 0;
 fail:
 	ssh_teardown(c, 0);
@@ -625,6 +630,14 @@ ssh_reconnects(const struct ssh_conn *c)
 	return c->reconnects;
 }
 
+void
+ssh_stats_get(struct ssh_stats *st)
+{
+	st->connects = atomic_load(&stat_connects);
+	st->handshakes = atomic_load(&stat_handshakes);
+	st->reconnects = atomic_load(&stat_reconnects);
+}
+
 const char *
 ssh_fingerprint(const struct ssh_conn *c)
 {
@@ -652,6 +665,7 @@ ssh_revive(struct ssh_conn *c, char *err, size_t errlen)
 		return SSH_ECONNECT;
 	}
 	c->reconnects++;
+	atomic_fetch_add(&stat_reconnects, 1);
 	log_warnx("%s: SSH session lost (%s); reconnected", c->name, why);
 	return SSH_OK;
 }

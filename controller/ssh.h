@@ -111,4 +111,18 @@ int	ssh_reconnects(const struct ssh_conn *);
 const char *ssh_fingerprint(const struct ssh_conn *);
 const char *ssh_strstatus(int);
 
+/*
+ * Process-wide counters, for tests that prove a session was reused and for
+ * log lines: every TCP connect attempted (ssh_open() and each
+ * re-establishment), and every session that completed its handshake,
+ * host-key check and authentication.  Thread-safe.
+ */
+struct ssh_stats {
+	int64_t	connects;	/* attempts */
+	int64_t	handshakes;	/* sessions established */
+	int64_t	reconnects;	/* of those, re-establishments */
+};
+
+void	ssh_stats_get(struct ssh_stats *);
+
 #endif

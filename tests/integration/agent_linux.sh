@@ -181,7 +181,7 @@ for tool in iperf3 iperf2; do
 	if [ $tool = iperf3 ]; then
 		want="run: iperf3 -c $B -J -l 128k -w 1M -N -t 3 -P 1 -i 1$cc3"
 	else
-		want="run: iperf -c $B -l 128k -w 1M -N -t 3 -P 1 -i 1$cc2 -e"
+		want="run: iperf -c $B -l 128k -w 1M -N -t 3 -P 1 -i 1$cc2 -e -y C"
 	fi
 	grep -qF "\"message\":\"$want\"" $T/o && ok "$tool argv" || { fail "$tool argv"; head -1 $T/o >&2; }
 	echo "measured: $tool $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s over $(jv $T/o 'r["seconds"]') s"
@@ -191,6 +191,8 @@ for tool in iperf3 iperf2; do
 	    'all(8.5e8 < i["bps"] < 1.0e9 for i in r["intervals"] if i["end"] <= 3.0) and 8.5e8 < 8 * r["bytes"] / min(r["seconds"], 3.0) < 1.0e9'
 	check "$tool series, windows, counters, cpu" $T/o \
 	    'len(r["intervals"]) >= 3 and r["window_requested"] == 1048576 and r["window_granted"] > 0 and r["ifstats"]["after"]["tx_bytes"] - r["ifstats"]["before"]["tx_bytes"] >= 0.99 * r["bytes"] and r["cpu"]["idle"] >= 0 and r["procs"][0]["name"] == "iperf3"'
+	check "$tool exact figures: bps = bytes*8/seconds" $T/o \
+	    'r["exact"] is True and r["bytes"] == int(r["bytes"]) and abs(r["bps"] - 8 * r["bytes"] / r["seconds"]) <= 1e-6 * r["bps"]'
 done
 ag b $T/o serve stop
 check "serve stop stops both servers" $T/o 'len(r["stopped"]) == 2'
@@ -198,6 +200,14 @@ ag a $T/o iperf --tool iperf3 --server $B --time 1
 expect_rc 3 "iperf3 without a server fails as a command" $T/o
 ag a $T/o iperf --tool iperf2 --server $B --time 1
 expect_rc 3 "iperf2 without a server fails as a command (it exits 0)" $T/o
+# A run cut short (its server stopped after 1.5 s of 6) is a failed command, never a short sample.
+for tool in iperf2 iperf3; do
+	ag b $T/o serve --tool $tool --bind $B
+	( sleep 1.5; ag b $T/stop.o serve stop ) &
+	ag a $T/o iperf --tool $tool --server $B --time 6
+	wait
+	expect_rc 3 "$tool cut short by its server is a failed command" $T/o
+done
 
 # ---- scp through a temporary sshd with an ephemeral key -------------------------
 mkdir -p /run/sshd
@@ -229,7 +239,7 @@ HOSTKEY=$(cut -d' ' -f1,2 $T/hostkey.pub)
 ag a $T/o scp --to root@$B --size 1474560 --key "$KEY" --hostkey "$HOSTKEY"
 expect_rc 0 "scp of the bce report's 1.44 MB" $T/o
 echo "measured: scp $(jv $T/o 'round(r["bps"] / 1e6, 1)') Mbit/s in $(jv $T/o 'r["seconds"]') s"
-check "scp result" $T/o 'r["bytes"] == 1474560 and r["seconds"] > 0 and r["bps"] > 0 and r["remote_removed"] is True'
+check "scp result" $T/o 'r["bytes"] == 1474560 and r["remote_bytes"] == 1474560 and r["seconds"] > 0 and r["bps"] > 0 and r["remote_removed"] is True'
 ls $SA/tmp | grep -q scp- && fail "local scp file left behind"
 [ -e "$(jv $T/o 'r["remote_path"]')" ] && fail "remote scp file left behind"
 ag a $T/o scp --to root@$B --size 1k --key "$KEY" --hostkey "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB4mVb8Hq0fakefakefakefakefakefakefakefakefa"

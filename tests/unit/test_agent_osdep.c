@@ -439,6 +439,47 @@ test_kernel_revision(void **state)
 	}
 }
 
+/* ---- fake runner: Linux partial TSO ------------------------------------ */
+
+/* The parent line reads "on" because tx-tcp6-segmentation is: an IPv4 test
+ * runs without TSO, and that is what the read back must say. */
+static const struct fake lx_partial[] = {
+	{ "ethtool -k lo", 0,
+	  "Features for lo:\n"
+	  "rx-checksumming: on\n"
+	  "tx-checksumming: on\n"
+	  "scatter-gather: on\n"
+	  "tcp-segmentation-offload: on\n"
+	  "\ttx-tcp-segmentation: off\n"
+	  "\ttx-tcp-ecn-segmentation: off [fixed]\n"
+	  "\ttx-tcp6-segmentation: on\n"
+	  "large-receive-offload: off [fixed]\n" },
+	{ "nft list table ip labrat", 1, "" },
+	{ NULL, 0, NULL }
+};
+
+static void
+test_linux_partial_tso(void **state)
+{
+	struct osdep_knobs k;
+	struct osdep_probe pr;
+	struct osdep_nic nic;
+	char	 err[256];
+
+	(void)state;
+	fakes = lx_partial;
+	calls[0] = '\0';
+	osdep_set_runner(fake_run, NULL);
+	assert_int_equal(osdep_linux.read("lo", "lo", &k, &pr, err,
+	    sizeof(err)), AGENT_EXIT_OK);
+	assert_int_equal(k.tso, 0);
+	assert_int_equal(osdep_linux.nic("lo", &nic, err, sizeof(err)),
+	    AGENT_EXIT_OK);
+	osdep_set_runner(NULL, NULL);
+	assert_int_equal(nic.tso, 0);
+	assert_int_equal(nic.tso_partial, 1);
+}
+
 int
 main(void)
 {
@@ -453,6 +494,7 @@ main(void)
 		cmocka_unit_test(test_linux_plans),
 		cmocka_unit_test(test_linux_nft_classifier),
 		cmocka_unit_test(test_kernel_revision),
+		cmocka_unit_test(test_linux_partial_tso),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,7 +66,8 @@ seed_run(int nth, double gbytes, double mbits, double granted)
 	assert_int_equal(r.streams[0].id, 3);
 	assert_int_equal(r.nintervals, 0);
 	assert_int_equal(r.sum_from_streams, 0);
-	assert_int_equal(parse_iperf_check(&r, 30, err, sizeof(err)), 0);
+	assert_int_equal(r.exact, 0);
+	assert_int_equal(parse_iperf_check(&r, 30, 1, err, sizeof(err)), 0);
 	free(s);
 	free(seed);
 }
@@ -146,7 +147,11 @@ test_20x_stalled_no_final_sum(void **state)
 	fx_eq(r.intervals[0].bps, 15.7e6, "first [SUM]");
 	fx_eq(r.intervals[9].start, 9.0, "last [SUM] start");
 	fx_eq(r.intervals[9].bytes, 0, "last [SUM] bytes");
-	assert_int_equal(parse_iperf_check(&r, 10, err, sizeof(err)), 0);
+	/* Readable, but not a sample: [SUM] rows without the final one (a
+	 * flow stalled to 19.3 s of a 10 s run). */
+	assert_int_equal(r.sum_rows, 10);
+	assert_int_equal(parse_iperf_check(&r, 10, 2, err, sizeof(err)), -1);
+	fx_err_has(err, "no final [SUM]");
 }
 
 static void
@@ -351,7 +356,8 @@ test_udp_rejected(void **state)
 	(void)state;
 	for (i = 0; i < N(files); i++) {
 		assert_int_equal(run_file(files[i], 0), -1);
-		fx_err_has(err, "UDP");
+		fx_err_has(err, PARSE_ERR_UDP);
+		assert_int_equal(r.udp, 1);
 	}
 }
 
@@ -361,9 +367,12 @@ test_csv(void **state)
 	(void)state;
 	assert_int_equal(run_file(RO "iperf20x_csv_P2_stalled_oldape.csv", 1),
 	    0);
+	assert_int_equal(r.exact, 1);
 	fx_eq(r.bytes, 6684672, "bytes");
-	fx_eq(r.bps, 3602594, "bps");
-	fx_eq(r.seconds, 14.8, "seconds");
+	/* seconds from iperf's exact bps (the row says 0.0-14.8). */
+	fx_near(r.bps, 3602594, 1e-6, "bps");
+	fx_near(r.seconds, 6684672 * 8.0 / 3602594, 1e-6, "seconds");
+	fx_eq(r.bps, r.bytes * 8 / r.seconds, "bps = bytes * 8 / seconds");
 	fx_eq(stream(4)->bytes, 2752512, "[4] bytes");
 	fx_eq(stream(4)->bps, 1483421, "[4] bps");
 	assert_int_equal(r.nintervals, 10);
@@ -371,8 +380,9 @@ test_csv(void **state)
 	assert_int_equal(run_file(RO "iperf20x_csv_P4_interval_oldape.csv", 1),
 	    0);
 	fx_eq(r.bytes, 33554432, "bytes");
-	fx_eq(r.bps, 26379832, "bps");
-	fx_eq(r.seconds, 10.2, "seconds");
+	fx_near(r.bps, 26379832, 1e-6, "bps");
+	fx_near(r.seconds, 10.2, 0.01, "seconds");
+	assert_int_equal(parse_iperf_check(&r, 10, 4, err, sizeof(err)), 0);
 	fx_eq(stream(5)->bps, 7636461, "[5] bps");
 	assert_int_equal(r.nstreams, 4);
 
@@ -507,10 +517,13 @@ test_check(void **state)
 	/* The first interval of a cut-off -i run looks like a 1 s run. */
 	assert_int_equal(parse_iperf2(t, sizeof(t) - 1, &r, err, sizeof(err)),
 	    0);
-	assert_int_equal(parse_iperf_check(&r, 10, err, sizeof(err)), -1);
+	assert_int_equal(parse_iperf_check(&r, 10, 1, err, sizeof(err)), -1);
 	fx_err_has(err, "1.00 s of the 10.00 s");
-	assert_int_equal(parse_iperf_check(&r, 1, err, sizeof(err)), 0);
-	assert_int_equal(parse_iperf_check(&r, 0, err, sizeof(err)), 0);
+	assert_int_equal(parse_iperf_check(&r, 1, 1, err, sizeof(err)), 0);
+	assert_int_equal(parse_iperf_check(&r, 0, 0, err, sizeof(err)), 0);
+	/* One flow of the two asked for. */
+	assert_int_equal(parse_iperf_check(&r, 1, 2, err, sizeof(err)), -1);
+	fx_err_has(err, "1 flow reported of the 2");
 }
 
 static void

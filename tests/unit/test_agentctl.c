@@ -87,6 +87,13 @@ static const struct bad_case bad_cases[] = {
 	{ AGENTCTL_FACTS, "{\"proto\":1,\"event\":\"progress\"} trailing\n",
 	  0, "not one JSON object", "trailing" },
 	{ AGENTCTL_FACTS, "[1,2]\n", 0, "not one JSON object", "facts" },
+	{ AGENTCTL_FACTS, "{\"proto\":1,\"event\":\"progress\",\"event\":"
+	  "\"result\"}\n", 0, "line 1: event: duplicate key, first at byte 11",
+	  "(byte 30)" },
+	{ AGENTCTL_FACTS, "{\"proto\":1,\"event\":\"error\",\"class\":\"x\","
+	  "\"message\":\"caf\xe9\"}\n", 0, "message: truncated UTF-8", "em-a" },
+	{ AGENTCTL_FACTS, "{\"proto\":1,\"event\":\"progress\",\"m\":"
+	  "\"\\ud800\"}\n", 0, "m: lone high surrogate \\uD800", "line 1" },
 	{ AGENTCTL_FACTS, "Segmentation fault\n", 0, "not one JSON object",
 	  "Segmentation" },
 	{ AGENTCTL_FACTS, "{\"proto\":1,\"event\":\"result\",\"cmd\":\"facts\","

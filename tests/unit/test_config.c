@@ -362,6 +362,42 @@ test_json_errors(void **state)
 	config_errors_free(&e);
 }
 
+/* The raw-text pass: what json-c would accept and silently change. */
+static void
+test_json_raw(void **state)
+{
+	struct config_errors	 e;
+	const char		*t;
+	const char		 nul[] = "{\"knobs\": {}}\0{\"hosts\": []}";
+
+	(void)state;
+	config_errors_init(&e);
+	t = "{\n  \"hosts\": [{\"name\": \"a\", \"name\": \"b\"}],\n"
+	    "  \"links\": []\n}\n";
+	assert_null(config_inventory_parse("inv.json", t, strlen(t), &e));
+	t = "{\"links\": [\"x\"], \"workloads\": [{\"tool\": \"\\udc00\"}]}";
+	assert_null(config_plan_parse("plan.json", t, strlen(t), NULL, &e));
+	t = "{\"knobs\": {\"tso\\u0000x\": []}}";
+	assert_int_equal(config_detect("k.json", t, strlen(t), &e),
+	    CONFIG_KIND_UNKNOWN);
+	assert_int_equal(config_detect("n.json", nul, sizeof nul - 1, &e),
+	    CONFIG_KIND_UNKNOWN);
+	t = "{\"knobs\": {}} x";
+	assert_int_equal(config_detect("t.json", t, strlen(t), &e),
+	    CONFIG_KIND_UNKNOWN);
+	assert_int_equal(e.n, 5);
+	assert_string_equal(e.msgs[0], "inv.json: hosts[0].name: duplicate "
+	    "key, first at byte 15 (line 2, byte 28)");
+	assert_string_equal(e.msgs[1], "plan.json: workloads[0].tool: lone "
+	    "low surrogate \\uDC00 (byte 41)");
+	assert_string_equal(e.msgs[2], "k.json: knobs: NUL (\\u0000) in a "
+	    "key (byte 15)");
+	assert_string_equal(e.msgs[3], "n.json: NUL byte (byte 13)");
+	assert_string_equal(e.msgs[4], "t.json: invalid JSON at line 1: "
+	    "unexpected character");
+	config_errors_free(&e);
+}
+
 static void
 test_error_cap(void **state)
 {
@@ -580,6 +616,7 @@ main(void)
 		cmocka_unit_test(test_template_expand),
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_raw),
 		cmocka_unit_test(test_error_cap),
 		cmocka_unit_test(test_defaults_and_paths),
 		cmocka_unit_test(test_examples),

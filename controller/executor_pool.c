@@ -1,0 +1,246 @@
+/*
+ * executor_pool: the executor's hosts (see executor_int.h).  One exec_host
+ * per inventory host holds its session (a struct host from host.c) for the
+ * executor's whole life, so drain after drain reuses the connection and
+ * the deployed agent; a session the ssh module had to re-establish (the
+ * host rebooted, sshd restarted) is noticed by host_sync() and the agent
+ * deployed again.  Hosts are leased two at a time under the executor's
+ * mutex: everything a worker does on a host it does while holding that
+ * lease, so a session is never used by two threads at once.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agentctl.h"
+#include "executor.h"
+#include "executor_int.h"
+#include "host.h"
+#include "log.h"
+#include "util.h"
+
+#define EXEC_DEPLOY_MS	300000
+
+void
+exec_pool_init(struct executor *ex)
+{
+	size_t	i;
+
+	ex->hosts = xcalloc(ex->inv->nhosts, sizeof *ex->hosts);
+	for (i = 0; i < ex->inv->nhosts; i++)
+		ex->hosts[i].cfg = &ex->inv->hosts[i];
+}
+
+void
+exec_pool_free(struct executor *ex)
+{
+	size_t	i;
+
+	if (ex->hosts == NULL)
+		return;
+	for (i = 0; i < ex->inv->nhosts; i++)
+		host_close(ex->hosts[i].host);
+	free(ex->hosts);
+	ex->hosts = NULL;
+}
+
+void
+exec_pool_reset(struct executor *ex)
+{
+	size_t	i;
+
+	for (i = 0; i < ex->inv->nhosts; i++) {
+		ex->hosts[i].busy = 0;
+		ex->hosts[i].used = 0;
+		ex->hosts[i].down = 0;
+		ex->hosts[i].nfacts = 0;
+		ex->hosts[i].probe = 1;
+	}
+}
+
+/*
+ * Taking both hosts at once under one mutex means two links sharing a host
+ * can never deadlock.
+ */
+void
+exec_lease(struct executor *ex, size_t a, size_t b)
+{
+	pthread_mutex_lock(&ex->mtx);
+	while (ex->hosts[a].busy || ex->hosts[b].busy)
+		pthread_cond_wait(&ex->cond, &ex->mtx);
+	ex->hosts[a].busy = ex->hosts[b].busy = 1;
+	pthread_mutex_unlock(&ex->mtx);
+}
+
+void
+exec_unlease(struct executor *ex, size_t a, size_t b)
+{
+	pthread_mutex_lock(&ex->mtx);
+	ex->hosts[a].busy = ex->hosts[b].busy = 0;
+	pthread_cond_broadcast(&ex->cond);
+	pthread_mutex_unlock(&ex->mtx);
+}
+
+static void
+exec_host_drop(struct exec_host *h)
+{
+	host_close(h->host);
+	h->host = NULL;
+}
+
+int
+exec_host_connect(struct executor *ex, struct exec_host *h, char *err,
+    size_t errlen)
+{
+	struct host_opts	o;
+
+	if (h->host != NULL) {
+		/*
+		 * The first use in a drain proves the session alive: since
+		 * the last drain the host may have rebooted (a bisect step),
+		 * and a session revived now gets its agent deployed again.
+		 */
+		if (host_sync(h->host, h->probe ? ex->connect_timeout_s *
+		    1000 : 0, err, errlen) == -1) {
+			exec_host_drop(h);
+			return -1;
+		}
+		h->probe = 0;
+		return 0;
+	}
+	h->probe = 0;
+	memset(&o, 0, sizeof o);
+	o.connect_timeout_ms = ex->connect_timeout_s * 1000;
+	o.deploy_timeout_ms = EXEC_DEPLOY_MS;
+	return host_open(h->cfg, &o, &h->host, err, errlen);
+}
+
+int
+exec_host_alive(struct exec_host *h, int timeout_ms, char *err,
+    size_t errlen)
+{
+	return h->host == NULL || host_check(h->host, timeout_ms, err,
+	    errlen) == 0;
+}
+
+/* Records the facts r of h's ifname in this run (*facts_id: the row). */
+static int
+exec_host_record(struct executor *ex, struct exec_host *h, struct store *st,
+    const char *ifname, const struct agentctl_reply *r, int64_t *facts_id,
+    char *err, size_t errlen)
+{
+	struct store_host_facts		 f;
+	const struct agentctl_nic	*nic = NULL;
+	const struct config_nic		*cn;
+	size_t				 i;
+
+	for (i = 0; i < r->u.facts.nnics; i++)
+		if (strcmp(r->u.facts.nics[i].name, ifname) == 0)
+			nic = &r->u.facts.nics[i];
+	memset(&f, 0, sizeof f);
+	f.host = h->cfg->name;
+	f.os = r->u.facts.os;
+	f.address = h->cfg->address;
+	f.kernel_version = r->u.facts.kernel_version;
+	f.revision = r->u.facts.kernel_revision;
+	f.ifname = ifname;
+	f.driver = nic != NULL ? nic->driver : "";
+	f.chip = nic != NULL && nic->chip[0] != '\0' ? nic->chip : NULL;
+	if ((cn = config_host_nic(h->cfg, ifname)) != NULL) {
+		/* The inventory knows the hardware better than a veth. */
+		if (f.chip == NULL && cn->chip != NULL)
+			f.chip = cn->chip;
+		if (cn->driver != NULL && (nic == NULL ||
+		    strcmp(nic->driver, "veth") == 0))
+			f.driver = cn->driver;
+	}
+	f.facts_json = r->raw;
+	return store_host_facts_add(st, ex->run_id, &f, facts_id, err, errlen);
+}
+
+/*
+ * Connects and deploys the agent if needed, and records the host's facts
+ * for ifname in this run (again after a new session: the host may have
+ * rebooted into another kernel).  *facts_id gets the facts row.
+ */
+int
+exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
+    const char *ifname, int64_t *facts_id, char *err, size_t errlen)
+{
+	struct agentctl_reply	r;
+	size_t			i;
+	int			rc;
+
+	if (exec_host_connect(ex, h, err, errlen) == -1)
+		return -1;
+	if (host_generation(h->host) != h->generation) {
+		h->generation = host_generation(h->host);
+		h->nfacts = 0;
+	}
+	h->used = 1;
+	for (i = 0; i < h->nfacts; i++) {
+		if (strcmp(h->facts_if[i], ifname) == 0) {
+			*facts_id = h->facts_id[i];
+			return 0;
+		}
+	}
+	if (host_facts(h->host, ifname, EXEC_CALL_MS, &r, err, errlen) == -1) {
+		/* A host that cannot even say what it is: start afresh. */
+		agentctl_reply_free(&r);
+		exec_host_drop(h);
+		return -1;
+	}
+	rc = exec_host_record(ex, h, st, ifname, &r, facts_id, err, errlen);
+	agentctl_reply_free(&r);
+	if (rc == 0 && h->nfacts < EXEC_FACTS_IFS) {
+		snprintf(h->facts_if[h->nfacts], sizeof h->facts_if[0], "%s",
+		    ifname);
+		h->facts_id[h->nfacts++] = *facts_id;
+	}
+	return rc;
+}
+
+/*
+ * One agent call, classified: EXEC_OK, EXEC_MEASURED when the agent gave a
+ * real answer that retrying cannot change (a knob the driver refuses, an
+ * invalid argument), EXEC_INFRA otherwise.  r must be freed by the caller.
+ */
+int
+exec_host_call(struct exec_host *h, const char *const *args, int timeout_ms,
+    struct agentctl_reply *r, char *err, size_t errlen)
+{
+	struct agentctl	*a = h->host != NULL ? host_agent(h->host) : NULL;
+
+	if (a == NULL) {
+		memset(r, 0, sizeof *r);
+		util_seterr(err, errlen, "%s: not connected", h->cfg->name);
+		return EXEC_INFRA;
+	}
+	if (agentctl_call(a, args, timeout_ms, r, err, errlen) == 0)
+		return EXEC_OK;
+	if (strcmp(r->error_class, "mismatch") == 0 ||
+	    strcmp(r->error_class, "usage") == 0 ||
+	    (r->cmd == AGENTCTL_APPLY && r->has_result &&
+	    r->u.apply.nmismatch > 0))
+		return EXEC_MEASURED;
+	return EXEC_INFRA;
+}
+
+/* Puts a host's interface back; failures are logged.  0 or -1. */
+int
+exec_host_restore(struct exec_host *h, const char *ifname)
+{
+	struct agentctl_reply	 r;
+	const char		*args[] = { "restore", "--if", ifname, NULL };
+	char			 err[1024];
+	int			 rc = 0;
+
+	if (exec_host_call(h, args, EXEC_CALL_MS, &r, err, sizeof err) !=
+	    EXEC_OK) {
+		log_warnx("%s", err);
+		rc = -1;
+	}
+	agentctl_reply_free(&r);
+	return rc;
+}

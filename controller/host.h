@@ -1,0 +1,101 @@
+/*
+ * host: from an inventory host (struct config_host) to a connected,
+ * verified, agent-deployed host with its facts.  This is the only place
+ * that builds an SSH target from config: address, port, user, key and the
+ * inventory's known_hosts, checked strictly (ssh.h).
+ *
+ * A struct host owns one SSH session to one lab host and the agent handle
+ * on it.  The ssh module re-establishes a session that died between two
+ * commands by itself; host_sync() notices that (the host may have rebooted
+ * into a kernel whose /var lost the agent), deploys the agent again and
+ * bumps the host's session generation, so a caller holding facts from the
+ * old session knows they may be stale.  host_reconnect() opens a new
+ * session on purpose, after a reboot the caller asked for.
+ *
+ * Like an ssh_conn, a struct host is used by one thread at a time;
+ * ssh_global_init() must have run before the first host_open().
+ */
+#ifndef LABRAT_HOST_H
+#define LABRAT_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agentctl.h"
+#include "config.h"
+
+#define HOST_CONNECT_MS		10000	/* one connect attempt */
+#define HOST_DEPLOY_MS		300000	/* upload + a slow host's cc */
+
+struct host;
+
+/* How to reach and prepare a host; zeroes take the defaults. */
+struct host_opts {
+	int	connect_timeout_ms;	/* 0 = HOST_CONNECT_MS */
+	int	deploy_timeout_ms;	/* 0 = HOST_DEPLOY_MS */
+	int	keepalive_s;		/* 0 = ssh's default; < 0 disables */
+	int	no_reconnect;		/* the session never revives itself */
+	int	no_deploy;		/* connect only; host_deploy() later */
+};
+
+/*
+ * Connects to cfg (strict host-key check, key authentication) and, unless
+ * opts->no_deploy, deploys the agent.  cfg must outlive the host; opts is
+ * copied (NULL = defaults).  On success *out is a host the caller releases
+ * with host_close(); on failure -1 with err naming the host, the step and
+ * the cause, and *out NULL.
+ */
+int	host_open(const struct config_host *cfg, const struct host_opts *opts,
+	    struct host **out, char *err, size_t errlen);
+/* Disconnects and frees; NULL is fine. */
+void	host_close(struct host *);
+
+/* Makes sure the built-in agent is on the host (a cache hit when it is). */
+int	host_deploy(struct host *, char *err, size_t errlen);
+
+/*
+ * Before using a host again: reconnects a host whose session was lost for
+ * good (host_reconnect() failed earlier); with probe_ms > 0, first proves
+ * the session alive with a round trip (the ssh module re-establishes a
+ * dead one), e.g. when the host may have rebooted since its last use;
+ * and after the session was re-established deploys the agent again.  0
+ * when the session is the one of the last call, 1 when it is a new one
+ * (the generation moved: facts may have changed), -1 with err.
+ */
+int	host_sync(struct host *, int probe_ms, char *err, size_t errlen);
+
+/* A round trip on the session within timeout_ms, reviving a dead one
+ * (unless no_reconnect).  0 or -1 with err. */
+int	host_check(struct host *, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * Drops the session and opens a new one within timeout_ms (0 = the
+ * open's connect timeout), e.g. after a reboot; deploys the agent unless
+ * no_deploy.  The generation moves on success.  On failure -1 with err:
+ * the host has no session (host_ssh() NULL) until a later
+ * host_reconnect() or host_sync() succeeds.
+ */
+int	host_reconnect(struct host *, int timeout_ms, char *err,
+	    size_t errlen);
+
+/*
+ * The agent's `facts` (for ifname only, or every physical NIC when NULL)
+ * into r, which the caller frees with agentctl_reply_free() whatever the
+ * result.  0 or -1 with err.
+ */
+int	host_facts(struct host *, const char *ifname, int timeout_ms,
+	    struct agentctl_reply *r, char *err, size_t errlen);
+
+/* Borrowed handles, valid until the next host_sync/reconnect/close;
+ * NULL while the host has no session. */
+struct ssh_conn	*host_ssh(struct host *);
+struct agentctl	*host_agent(struct host *);
+
+const struct config_host *host_config(const struct host *);
+const char	*host_name(const struct host *);
+/* Sessions this host has had, counting from 1 at host_open(). */
+unsigned	 host_generation(const struct host *);
+/* How the last deploy went (zeroes before the first). */
+const struct agentctl_deploy_info *host_deploy_info(const struct host *);
+
+#endif
