@@ -30,19 +30,19 @@ static const struct truth truths[] = {
 };
 static const double noises[] = { 0.0, 0.01, 0.02, 0.03, 0.05 };
 
-static struct store_knobs
+static struct knobs
 combo(int i)
 {
-	struct store_knobs	k;
+	struct knobs	k;
 
-	store_knobs_init(&k);
-	k.tso = i & 1;
-	k.mtu = i & 2 ? 9000 : 1500;
+	knobs_clear(&k);
+	knobs_set(&k, KNOB_TSO, i & 1);
+	knobs_set(&k, KNOB_MTU, i & 2 ? 9000 : 1500);
 	return k;
 }
 
 static void
-add(struct store *st, int64_t run, struct store_knobs k, double factor,
+add(struct store *st, int64_t run, struct knobs k, double factor,
     double noise, struct stats_rng *rng, int rep)
 {
 	struct store_job_spec	spec;
@@ -52,7 +52,7 @@ add(struct store *st, int64_t run, struct store_knobs k, double factor,
 	char			err[512];
 	double			base = 1e9;
 
-	if (k.tso == 1 && k.mtu == 9000)
+	if (knobs_get(&k, KNOB_TSO) == 1 && knobs_get(&k, KNOB_MTU) == 9000)
 		base *= factor;
 	memset(&spec, 0, sizeof spec);
 	spec.link = "em";

@@ -493,8 +493,6 @@ const char *const config_keys_endpoint[] = { "host", "if", "address", NULL };
 const char *const config_keys_plan[] = { "links", "knobs", "per_link",
 	"tso_on", "workloads", "repetitions", "timeouts", "retries", "stats",
 	NULL };
-const char *const config_keys_knobs[] = { "lro", "mtu", "nat", "rxcsum",
-	"tso", "txcsum", NULL };
 const char *const config_keys_per_link_entry[] = { "knobs", NULL };
 const char *const config_keys_workload_iperf[] = { "tool", "len", "window",
 	"nodelay", "time", "parallel", "links", NULL };
@@ -521,7 +519,7 @@ static const struct {
 	{ "link", config_keys_link },
 	{ "endpoint", config_keys_endpoint },
 	{ "plan", config_keys_plan },
-	{ "knobs", config_keys_knobs },
+	{ "knobs", knobs_names },
 	{ "per_link_entry", config_keys_per_link_entry },
 	{ "workload_iperf", config_keys_workload_iperf },
 	{ "workload_scp", config_keys_workload_scp },
@@ -558,9 +556,6 @@ const char *const config_role_names[] = { "test", "management", NULL };
 const char *const config_kernel_names[] = { "freebsd-src", "linux",
 	"command", NULL };
 const char *const config_method_names[] = { "POST", "GET", NULL };
-const char *const config_knob_names[] = { "lro", "mtu", "nat", "rxcsum",
-	"tso", "txcsum", NULL };
-const char *const config_nat_names[] = { "off", "divert", "kernel", NULL };
 const char *const config_tool_names[] = { "iperf2", "iperf3", "scp", NULL };
 const char *const config_tso_on_names[] = { "sender", "both", NULL };
 
@@ -573,30 +568,6 @@ config_name_index(const char *const *names, const char *s)
 		if (strcmp(names[i], s) == 0)
 			return i;
 	return -1;
-}
-
-const char *
-config_knob_name(enum config_knob k)
-{
-	return (unsigned)k < CONFIG_KNOB_COUNT ? config_knob_names[k] : "?";
-}
-
-int
-config_knob_from_name(const char *s)
-{
-	return config_name_index(config_knob_names, s);
-}
-
-const char *
-config_nat_name(enum config_nat n)
-{
-	return (unsigned)n <= CONFIG_NAT_KERNEL ? config_nat_names[n] : "?";
-}
-
-int
-config_nat_from_name(const char *s)
-{
-	return config_name_index(config_nat_names, s);
 }
 
 const char *

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "knobs.h"
+
 /* Ceilings: a config file and its parts can never make us allocate much. */
 #define CONFIG_FILE_MAX		(1024 * 1024)
 #define CONFIG_HOSTS_MAX	256
@@ -190,29 +192,9 @@ const struct config_nic *config_host_nic(const struct config_host *,
 /* ---- plan ------------------------------------------------------------ */
 
 /*
- * Knobs in canonical (alphabetical) order: a knob key lists them in this
- * order, so enum order == key order.
- */
-enum config_knob {
-	CONFIG_KNOB_LRO,
-	CONFIG_KNOB_MTU,
-	CONFIG_KNOB_NAT,
-	CONFIG_KNOB_RXCSUM,
-	CONFIG_KNOB_TSO,
-	CONFIG_KNOB_TXCSUM,
-	CONFIG_KNOB_COUNT
-};
-
-enum config_nat {
-	CONFIG_NAT_OFF,
-	CONFIG_NAT_DIVERT,
-	CONFIG_NAT_KERNEL,
-};
-
-/*
- * One knob's list of values.  Booleans are 0/1, mtu is the MTU, nat is an
- * enum config_nat.  present == 0: the plan omits the knob and it is left as
- * the host has it.
+ * One knob's list of values (as knobs.h has them: booleans 0/1, mtu the
+ * MTU, nat an enum knob_nat).  present == 0: the plan omits the knob and
+ * it is left as the host has it.
  */
 struct config_knoblist {
 	int	present;
@@ -221,7 +203,7 @@ struct config_knoblist {
 };
 
 struct config_knobset {
-	struct config_knoblist	knob[CONFIG_KNOB_COUNT];
+	struct config_knoblist	knob[KNOB_COUNT];	/* by enum knob */
 };
 
 /* per_link.<link>.knobs: replaces the plan's whole knob set for a link. */
@@ -325,18 +307,17 @@ enum config_bisect_compare {
 
 /*
  * What `labrat bisect` measures on each revision and how it judges it.
- * Fixed knobs: knob_set[k] / knob_value[k] (values as in knob lists).  A/B:
- * ab_knob takes ab_reference (A) and ab_candidate (B).  A revision is good
- * while median(candidate) / median(reference) >= threshold (<= with
- * lower_is_better).  Timeouts in seconds.
+ * Fixed knobs: knobs (never ab_knob).  A/B: ab_knob takes ab_reference
+ * (A) and ab_candidate (B).  A revision is good while median(candidate) /
+ * median(reference) >= threshold (<= with lower_is_better).  Timeouts in
+ * seconds.
  */
 struct config_bisect_test {
 	char				*path;
 	char				*description;	/* or NULL */
-	int				 knob_set[CONFIG_KNOB_COUNT];
-	int				 knob_value[CONFIG_KNOB_COUNT];
+	struct knobs			 knobs;
 	enum config_bisect_compare	 compare;
-	enum config_knob		 ab_knob;
+	enum knob			 ab_knob;
 	int				 ab_reference, ab_candidate;
 	char				*workload_json;	/* one plan workload */
 	enum config_tool		 tool;
@@ -398,11 +379,6 @@ enum config_kind {
 enum config_kind config_detect(const char *path, const char *text,
 	    size_t len, struct config_errors *errs);
 
-const char *config_knob_name(enum config_knob);		/* "tso" */
-/* -1 when unknown. */
-int	config_knob_from_name(const char *);
-const char *config_nat_name(enum config_nat);		/* "divert" */
-int	config_nat_from_name(const char *);
 const char *config_tool_name(enum config_tool);	/* "iperf2" */
 const char *config_os_name(enum config_os);
 
@@ -519,12 +495,11 @@ extern const char *const config_keys_inventory[], *const config_keys_host[],
     *const config_keys_kernel_command[], *const config_keys_power_command[],
     *const config_keys_power_url[], *const config_keys_link[],
     *const config_keys_endpoint[], *const config_keys_plan[],
-    *const config_keys_knobs[], *const config_keys_per_link_entry[],
+    *const config_keys_per_link_entry[],
     *const config_keys_workload_iperf[], *const config_keys_workload_scp[],
     *const config_keys_timeouts[], *const config_keys_stats[];
 extern const char *const config_os_names[], *const config_role_names[],
     *const config_kernel_names[], *const config_method_names[],
-    *const config_knob_names[], *const config_nat_names[],
     *const config_tool_names[], *const config_tso_on_names[];
 #endif /* CONFIG_INTERNAL */
 

@@ -29,27 +29,27 @@ static const char *const bt_compare_names[] = { "ab", "baseline", NULL };
 
 /* One knob value (JSON boolean, MTU integer or NAT name) -> *out. */
 static int
-knob_value(struct config_walk *w, const char *path, enum config_knob k,
+knob_value(struct config_walk *w, const char *path, enum knob k,
     struct json_object *v, int *out)
 {
 	char	val[64];
 
 	config_fmtval(v, val, sizeof val);
-	if (k == CONFIG_KNOB_MTU) {
+	if (k == KNOB_MTU) {
 		if (!config_want(w, path, v, json_type_int))
 			return -1;
-		if (json_object_get_int64(v) < 576 ||
-		    json_object_get_int64(v) > 65535) {
+		if (json_object_get_int64(v) < KNOBS_MTU_MIN ||
+		    json_object_get_int64(v) > KNOBS_MTU_MAX) {
 			config_werr(w, path, "%s is out of range 576-65535",
 			    val);
 			return -1;
 		}
 		*out = (int)json_object_get_int64(v);
-	} else if (k == CONFIG_KNOB_NAT) {
+	} else if (k == KNOB_NAT) {
 		if (!config_want(w, path, v, json_type_string))
 			return -1;
-		if ((*out = config_name_index(config_nat_names,
-		    json_object_get_string(v))) < 0) {
+		*out = knobs_nat_from_name(json_object_get_string(v));
+		if (*out < 0) {
 			config_werr(w, path, "%s is not one of off, divert, "
 			    "kernel", val);
 			return -1;
@@ -68,17 +68,17 @@ bt_knobs(struct config_walk *w, struct json_object *root,
 {
 	struct json_object	*o, *v;
 	char			 p[CONFIG_PATHLEN];
-	int			 k;
+	int			 k, x;
 
 	if ((o = config_get_object(w, "", root, "knobs", 0)) == NULL)
 		return;
-	config_check_keys(w, "knobs", o, config_keys_knobs, NULL);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		if (!json_object_object_get_ex(o, config_knob_names[k], &v))
+	config_check_keys(w, "knobs", o, knobs_names, NULL);
+	for (k = 0; k < KNOB_COUNT; k++) {
+		if (!json_object_object_get_ex(o, knobs_names[k], &v))
 			continue;
-		config_path_key(p, "knobs", config_knob_names[k]);
-		if (knob_value(w, p, k, v, &t->knob_value[k]) == 0)
-			t->knob_set[k] = 1;
+		config_path_key(p, "knobs", knobs_names[k]);
+		if (knob_value(w, p, k, v, &x) == 0)
+			knobs_set(&t->knobs, k, x);
 	}
 }
 
@@ -105,7 +105,7 @@ bt_compare(struct config_walk *w, struct json_object *root,
 			    "candidate are for type ab only");
 		return;
 	}
-	if (config_get_enum(w, "compare", o, "knob", 1, config_knob_names,
+	if (config_get_enum(w, "compare", o, "knob", 1, knobs_names,
 	    &knob) != 1)
 		return;
 	t->ab_knob = knob;
@@ -120,8 +120,8 @@ bt_compare(struct config_walk *w, struct json_object *root,
 	if (ok && t->ab_reference == t->ab_candidate)
 		config_werr(w, "compare", "reference and candidate are the "
 		    "same value");
-	if (t->knob_set[knob]) {
-		config_path_key(p, "knobs", config_knob_names[knob]);
+	if (knobs_isset(&t->knobs, knob)) {
+		config_path_key(p, "knobs", knobs_names[knob]);
 		config_werr(w, p, "is compared A/B (compare.knob), so it "
 		    "cannot also be fixed here");
 	}
@@ -325,12 +325,12 @@ config_bisect_test_free(struct config_bisect_test *t)
 
 /* The knob's value as plan JSON. */
 static void
-knob_json(struct buf *b, enum config_knob k, int v)
+knob_json(struct buf *b, enum knob k, int v)
 {
-	if (k == CONFIG_KNOB_MTU)
+	if (k == KNOB_MTU)
 		buf_printf(b, "%d", v);
-	else if (k == CONFIG_KNOB_NAT)
-		buf_printf(b, "\"%s\"", config_nat_name(v));
+	else if (k == KNOB_NAT)
+		buf_printf(b, "\"%s\"", knobs_nat_name(v));
 	else
 		buf_printf(b, "%s", v ? "true" : "false");
 }
@@ -343,18 +343,18 @@ config_bisect_plan_text(const struct config_bisect_test *t, const char *link)
 
 	buf_init(&b, CONFIG_FILE_MAX);
 	buf_printf(&b, "{\"links\":[\"%s\"],\"knobs\":{", link);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (t->compare == CONFIG_BISECT_AB && (int)t->ab_knob == k) {
 			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
-			    config_knob_name(k));
+			    knobs_name(k));
 			knob_json(&b, k, t->ab_reference);
 			buf_printf(&b, ",");
 			knob_json(&b, k, t->ab_candidate);
 			buf_printf(&b, "]");
-		} else if (t->knob_set[k]) {
+		} else if (knobs_isset(&t->knobs, k)) {
 			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
-			    config_knob_name(k));
-			knob_json(&b, k, t->knob_value[k]);
+			    knobs_name(k));
+			knob_json(&b, k, knobs_get(&t->knobs, k));
 			buf_printf(&b, "]");
 		} else
 			continue;

@@ -70,39 +70,38 @@ get_size(struct config_walk *w, const char *path, struct json_object *o,
 /* One knob list: booleans, MTUs or NAT modes, no duplicates. */
 static void
 parse_knoblist(struct config_walk *w, const char *path, struct json_object *o,
-    enum config_knob k, struct config_knoblist *kl)
+    enum knob k, struct config_knoblist *kl)
 {
 	struct json_object	*arr, *v;
 	char			 p[CONFIG_PATHLEN], ep[CONFIG_PATHLEN], val[64];
 	size_t			 i, j, n;
 	int			 x;
 
-	if ((arr = config_get_array(w, path, o, config_knob_names[k], 0,
+	if ((arr = config_get_array(w, path, o, knobs_names[k], 0,
 	    CONFIG_KNOB_VALUES_MAX)) == NULL)
 		return;
-	config_path_key(p, path, config_knob_names[k]);
+	config_path_key(p, path, knobs_names[k]);
 	n = json_object_array_length(arr);
 	kl->present = 1;
 	for (i = 0; i < n; i++) {
 		v = json_object_array_get_idx(arr, i);
 		config_path_index(ep, p, i);
 		config_fmtval(v, val, sizeof val);
-		if (k == CONFIG_KNOB_MTU) {
+		if (k == KNOB_MTU) {
 			if (!config_want(w, ep, v, json_type_int))
 				continue;
-			if (json_object_get_int64(v) < 576 ||
-			    json_object_get_int64(v) > 65535) {
+			if (json_object_get_int64(v) < KNOBS_MTU_MIN ||
+			    json_object_get_int64(v) > KNOBS_MTU_MAX) {
 				config_werr(w, ep,
 				    "%s is out of range 576-65535",
 				    val);
 				continue;
 			}
 			x = (int)json_object_get_int64(v);
-		} else if (k == CONFIG_KNOB_NAT) {
+		} else if (k == KNOB_NAT) {
 			if (!config_want(w, ep, v, json_type_string))
 				continue;
-			x = config_name_index(config_nat_names,
-			    json_object_get_string(v));
+			x = knobs_nat_from_name(json_object_get_string(v));
 			if (x < 0) {
 				config_werr(w, ep,
 				    "%s is not one of off, divert, "
@@ -133,8 +132,8 @@ parse_knobs(struct config_walk *w, const char *path, struct json_object *o,
 {
 	int	k;
 
-	config_check_keys(w, path, o, config_keys_knobs, NULL);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++)
+	config_check_keys(w, path, o, knobs_names, NULL);
+	for (k = 0; k < KNOB_COUNT; k++)
 		parse_knoblist(w, path, o, k, &ks->knob[k]);
 }
 
@@ -421,7 +420,7 @@ check_link_nat(struct config_errors *errs, const struct config_plan *plan,
     const struct config_inventory *inv, const struct config_link *l)
 {
 	const struct config_knobset	*ks = config_plan_knobs(plan, l->name);
-	const struct config_knoblist	*kl = &ks->knob[CONFIG_KNOB_NAT];
+	const struct config_knoblist	*kl = &ks->knob[KNOB_NAT];
 	const struct config_host	*nat;
 	char				 p[CONFIG_PATHLEN];
 	size_t				 i;
@@ -431,17 +430,17 @@ check_link_nat(struct config_errors *errs, const struct config_plan *plan,
 	else
 		snprintf(p, sizeof p, "per_link.%s.knobs.nat", l->name);
 	for (i = 0; i < kl->n; i++) {
-		if (kl->values[i] == CONFIG_NAT_OFF)
+		if (kl->values[i] == KNOB_NAT_OFF)
 			continue;
 		if (l->nat == NULL) {
 			config_errors_add(errs, plan->path, p, "\"%s\" on link "
 			    "\"%s\", which has no NAT host in %s",
-			    config_nat_names[kl->values[i]], l->name,
+			    knobs_nat_name(kl->values[i]), l->name,
     inv->path);
 			continue;
 		}
 		nat = config_inventory_host(inv, l->nat);
-		if (kl->values[i] == CONFIG_NAT_DIVERT && nat != NULL &&
+		if (kl->values[i] == KNOB_NAT_DIVERT && nat != NULL &&
 		    nat->os != CONFIG_OS_FREEBSD)
 			config_errors_add(errs, plan->path, p, "\"divert\" on "
 			    "link \"%s\" needs FreeBSD, but NAT host \"%s\" "

@@ -10,104 +10,44 @@
 #include "detect.h"
 #include "util.h"
 
-static const char *const knob_labels[CONFIG_KNOB_COUNT] = {
-	[CONFIG_KNOB_LRO] = "LRO", [CONFIG_KNOB_MTU] = "MTU",
-	[CONFIG_KNOB_NAT] = "NAT", [CONFIG_KNOB_RXCSUM] = "RXCSUM",
-	[CONFIG_KNOB_TSO] = "TSO", [CONFIG_KNOB_TXCSUM] = "TXCSUM",
+static const char *const knob_labels[KNOB_COUNT] = {
+	[KNOB_LRO] = "LRO", [KNOB_MTU] = "MTU", [KNOB_NAT] = "NAT",
+	[KNOB_RXCSUM] = "RXCSUM", [KNOB_TSO] = "TSO", [KNOB_TXCSUM] = "TXCSUM",
 };
-static const char *const nat_values[] = { "off", "divert", "kernel" };
 
 /* The subject of a trigger's sentence: offloads first. */
-static const int subject_order[CONFIG_KNOB_COUNT] = {
-	CONFIG_KNOB_TSO, CONFIG_KNOB_LRO, CONFIG_KNOB_RXCSUM,
-	CONFIG_KNOB_TXCSUM, CONFIG_KNOB_MTU, CONFIG_KNOB_NAT,
+static const int subject_order[KNOB_COUNT] = {
+	KNOB_TSO, KNOB_LRO, KNOB_RXCSUM, KNOB_TXCSUM, KNOB_MTU, KNOB_NAT,
 };
 
 const char *
 detect_knob_label(int knob)
 {
-	if (knob < 0 || knob >= CONFIG_KNOB_COUNT)
+	if (knob < 0 || knob >= KNOB_COUNT)
 		return "?";
 	return knob_labels[knob];
 }
 
-/* A knob as an ordered int, -1 when unset; baseline is the smaller. */
-static int
-knob_get(const struct store_knobs *k, int knob)
-{
-	size_t	i;
-
-	switch (knob) {
-	case CONFIG_KNOB_LRO:
-		return k->lro;
-	case CONFIG_KNOB_RXCSUM:
-		return k->rxcsum;
-	case CONFIG_KNOB_TSO:
-		return k->tso;
-	case CONFIG_KNOB_TXCSUM:
-		return k->txcsum;
-	case CONFIG_KNOB_MTU:
-		return k->mtu > 0 ? k->mtu : -1;
-	case CONFIG_KNOB_NAT:
-		for (i = 0; i < sizeof nat_values / sizeof nat_values[0]; i++)
-			if (strcmp(k->nat, nat_values[i]) == 0)
-				return (int)i;
-		return k->nat[0] == '\0' ? -1 : 99;
-	}
-	return -1;
-}
-
-static void
-knob_set(struct store_knobs *k, int knob, int v)
-{
-	switch (knob) {
-	case CONFIG_KNOB_LRO:
-		k->lro = v;
-		break;
-	case CONFIG_KNOB_RXCSUM:
-		k->rxcsum = v;
-		break;
-	case CONFIG_KNOB_TSO:
-		k->tso = v;
-		break;
-	case CONFIG_KNOB_TXCSUM:
-		k->txcsum = v;
-		break;
-	case CONFIG_KNOB_MTU:
-		k->mtu = v > 0 ? v : 0;
-		break;
-	case CONFIG_KNOB_NAT:
-		snprintf(k->nat, sizeof k->nat, "%s", v >= 0 && v < 3 ?
-		    nat_values[v] : "");
-		break;
-	}
-}
-
 const char *
-detect_knob_value(const struct store_knobs *k, int knob, char *buf,
-    size_t len)
+detect_knob_value(const struct knobs *k, int knob, char *buf, size_t len)
 {
-	int	v = knob_get(k, knob);
+	char	v[16];
 
-	if (v < 0)
+	if (knobs_get(k, knob) < 0)
 		snprintf(buf, len, "as is");
-	else if (knob == CONFIG_KNOB_MTU)
-		snprintf(buf, len, "%d", v);
-	else if (knob == CONFIG_KNOB_NAT)
-		snprintf(buf, len, "%s", k->nat);
 	else
-		snprintf(buf, len, "%s", v ? "on" : "off");
+		snprintf(buf, len, "%s", knobs_value_str(knob,
+		    knobs_get(k, knob), v, sizeof v));
 	return buf;
 }
 
 const char *
-detect_context_key(const struct store_knobs *k, int knob, char *buf,
-    size_t len)
+detect_context_key(const struct knobs *k, int knob, char *buf, size_t len)
 {
-	struct store_knobs	c = *k;
+	struct knobs	c = *k;
 
-	knob_set(&c, knob, -1);
-	if (store_knobs_key(&c, buf, len) == -1 && len > 0)
+	knobs_set(&c, knob, -1);
+	if (knobs_key(&c, buf, len) == -1 && len > 0)
 		buf[0] = '\0';
 	return buf;
 }
@@ -119,31 +59,13 @@ detect_flagged(const struct detect_cmp *c)
 	    c->v.verdict == STATS_IMPROVEMENT;
 }
 
-static int
-knobs_equal(const struct store_knobs *a, const struct store_knobs *b)
-{
-	int	k;
-
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++)
-		if (knob_get(a, k) != knob_get(b, k))
-			return 0;
-	return 1;
-}
-
 /* The one knob a and b differ in, or -1. */
 static int
-knobs_differ_in_one(const struct store_knobs *a, const struct store_knobs *b)
+differ_in_one(const struct knobs *a, const struct knobs *b)
 {
-	int	k, which = -1;
+	enum knob	which;
 
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		if (knob_get(a, k) == knob_get(b, k))
-			continue;
-		if (which != -1)
-			return -1;
-		which = k;
-	}
-	return which;
+	return knobs_differ_in_one(a, b, &which) ? (int)which : -1;
 }
 
 void
@@ -256,7 +178,7 @@ find_pairs(struct detect_result *res)
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
 			if (!same_family(&s[i], &s[j]) ||
-			    (k = knobs_differ_in_one(&s[i].knobs,
+			    (k = differ_in_one(&s[i].knobs,
 			    &s[j].knobs)) == -1)
 				continue;
 			if (res->ncmps == cap) {
@@ -266,7 +188,9 @@ find_pairs(struct detect_result *res)
 			}
 			memset(&res->cmps[res->ncmps], 0, sizeof *res->cmps);
 			res->cmps[res->ncmps].knob = k;
-			if (knob_get(&s[i].knobs, k) < knob_get(&s[j].knobs, k)) {
+			/* knobs_get() orders values, unset (-1) first */
+			if (knobs_get(&s[i].knobs, k) <
+			    knobs_get(&s[j].knobs, k)) {
 				res->cmps[res->ncmps].sa = i;
 				res->cmps[res->ncmps].sb = j;
 			} else {
@@ -294,13 +218,13 @@ find_cmp(const struct detect_result *res, size_t x, size_t y)
 /* The run series in s's family with knobs k. */
 static size_t
 find_series(const struct detect_result *res, size_t s,
-    const struct store_knobs *k)
+    const struct knobs *k)
 {
 	size_t	i;
 
 	for (i = 0; i < res->nrun_series; i++)
 		if (same_family(&res->series[i], &res->series[s]) &&
-		    knobs_equal(&res->series[i].knobs, k))
+		    knobs_ndiff(&res->series[i].knobs, k) == 0)
 			return i;
 	return DETECT_NONE;
 }
@@ -308,15 +232,15 @@ find_series(const struct detect_result *res, size_t s,
 struct worse_info {
 	unsigned	mask;		/* the trigger's knobs */
 	unsigned	seen;		/* knobs with a regression into w */
-	int		better[CONFIG_KNOB_COUNT];
-	size_t		via[CONFIG_KNOB_COUNT];	/* that regression */
+	int		better[KNOB_COUNT];
+	size_t		via[KNOB_COUNT];	/* that regression */
 };
 
 static void
 trigger_fill(const struct detect_result *res, size_t w,
     const struct worse_info *wi, struct detect_trigger *t)
 {
-	struct store_knobs	kk, ctx;
+	struct knobs		kk, ctx;
 	size_t			i, c0, c1;
 	int			k, j, bits = 0;
 
@@ -324,23 +248,23 @@ trigger_fill(const struct detect_result *res, size_t w,
 	t->worse = w;
 	t->mask = wi->mask;
 	t->contexts = 1;
-	store_knobs_init(&kk);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	knobs_clear(&kk);
+	for (k = 0; k < KNOB_COUNT; k++) {
 		t->alone[k] = DETECT_NONE;
 		if (wi->mask & (1u << k)) {
-			knob_set(&kk, k, knob_get(&res->series[w].knobs, k));
+			knobs_set(&kk, k, knobs_get(&res->series[w].knobs, k));
 			bits++;
 		}
 	}
-	if (store_knobs_key(&kk, t->key, sizeof t->key) == -1)
+	if (knobs_key(&kk, t->key, sizeof t->key) == -1)
 		t->key[0] = '\0';
 	t->headline = DETECT_NONE;
-	for (i = 0; i < CONFIG_KNOB_COUNT; i++) {
+	for (i = 0; i < KNOB_COUNT; i++) {
 		k = subject_order[i];
 		if ((wi->seen & (1u << k)) && t->headline == DETECT_NONE)
 			t->headline = wi->via[k];
 	}
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (!(wi->mask & (1u << k)))
 			continue;
 		if ((wi->seen & (1u << k)) && res->cmps[wi->via[k]].v.collapse)
@@ -349,11 +273,11 @@ trigger_fill(const struct detect_result *res, size_t w,
 			continue;
 		/* "TSO alone": k changed, the other trigger knobs good. */
 		ctx = res->series[w].knobs;
-		for (j = 0; j < CONFIG_KNOB_COUNT; j++)
+		for (j = 0; j < KNOB_COUNT; j++)
 			if (j != k && (wi->mask & (1u << j)))
-				knob_set(&ctx, j, wi->better[j]);
+				knobs_set(&ctx, j, wi->better[j]);
 		c1 = find_series(res, w, &ctx);
-		knob_set(&ctx, k, wi->better[k]);
+		knobs_set(&ctx, k, wi->better[k]);
 		c0 = find_series(res, w, &ctx);
 		if (c0 != DETECT_NONE && c1 != DETECT_NONE)
 			t->alone[k] = find_cmp(res, c0, c1);
@@ -370,29 +294,29 @@ trigger_fill(const struct detect_result *res, size_t w,
 static void
 widen(const struct detect_result *res, size_t w, struct worse_info *wi)
 {
-	const struct store_knobs *kw = &res->series[w].knobs;
-	struct store_knobs	 ky;
+	const struct knobs *kw = &res->series[w].knobs;
+	struct knobs		 ky;
 	size_t			 x, y, c;
 	unsigned		 add = 0;
 	int			 k, j, v;
 
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (!(wi->seen & (1u << k)))
 			continue;
 		for (x = 0; x < res->nrun_series; x++) {
 			if (!same_family(&res->series[x], &res->series[w]) ||
-			    (j = knobs_differ_in_one(kw,
+			    (j = differ_in_one(kw,
 			    &res->series[x].knobs)) == -1 || j == k ||
 			    (wi->seen & (1u << j)))
 				continue;
 			ky = res->series[x].knobs;
-			knob_set(&ky, k, wi->better[k]);
+			knobs_set(&ky, k, wi->better[k]);
 			if ((y = find_series(res, x, &ky)) == DETECT_NONE ||
 			    (c = find_cmp(res, y, x)) == DETECT_NONE ||
 			    (res->cmps[c].v.verdict == STATS_REGRESSION &&
 			    res->cmps[c].sb == x))
 				continue;
-			v = knob_get(&res->series[x].knobs, j);
+			v = knobs_get(&res->series[x].knobs, j);
 			if (!(add & (1u << j)) || v < wi->better[j])
 				wi->better[j] = v;
 			add |= 1u << j;
@@ -418,7 +342,7 @@ isolate(struct detect_result *res)
 			continue;
 		wi[c->sb].mask |= 1u << c->knob;
 		wi[c->sb].seen |= 1u << c->knob;
-		wi[c->sb].better[c->knob] = knob_get(&res->series[c->sa].knobs,
+		wi[c->sb].better[c->knob] = knobs_get(&res->series[c->sa].knobs,
 		    c->knob);
 		wi[c->sb].via[c->knob] = i;
 	}

@@ -60,7 +60,7 @@ int	detect_params_run(struct store *, int64_t run_id,
 /* One comparison: series a (baseline) against series b (candidate). */
 struct detect_cmp {
 	size_t			 sa, sb;	/* into the result's series */
-	int			 knob;		/* enum config_knob; -1 run over run */
+	int			 knob;		/* enum knob; -1 run over run */
 	size_t			 family_size;	/* comparisons sharing alpha */
 	struct stats_verdict	 v;
 	size_t			 add_a, add_b;	/* adaptive: repetitions to add */
@@ -72,7 +72,7 @@ struct detect_trigger {
 	unsigned	mask;		/* bit k: knob k belongs to the trigger */
 	char		key[STORE_KEY_MAX];	/* "mtu=9000,tso=on" */
 	size_t		headline;	/* cmp along the subject knob */
-	size_t		alone[CONFIG_KNOB_COUNT];	/* cmp or DETECT_NONE */
+	size_t		alone[KNOB_COUNT];	/* cmp or DETECT_NONE */
 	int		collapse;
 	size_t		contexts;	/* combinations showing it */
 };
@@ -127,11 +127,11 @@ int	detect_more_jobs(struct store *, const struct detect_result *res,
 /* Knob helpers for reports: "TSO", "MTU"; a knob's value in a key: "on",
  * "9000", "kernel", "as is". */
 const char	*detect_knob_label(int knob);
-const char	*detect_knob_value(const struct store_knobs *, int knob,
+const char	*detect_knob_value(const struct knobs *, int knob,
 	    char *buf, size_t len);
 /* The key of k with knob unset: the context of a comparison along it
  * ("mtu=9000"); "" when no other knob is set. */
-const char	*detect_context_key(const struct store_knobs *, int knob,
+const char	*detect_context_key(const struct knobs *, int knob,
 		    char *buf, size_t len);
 /* 1 when the comparison is a regression or an improvement. */
 int		 detect_flagged(const struct detect_cmp *);

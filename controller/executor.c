@@ -83,37 +83,9 @@ void
 executor_job_spec(const struct matrix_job *j, char *params, size_t paramslen,
     struct store_job_spec *out)
 {
-	const struct matrix_combo	*c = &j->knobs;
-	int				 k;
-
 	memset(out, 0, sizeof *out);
 	out->link = j->link_name;
-	store_knobs_init(&out->knobs);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		if ((c->set & (1u << k)) == 0)
-			continue;
-		switch (k) {
-		case CONFIG_KNOB_TSO:
-			out->knobs.tso = c->value[k];
-			break;
-		case CONFIG_KNOB_LRO:
-			out->knobs.lro = c->value[k];
-			break;
-		case CONFIG_KNOB_RXCSUM:
-			out->knobs.rxcsum = c->value[k];
-			break;
-		case CONFIG_KNOB_TXCSUM:
-			out->knobs.txcsum = c->value[k];
-			break;
-		case CONFIG_KNOB_MTU:
-			out->knobs.mtu = c->value[k];
-			break;
-		case CONFIG_KNOB_NAT:
-			snprintf(out->knobs.nat, sizeof out->knobs.nat, "%s",
-			    config_nat_name((enum config_nat)c->value[k]));
-			break;
-		}
-	}
+	out->knobs = j->knobs;
 	out->tool = config_tool_name(j->wl->tool);
 	if (matrix_workload_key(j->wl, params, paramslen) == -1)
 		params[0] = '\0';

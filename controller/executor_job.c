@@ -17,7 +17,7 @@
 
 /* The apply argv for one end of a link. */
 static void
-apply_args(const struct store_knobs *k, const char *ifname, int tso_here,
+apply_args(const struct knobs *k, const char *ifname, int tso_here,
     const char *nat_here, int rollback_s, const char **args, char *mtubuf,
     size_t mtulen, char *rbbuf, size_t rblen)
 {
@@ -26,26 +26,26 @@ apply_args(const struct store_knobs *k, const char *ifname, int tso_here,
 	args[n++] = "apply";
 	args[n++] = "--if";
 	args[n++] = ifname;
-	if (k->mtu > 0) {
-		snprintf(mtubuf, mtulen, "%d", k->mtu);
+	if (knobs_isset(k, KNOB_MTU)) {
+		snprintf(mtubuf, mtulen, "%d", k->value[KNOB_MTU]);
 		args[n++] = "--mtu";
 		args[n++] = mtubuf;
 	}
-	if (tso_here && k->tso >= 0) {
+	if (tso_here && knobs_isset(k, KNOB_TSO)) {
 		args[n++] = "--tso";
-		args[n++] = k->tso ? "on" : "off";
+		args[n++] = k->value[KNOB_TSO] ? "on" : "off";
 	}
-	if (k->lro >= 0) {
+	if (knobs_isset(k, KNOB_LRO)) {
 		args[n++] = "--lro";
-		args[n++] = k->lro ? "on" : "off";
+		args[n++] = k->value[KNOB_LRO] ? "on" : "off";
 	}
-	if (k->rxcsum >= 0) {
+	if (knobs_isset(k, KNOB_RXCSUM)) {
 		args[n++] = "--rxcsum";
-		args[n++] = k->rxcsum ? "on" : "off";
+		args[n++] = k->value[KNOB_RXCSUM] ? "on" : "off";
 	}
-	if (k->txcsum >= 0) {
+	if (knobs_isset(k, KNOB_TXCSUM)) {
 		args[n++] = "--txcsum";
-		args[n++] = k->txcsum ? "on" : "off";
+		args[n++] = k->value[KNOB_TXCSUM] ? "on" : "off";
 	}
 	if (nat_here != NULL) {
 		args[n++] = "--nat";
@@ -55,6 +55,40 @@ apply_args(const struct store_knobs *k, const char *ifname, int tso_here,
 	args[n++] = "--rollback-after";
 	args[n++] = rbbuf;
 	args[n] = NULL;
+}
+
+/*
+ * The key of what is in force: of the knobs the job sets, what the sender
+ * (snd) and, for nat, the NAT host (nat) report.  A knob they report as
+ * unknown (or out of range) is left out; a NAT host reporting no NAT mode
+ * has it off.
+ */
+static void
+in_force_key(const struct knobs *job, const struct agentctl_knobs *snd,
+    const struct agentctl_knobs *nat, char *key, size_t keylen)
+{
+	struct knobs	inf;
+	int		n;
+
+	knobs_clear(&inf);
+	if (knobs_isset(job, KNOB_MTU) && snd->mtu >= KNOBS_MTU_MIN &&
+	    snd->mtu <= KNOBS_MTU_MAX)
+		knobs_set(&inf, KNOB_MTU, (int)snd->mtu);
+	if (knobs_isset(job, KNOB_TSO))
+		knobs_set(&inf, KNOB_TSO, snd->tso);
+	if (knobs_isset(job, KNOB_LRO))
+		knobs_set(&inf, KNOB_LRO, snd->lro);
+	if (knobs_isset(job, KNOB_RXCSUM))
+		knobs_set(&inf, KNOB_RXCSUM, snd->rxcsum);
+	if (knobs_isset(job, KNOB_TXCSUM))
+		knobs_set(&inf, KNOB_TXCSUM, snd->txcsum);
+	if (knobs_isset(job, KNOB_NAT)) {
+		n = nat->nat[0] != '\0' ? knobs_nat_from_name(nat->nat) :
+		    KNOB_NAT_OFF;
+		knobs_set(&inf, KNOB_NAT, n);
+	}
+	if (knobs_key(&inf, key, keylen) == -1)
+		key[0] = '\0';
 }
 
 /* Describes an apply mismatch like "em-a: driver refused tso=on on em0". */
@@ -218,7 +252,7 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	args[n++] = "--time"; args[n++] = tbuf;
 	snprintf(pbuf, sizeof pbuf, "%d", wl->parallel);
 	args[n++] = "--parallel"; args[n++] = pbuf;
-	if (strcmp(job->knobs.nat, "divert") == 0) {
+	if (knobs_get(&job->knobs, KNOB_NAT) == KNOB_NAT_DIVERT) {
 		args[n++] = "--watch"; args[n++] = "natd";
 	}
 	args[n] = NULL;
@@ -272,9 +306,8 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 	struct exec_host		*s = &ex->hosts[l->server.host_index];
 	struct exec_host		*ends[2];
 	struct agentctl_reply		 ar[2], wr;
-	struct store_knobs		 inf;
 	const char			*args[24];
-	char				 mtub[16], rbb[16], key[MATRIX_KEY_MAX];
+	char				 mtub[16], rbb[16], key[STORE_PARAMS_MAX];
 	size_t				 i;
 	int				 rc = EXEC_INFRA, applied = 0, rb;
 
@@ -312,8 +345,9 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 
 		apply_args(&job->knobs, ep->ifname, i == 1 ||
 		    ex->plan->tso_on == CONFIG_TSO_ON_BOTH,
-		    is_nat && job->knobs.nat[0] != '\0' ? job->knobs.nat :
-		    NULL, rb, args, mtub, sizeof mtub, rbb, sizeof rbb);
+		    is_nat && knobs_isset(&job->knobs, KNOB_NAT) ?
+		    knobs_nat_name(job->knobs.value[KNOB_NAT]) : NULL, rb,
+		    args, mtub, sizeof mtub, rbb, sizeof rbb);
 		rc = exec_host_call(ends[i], args, EXEC_CALL_MS, &ar[i], reason,
 		    rlen);
 		applied |= 1 << i;
@@ -324,23 +358,9 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 			goto restore;
 	}
 	/* What is really in force, as the sender (and NAT host) report. */
-	store_knobs_init(&inf);
-	inf.mtu = job->knobs.mtu > 0 ? (int)ar[1].u.apply.in_force.mtu : 0;
-	inf.tso = job->knobs.tso >= 0 ? ar[1].u.apply.in_force.tso : -1;
-	inf.lro = job->knobs.lro >= 0 ? ar[1].u.apply.in_force.lro : -1;
-	inf.rxcsum = job->knobs.rxcsum >= 0 ? ar[1].u.apply.in_force.rxcsum :
-	    -1;
-	inf.txcsum = job->knobs.txcsum >= 0 ? ar[1].u.apply.in_force.txcsum :
-	    -1;
-	if (job->knobs.nat[0] != '\0') {
-		const struct agentctl_apply *na = l->nat != NULL &&
-		    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply :
-		    &ar[1].u.apply;
-		snprintf(inf.nat, sizeof inf.nat, "%.7s",
-		    na->in_force.nat[0] != '\0' ? na->in_force.nat : "off");
-	}
-	if (store_knobs_key(&inf, inforce, inforcelen) == -1)
-		inforce[0] = '\0';
+	in_force_key(&job->knobs, &ar[1].u.apply.in_force, l->nat != NULL &&
+	    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply.in_force :
+	    &ar[1].u.apply.in_force, inforce, inforcelen);
 	/*
 	 * A real NIC renegotiates its link after an MTU change and a driver
 	 * may take a moment to reprogram offloads: measure once it settled.

@@ -114,7 +114,7 @@ sess_specs(struct hunt_sess *s, char *err, size_t errlen)
 		executor_job_spec(&jobs[i], s->params[side],
 		    sizeof s->params[side], &s->spec[side]);
 		s->spec[side].link = s->v.row.link;
-		store_knobs_key(&s->spec[side].knobs, s->key[side],
+		knobs_key(&s->spec[side].knobs, s->key[side],
 		    sizeof s->key[side]);
 		s->have_spec[side] = 1;
 	}

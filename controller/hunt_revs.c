@@ -267,20 +267,12 @@ hunt_revs_text(const struct hunt_revs *r, size_t good, size_t bad)
 void
 hunt_test_knobs_key(const struct config_bisect_test *t, char *knobs, size_t len)
 {
-	const char	*vs;
-	char		 v[32];
-	int		 k;
+	struct knobs	k = t->knobs;
 
-	knobs[0] = '\0';
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		if (!t->knob_set[k] && !(t->compare == CONFIG_BISECT_AB &&
-		    (int)t->ab_knob == k))
-			continue;
-		vs = matrix_value_str(k, t->knob_set[k] ? t->knob_value[k] :
-		    t->ab_candidate, v, sizeof v);
-		snprintf(knobs + strlen(knobs), len - strlen(knobs), "%s%s=%s",
-		    knobs[0] != '\0' ? "," : "", config_knob_name(k), vs);
-	}
+	if (t->compare == CONFIG_BISECT_AB)
+		knobs_set(&k, t->ab_knob, t->ab_candidate);
+	if (knobs_key(&k, knobs, len) == -1)
+		knobs[0] = '\0';
 }
 
 int

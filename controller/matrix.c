@@ -1,10 +1,8 @@
 /*
- * matrix: plan -> ordered jobs, knob keys and their comparisons (see
- * matrix.h).  Pure: no I/O, no global state.
+ * matrix: plan -> ordered jobs (see matrix.h).  Pure: no I/O, no global
+ * state.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "matrix.h"
 #include "util.h"
@@ -15,7 +13,7 @@ matrix_ncombos(const struct config_knobset *ks)
 	size_t	n = 1;
 	int	k;
 
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (!ks->knob[k].present || ks->knob[k].n == 0)
 			continue;
 		if (n > MATRIX_COMBOS_MAX)
@@ -26,19 +24,18 @@ matrix_ncombos(const struct config_knobset *ks)
 }
 
 void
-matrix_combo_at(const struct config_knobset *ks, size_t i,
-    struct matrix_combo *out)
+matrix_knobs_at(const struct config_knobset *ks, size_t i,
+    struct knobs *out)
 {
 	const struct config_knoblist	*kl;
 	int				 k;
 
-	memset(out, 0, sizeof *out);
-	for (k = CONFIG_KNOB_COUNT - 1; k >= 0; k--) {
+	knobs_clear(out);
+	for (k = KNOB_COUNT - 1; k >= 0; k--) {
 		kl = &ks->knob[k];
 		if (!kl->present || kl->n == 0)
 			continue;
-		out->set |= 1u << k;
-		out->value[k] = kl->values[i % kl->n];
+		knobs_set(out, k, kl->values[i % kl->n]);
 		i /= kl->n;
 	}
 }
@@ -102,7 +99,7 @@ matrix_expand(const struct config_plan *plan,
 					j->link_name = plan->links[l];
 					j->ilink = il;
 					j->combo = c;
-					matrix_combo_at(ks, c, &j->knobs);
+					matrix_knobs_at(ks, c, &j->knobs);
 					j->workload = w;
 					j->wl = &plan->workloads[w];
 					j->rep = rep;
@@ -113,156 +110,6 @@ matrix_expand(const struct config_plan *plan,
 	*jobsp = jobs;
 	*njobsp = n;
 	return 0;
-}
-
-const char *
-matrix_value_str(enum config_knob k, int value, char *buf, size_t len)
-{
-	switch (k) {
-	case CONFIG_KNOB_MTU:
-		snprintf(buf, len, "%d", value);
-		return buf;
-	case CONFIG_KNOB_NAT:
-		return config_nat_name(value);
-	default:
-		return value ? "on" : "off";
-	}
-}
-
-int
-matrix_combo_key(const struct matrix_combo *c, char *buf, size_t len)
-{
-	char	 v[16];
-	size_t	 o = 0;
-	int	 k, r;
-
-	if (len == 0)
-		return -1;
-	buf[0] = '\0';
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		if ((c->set & (1u << k)) == 0)
-			continue;
-		r = snprintf(buf + o, len - o, "%s%s=%s", o > 0 ? "," : "",
-		    config_knob_name(k),
-		    matrix_value_str(k, c->value[k], v, sizeof v));
-		if (r < 0 || (size_t)r >= len - o)
-			return -1;
-		o += (size_t)r;
-	}
-	return 0;
-}
-
-static int
-parse_value(enum config_knob k, const char *s, int *out)
-{
-	long long	 n;
-	const char	*errstr;
-
-	if (k == CONFIG_KNOB_MTU) {
-		if (util_strtonum(s, 576, 65535, &n, &errstr) != 0)
-			return -1;
-		*out = (int)n;
-		return 0;
-	}
-	if (k == CONFIG_KNOB_NAT)
-		return (*out = config_nat_from_name(s)) < 0 ? -1 : 0;
-	if (strcmp(s, "on") == 0)
-		*out = 1;
-	else if (strcmp(s, "off") == 0)
-		*out = 0;
-	else
-		return -1;
-	return 0;
-}
-
-int
-matrix_combo_parse(const char *key, struct matrix_combo *out, char *err,
-    size_t errlen)
-{
-	char	*copy, *item, *next, *eq;
-	int	 k, rc = -1;
-
-	memset(out, 0, sizeof *out);
-	if (strlen(key) >= MATRIX_KEY_MAX) {
-		util_seterr(err, errlen, "knob key too long");
-		return -1;
-	}
-	copy = xstrdup(key);
-	for (item = copy; item != NULL && *item != '\0'; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if ((eq = strchr(item, '=')) == NULL) {
-			util_seterr(err, errlen, "\"%s\": no '='", item);
-			goto fail;
-		}
-		*eq++ = '\0';
-		if ((k = config_knob_from_name(item)) < 0) {
-			util_seterr(err, errlen, "unknown knob \"%s\"", item);
-			goto fail;
-		}
-		if (out->set & (1u << k)) {
-			util_seterr(err, errlen, "knob %s given twice", item);
-			goto fail;
-		}
-		if (parse_value(k, eq, &out->value[k]) != 0) {
-			util_seterr(err, errlen, "bad value \"%s\" for knob "
-			    "%s", eq, item);
-			goto fail;
-		}
-		out->set |= 1u << k;
-	}
-	rc = 0;
-fail:
-	free(copy);
-	return rc;
-}
-
-int
-matrix_combo_ndiff(const struct matrix_combo *a, const struct matrix_combo *b)
-{
-	int	k, n = 0;
-
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		unsigned bit = 1u << k;
-
-		if ((a->set & bit) != (b->set & bit))
-			n++;
-		else if ((a->set & bit) && a->value[k] != b->value[k])
-			n++;
-	}
-	return n;
-}
-
-int
-matrix_combo_differ_in_one(const struct matrix_combo *a,
-    const struct matrix_combo *b, enum config_knob *which)
-{
-	int	k;
-
-	if (matrix_combo_ndiff(a, b) != 1)
-		return 0;
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		unsigned bit = 1u << k;
-
-		if ((a->set & bit) != (b->set & bit) ||
-		    ((a->set & bit) && a->value[k] != b->value[k]))
-			break;
-	}
-	if (which != NULL)
-		*which = k;
-	return 1;
-}
-
-int
-matrix_key_differ_in_one(const char *ka, const char *kb,
-    enum config_knob *which)
-{
-	struct matrix_combo	a, b;
-
-	if (matrix_combo_parse(ka, &a, NULL, 0) != 0 ||
-	    matrix_combo_parse(kb, &b, NULL, 0) != 0)
-		return -1;
-	return matrix_combo_differ_in_one(&a, &b, which);
 }
 
 int

@@ -9,10 +9,8 @@
  * lab (temperature, a neighbour's traffic) hits every combination alike
  * instead of biasing whichever ran last.
  *
- * Knob combinations have a canonical key, "mtu=9000,nat=off,tso=on": knobs
- * sorted by name, booleans as on/off, knobs the plan omits absent ("" when
- * the plan sets none).  Keys are what the store, the stats and the reports
- * group by.
+ * Each job carries its knob combination as a struct knobs (knobs.h: its
+ * canonical key is what the store, the stats and the reports group by).
  */
 #ifndef LABRAT_MATRIX_H
 #define LABRAT_MATRIX_H
@@ -23,13 +21,6 @@
 
 #define MATRIX_COMBOS_MAX	4096	/* knob combinations per link */
 #define MATRIX_JOBS_MAX		1000000
-#define MATRIX_KEY_MAX		128	/* a knob key's buffer, with NUL */
-
-/* One knob combination: bit k of set says knob k is set to value[k]. */
-struct matrix_combo {
-	unsigned	set;
-	int		value[CONFIG_KNOB_COUNT];
-};
 
 struct matrix_job {
 	size_t			 seq;		/* position in the order, 0.. */
@@ -37,7 +28,7 @@ struct matrix_job {
 	const char		*link_name;	/* points into the plan */
 	const struct config_link *ilink;	/* into the inventory or NULL */
 	size_t			 combo;		/* index among the link's */
-	struct matrix_combo	 knobs;
+	struct knobs		 knobs;
 	size_t			 workload;	/* index into plan->workloads */
 	const struct config_workload *wl;	/* &plan->workloads[workload] */
 	int			 rep;		/* 1-based */
@@ -57,29 +48,8 @@ int	matrix_expand(const struct config_plan *plan,
 /* Number of knob combinations of a knob set (1 when it sets no knob). */
 size_t	matrix_ncombos(const struct config_knobset *);
 /* The i-th combination, i < matrix_ncombos(); the last knob varies fastest. */
-void	matrix_combo_at(const struct config_knobset *, size_t i,
-	    struct matrix_combo *out);
-
-/* The canonical key; returns -1 if it does not fit in len. */
-int	matrix_combo_key(const struct matrix_combo *, char *buf, size_t len);
-/* Parses a canonical key (any knob order is accepted); 0 or -1 + err. */
-int	matrix_combo_parse(const char *key, struct matrix_combo *out,
-	    char *err, size_t errlen);
-/* "on"/"off", "9000", "divert": a knob value as keys spell it. */
-const char *matrix_value_str(enum config_knob, int value, char *buf,
-	    size_t len);
-
-/* How many knobs differ (set in one only, or set to different values). */
-int	matrix_combo_ndiff(const struct matrix_combo *,
-	    const struct matrix_combo *);
-/*
- * 1 when the two differ in exactly one knob (stored in *which if not NULL),
- * else 0.  The key variant returns -1 when a key does not parse.
- */
-int	matrix_combo_differ_in_one(const struct matrix_combo *,
-	    const struct matrix_combo *, enum config_knob *which);
-int	matrix_key_differ_in_one(const char *, const char *,
-	    enum config_knob *which);
+void	matrix_knobs_at(const struct config_knobset *, size_t i,
+	    struct knobs *out);
 
 /*
  * A workload's canonical key, e.g. "iperf2:len=512k,nodelay=on,parallel=1,

@@ -120,9 +120,8 @@ evidence(const struct detect_result *res, const struct detect_cmp *c,
 }
 
 /* The order knobs are named in: offloads, then MTU, then NAT. */
-static const int report_subject_order[CONFIG_KNOB_COUNT] = {
-	CONFIG_KNOB_TSO, CONFIG_KNOB_LRO, CONFIG_KNOB_RXCSUM,
-	CONFIG_KNOB_TXCSUM, CONFIG_KNOB_MTU, CONFIG_KNOB_NAT,
+static const int report_subject_order[KNOB_COUNT] = {
+	KNOB_TSO, KNOB_LRO, KNOB_RXCSUM, KNOB_TXCSUM, KNOB_MTU, KNOB_NAT,
 };
 
 int
@@ -141,7 +140,7 @@ report_trigger_text(const struct detect_result *res,
 	buf_printf(&b, "%s %s: %s %s", w->link, w->tool,
 	    detect_knob_label(h->knob), detect_knob_value(&w->knobs, h->knob,
 	    v, sizeof v));
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (k == h->knob || !(t->mask & (1u << k)))
 			continue;
 		buf_printf(&b, " %s %s %s", with++ ? "and" : "with",
@@ -153,7 +152,7 @@ report_trigger_text(const struct detect_result *res,
 	    &a->knobs, h->knob, v, sizeof v), evidence(res, h, ev, sizeof ev));
 	if (with == 0 && t->contexts > 1)
 		buf_printf(&b, "; the same in %zu combinations", t->contexts);
-	for (i = 0; with > 0 && i < CONFIG_KNOB_COUNT; i++) {
+	for (i = 0; with > 0 && i < KNOB_COUNT; i++) {
 		k = report_subject_order[i];
 		if (!(t->mask & (1u << k)))
 			continue;

@@ -56,8 +56,7 @@ json_cmp(struct json_writer *w, const struct detect_result *res,
 	json_kv_str(w, "tool", b->tool);
 	json_kv_str(w, "params", b->params);
 	if (c->knob >= 0) {
-		json_kv_str(w, "knob", config_knob_name(
-		    (enum config_knob)c->knob));
+		json_kv_str(w, "knob", knobs_name(c->knob));
 		json_kv_str(w, "baseline_value", detect_knob_value(&a->knobs,
 		    c->knob, val, sizeof val));
 		json_kv_str(w, "candidate_value", detect_knob_value(&b->knobs,
@@ -111,10 +110,10 @@ json_trigger(struct json_writer *w, const struct detect_result *res,
 	json_kv_int(w, "contexts", (int64_t)t->contexts);
 	json_key(w, "alone");
 	json_begin_obj(w);
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
+	for (k = 0; k < KNOB_COUNT; k++) {
 		if (!(t->mask & (1u << k)))
 			continue;
-		json_kv_str(w, config_knob_name((enum config_knob)k),
+		json_kv_str(w, knobs_name(k),
 		    t->alone[k] == DETECT_NONE ? NULL :
 		    stats_verdict_name(res->cmps[t->alone[k]].v.verdict));
 	}
@@ -222,8 +221,7 @@ csv_cmp(const struct detect_result *res, const struct detect_cmp *c,
 	csv_str(fp, a->knobs_key, 0);
 	csv_str(fp, b->knobs_key, 0);
 	if (knob == NULL)
-		knob = c->knob >= 0 ? config_knob_name(
-		    (enum config_knob)c->knob) : "";
+		knob = c->knob >= 0 ? knobs_name(c->knob) : "";
 	csv_str(fp, knob, 0);
 	snprintf(n, sizeof n, "%zu", v->n_a);
 	csv_str(fp, n, 0);

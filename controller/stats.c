@@ -1,8 +1,8 @@
 /*
  * stats: summaries, Mann-Whitney U, ministat's Student's t, a bootstrap
  * interval for the ratio of medians and the verdicts built on them; see
- * stats.h.  Pure: no I/O, no global state.  ministat's text output is in
- * stats_ministat.c.
+ * stats.h.  Pure: no I/O, no global state.  The verdicts are in
+ * stats_verdict.c, ministat's text output in stats_ministat.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,12 +20,6 @@ struct ranked {
 static int	 cmp_double(const void *, const void *);
 static int	 cmp_ranked(const void *, const void *);
 static double	*sorted_copy(const double *, size_t);
-static double	 sorted_quantile(const double *, size_t, double);
-static int	 check_nonneg(const double *, size_t, const char *, char *,
-		    size_t);
-static double	 ratio_of(double, double);
-static double	*boot_ratios(const double *, size_t, const double *, size_t,
-		    unsigned, uint64_t);
 
 const double stats_ttest_levels[6] = { 80.0, 90.0, 95.0, 98.0, 99.0, 99.5 };
 
@@ -134,8 +128,8 @@ sorted_copy(const double *x, size_t n)
 }
 
 /* Type 7 quantile of sorted s; infinities tolerated (bootstrap ratios). */
-static double
-sorted_quantile(const double *s, size_t n, double p)
+double
+stats_i_sorted_quantile(const double *s, size_t n, double p)
 {
 	double	h, f;
 	size_t	i;
@@ -212,7 +206,7 @@ stats_quantile(const double *x, size_t n, double p)
 	if (!(p >= 0.0 && p <= 1.0) || stats_check(x, n, NULL, 0) == -1)
 		return NAN;
 	s = sorted_copy(x, n);
-	q = sorted_quantile(s, n, p);
+	q = stats_i_sorted_quantile(s, n, p);
 	free(s);
 	return q;
 }
@@ -231,7 +225,8 @@ stats_iqr(const double *x, size_t n)
 	if (stats_check(x, n, NULL, 0) == -1)
 		return NAN;
 	s = sorted_copy(x, n);
-	iqr = sorted_quantile(s, n, 0.75) - sorted_quantile(s, n, 0.25);
+	iqr = stats_i_sorted_quantile(s, n, 0.75) -
+	    stats_i_sorted_quantile(s, n, 0.25);
 	free(s);
 	return iqr;
 }
@@ -249,7 +244,7 @@ stats_mad(const double *x, size_t n)
 	for (i = 0; i < n; i++)
 		d[i] = fabs(x[i] - med);
 	qsort(d, n, sizeof *d, cmp_double);
-	mad = sorted_quantile(d, n, 0.5);
+	mad = stats_i_sorted_quantile(d, n, 0.5);
 	free(d);
 	return mad;
 }
@@ -266,9 +261,9 @@ stats_summarize(const double *x, size_t n, struct stats_summary *sm,
 	sm->n = n;
 	sm->min = s[0];
 	sm->max = s[n - 1];
-	sm->median = sorted_quantile(s, n, 0.5);
-	sm->q1 = sorted_quantile(s, n, 0.25);
-	sm->q3 = sorted_quantile(s, n, 0.75);
+	sm->median = stats_i_sorted_quantile(s, n, 0.5);
+	sm->q1 = stats_i_sorted_quantile(s, n, 0.25);
+	sm->q3 = stats_i_sorted_quantile(s, n, 0.75);
 	sm->iqr = sm->q3 - sm->q1;
 	sm->mean = stats_mean(x, n);
 	sm->stddev = stats_stddev(x, n);
@@ -522,8 +517,8 @@ stats_ttest(const double *a, size_t na, const double *b, size_t nb,
 
 /* Bootstrap ------------------------------------------------------------- */
 
-static int
-check_nonneg(const double *x, size_t n, const char *name, char *err,
+int
+stats_i_check_nonneg(const double *x, size_t n, const char *name, char *err,
     size_t errlen)
 {
 	size_t	i;
@@ -542,8 +537,8 @@ check_nonneg(const double *x, size_t n, const char *name, char *err,
 }
 
 /* num / den for medians >= 0: 0 / 0 is "no change", x / 0 unbounded. */
-static double
-ratio_of(double num, double den)
+double
+stats_i_ratio_of(double num, double den)
 {
 	if (den == 0.0)
 		return num == 0.0 ? 1.0 : INFINITY;
@@ -614,8 +609,8 @@ boot_median(const double *s, size_t n, struct stats_rng *r,
 }
 
 /* Returns resamples sorted bootstrap ratios; heap, the caller frees. */
-static double *
-boot_ratios(const double *a, size_t na, const double *b, size_t nb,
+double *
+stats_i_boot_ratios(const double *a, size_t na, const double *b, size_t nb,
     unsigned resamples, uint64_t seed)
 {
 	struct stats_rng	 rng;
@@ -632,7 +627,7 @@ boot_ratios(const double *a, size_t na, const double *b, size_t nb,
 	for (k = 0; k < resamples; k++) {
 		ma = boot_median(sa, na, &rng, &spare, cnt);
 		mb = boot_median(sb, nb, &rng, &spare, cnt);
-		ratios[k] = ratio_of(mb, ma);
+		ratios[k] = stats_i_ratio_of(mb, ma);
 	}
 	free(sa);
 	free(sb);
@@ -648,8 +643,8 @@ stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 {
 	double	*r;
 
-	if (check_nonneg(a, na, "a", err, errlen) == -1 ||
-	    check_nonneg(b, nb, "b", err, errlen) == -1)
+	if (stats_i_check_nonneg(a, na, "a", err, errlen) == -1 ||
+	    stats_i_check_nonneg(b, nb, "b", err, errlen) == -1)
 		return -1;
 	if (resamples < 100 || resamples > 1000000) {
 		util_seterr(err, errlen, "bootstrap resamples %u not in "
@@ -660,220 +655,9 @@ stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 		util_seterr(err, errlen, "alpha %g not in (0, 1)", alpha);
 		return -1;
 	}
-	r = boot_ratios(a, na, b, nb, resamples, seed);
-	*lo = sorted_quantile(r, resamples, alpha / 2.0);
-	*hi = sorted_quantile(r, resamples, 1.0 - alpha / 2.0);
+	r = stats_i_boot_ratios(a, na, b, nb, resamples, seed);
+	*lo = stats_i_sorted_quantile(r, resamples, alpha / 2.0);
+	*hi = stats_i_sorted_quantile(r, resamples, 1.0 - alpha / 2.0);
 	free(r);
-	return 0;
-}
-
-/* Verdicts -------------------------------------------------------------- */
-
-const char *
-stats_verdict_name(enum stats_verdict_kind k)
-{
-	switch (k) {
-	case STATS_NO_CHANGE:
-		return "no change";
-	case STATS_REGRESSION:
-		return "regression";
-	case STATS_IMPROVEMENT:
-		return "improvement";
-	case STATS_INCONCLUSIVE:
-	default:
-		return "inconclusive";
-	}
-}
-
-void
-stats_params_default(struct stats_params *p)
-{
-	memset(p, 0, sizeof *p);
-	p->alpha = 0.05;
-	p->min_effect = 0.03;
-	p->min_samples = 5;
-	p->max_samples = 20;
-	p->collapse = 5.0;
-	p->collapse_min_samples = 3;
-	p->lower_is_better = 0;
-	p->resamples = 2000;
-	p->seed = 0x6c6162726174ULL;	/* "labrat" */
-}
-
-int
-stats_params_check(const struct stats_params *p, char *err, size_t errlen)
-{
-	const char	*bad = NULL;
-
-	if (!(p->alpha > 0.0 && p->alpha < 0.5))
-		bad = "alpha must be in (0, 0.5)";
-	else if (!(p->min_effect >= 0.0 && p->min_effect < 1.0))
-		bad = "min_effect must be in [0, 1)";
-	else if (p->min_samples < 2 || p->min_samples > 100000)
-		bad = "min_samples must be in [2, 100000]";
-	else if (p->max_samples < p->min_samples || p->max_samples > 100000)
-		bad = "max_samples must be in [min_samples, 100000]";
-	else if (!(p->collapse > 1.0 && isfinite(p->collapse)))
-		bad = "collapse must be a finite factor > 1";
-	else if (p->collapse_min_samples < 2 ||
-	    p->collapse_min_samples > p->max_samples)
-		bad = "collapse_min_samples must be in [2, max_samples]";
-	else if (p->resamples < 100 || p->resamples > 1000000)
-		bad = "resamples must be in [100, 1000000]";
-	if (bad != NULL) {
-		util_seterr(err, errlen, "stats parameters: %s", bad);
-		return -1;
-	}
-	return 0;
-}
-
-/* True when every value of one sample lies strictly below the other's. */
-static int
-disjoint(const double *a, size_t na, const double *b, size_t nb)
-{
-	double	mina = a[0], maxa = a[0], minb = b[0], maxb = b[0];
-	size_t	i;
-
-	for (i = 1; i < na; i++) {
-		mina = fmin(mina, a[i]);
-		maxa = fmax(maxa, a[i]);
-	}
-	for (i = 1; i < nb; i++) {
-		minb = fmin(minb, b[i]);
-		maxb = fmax(maxb, b[i]);
-	}
-	return maxa < minb || maxb < mina;
-}
-
-static enum stats_verdict_kind
-direction(const struct stats_params *p, double effect)
-{
-	int	worse;
-
-	worse = p->lower_is_better ? effect > 0.0 : effect < 0.0;
-	return worse ? STATS_REGRESSION : STATS_IMPROVEMENT;
-}
-
-static void
-decide(const double *a, size_t na, const double *b, size_t nb,
-    const struct stats_params *p, struct stats_verdict *v)
-{
-	double	mu;
-	int	agree;
-
-	v->verdict = STATS_INCONCLUSIVE;
-	if (na >= p->collapse_min_samples && nb >= p->collapse_min_samples &&
-	    (v->ratio >= p->collapse || v->ratio <= 1.0 / p->collapse) &&
-	    disjoint(a, na, b, nb)) {
-		v->collapse = 1;
-		v->verdict = direction(p, v->effect);
-		return;
-	}
-	if (na < p->min_samples || nb < p->min_samples)
-		return;
-	/* U above its mean: a tends to be larger, so b's median should be
-	 * lower; a p-value for the opposite direction is not evidence. */
-	mu = (double)na * (double)nb / 2.0;
-	agree = (v->effect < 0.0 && v->u > mu) ||
-	    (v->effect > 0.0 && v->u < mu);
-	if (v->p < v->alpha && fabs(v->effect) >= p->min_effect && agree)
-		v->verdict = direction(p, v->effect);
-	else if (v->eq_low >= 1.0 - p->min_effect &&
-	    v->eq_high <= 1.0 + p->min_effect)
-		v->verdict = STATS_NO_CHANGE;
-}
-
-int
-stats_verdict(const double *a, size_t na, const double *b, size_t nb,
-    const struct stats_params *p, struct stats_verdict *v, char *err,
-    size_t errlen)
-{
-	struct stats_mwu	 mw;
-	double			*r;
-
-	if (stats_params_check(p, err, errlen) == -1 ||
-	    check_nonneg(a, na, "a", err, errlen) == -1 ||
-	    check_nonneg(b, nb, "b", err, errlen) == -1 ||
-	    stats_mwu(a, na, b, nb, &mw, err, errlen) == -1)
-		return -1;
-	memset(v, 0, sizeof *v);
-	v->n_a = na;
-	v->n_b = nb;
-	v->alpha = p->alpha;
-	v->median_a = stats_median(a, na);
-	v->median_b = stats_median(b, nb);
-	v->ratio = ratio_of(v->median_b, v->median_a);
-	v->effect = v->ratio - 1.0;
-	v->p = mw.p;
-	v->u = mw.u;
-	v->z = mw.z;
-	r = boot_ratios(a, na, b, nb, p->resamples, p->seed);
-	v->ci_low = sorted_quantile(r, p->resamples, p->alpha / 2.0);
-	v->ci_high = sorted_quantile(r, p->resamples, 1.0 - p->alpha / 2.0);
-	v->eq_low = sorted_quantile(r, p->resamples, p->alpha);
-	v->eq_high = sorted_quantile(r, p->resamples, 1.0 - p->alpha);
-	free(r);
-	decide(a, na, b, nb, p, v);
-	return 0;
-}
-
-/* Adaptive sampling ------------------------------------------------------ */
-
-/* The next look after n samples per side, or 0 past the cap. */
-static size_t
-next_look(const struct stats_params *p, size_t n)
-{
-	size_t	look;
-
-	if (p->collapse_min_samples < p->min_samples &&
-	    n < p->collapse_min_samples)
-		return p->collapse_min_samples;
-	for (look = p->min_samples; look < p->max_samples; look *= 2)
-		if (look > n)
-			return look;
-	return n < p->max_samples ? p->max_samples : 0;
-}
-
-double
-stats_adaptive_alpha(const struct stats_params *p)
-{
-	size_t	look, k = 1;	/* the cap itself */
-
-	for (look = p->min_samples; look < p->max_samples; look *= 2)
-		k++;
-	return p->alpha / (double)k;
-}
-
-int
-stats_adaptive(const double *a, size_t na, const double *b, size_t nb,
-    const struct stats_params *p, struct stats_verdict *v, size_t *add_a,
-    size_t *add_b, char *err, size_t errlen)
-{
-	struct stats_params	q;
-	size_t			n, next;
-
-	*add_a = *add_b = 0;
-	if (stats_params_check(p, err, errlen) == -1)
-		return -1;
-	q = *p;
-	q.alpha = stats_adaptive_alpha(p);
-	if (na == 0 || nb == 0) {
-		memset(v, 0, sizeof *v);
-		v->verdict = STATS_INCONCLUSIVE;
-		v->n_a = na;
-		v->n_b = nb;
-		v->alpha = q.alpha;
-		v->median_a = v->median_b = v->ratio = v->effect = NAN;
-		v->ci_low = v->ci_high = v->eq_low = v->eq_high = NAN;
-		v->p = v->u = v->z = NAN;
-	} else if (stats_verdict(a, na, b, nb, &q, v, err, errlen) == -1)
-		return -1;
-	if (v->verdict != STATS_INCONCLUSIVE)
-		return 0;
-	n = na < nb ? na : nb;
-	if ((next = next_look(p, n)) == 0)
-		return 0;
-	*add_a = next > na ? next - na : 0;
-	*add_b = next > nb ? next - nb : 0;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * store: the SQLite database (see store.h).  This file opens, migrates and
- * checks it and owns the knobs key; store_sql.c has the SQL helpers the
+ * checks it; store_sql.c has the SQL helpers the
  * module's files share (store_int.h), store_jobs.c runs, jobs and samples,
  * store_bisect.c hosts, bisects and schedules.  Only the store module
  * includes sqlite3.h.  Statements are prepared per call: every call is
@@ -403,68 +403,4 @@ store_set_test_hook(struct store *st,
 {
 	st->hook = hook;
 	st->hook_arg = arg;
-}
-
-/* ---- knobs -------------------------------------------------------------- */
-
-void
-store_knobs_init(struct store_knobs *k)
-{
-	memset(k, 0, sizeof *k);
-	k->tso = k->lro = k->rxcsum = k->txcsum = -1;
-}
-
-int
-store_knobs_valid(const struct store_knobs *k, char *err, size_t errlen)
-{
-	const int	*b[] = { &k->tso, &k->lro, &k->rxcsum, &k->txcsum };
-	size_t		 i;
-
-	for (i = 0; i < sizeof b / sizeof b[0]; i++)
-		if (*b[i] < -1 || *b[i] > 1) {
-			util_seterr(err, errlen, "knob value %d is not -1, 0 "
-			    "or 1", *b[i]);
-			return -1;
-		}
-	if (k->mtu != 0 && (k->mtu < 576 || k->mtu > 65535)) {
-		util_seterr(err, errlen, "mtu %d is not in 576-65535", k->mtu);
-		return -1;
-	}
-	if (k->nat[0] != '\0' && strcmp(k->nat, "off") != 0 &&
-	    strcmp(k->nat, "divert") != 0 && strcmp(k->nat, "kernel") != 0) {
-		util_seterr(err, errlen, "nat \"%.8s\" is not off, divert or "
-		    "kernel", k->nat);
-		return -1;
-	}
-	return 0;
-}
-
-int
-store_knobs_key(const struct store_knobs *k, char *key, size_t keylen)
-{
-	struct buf	 b;
-	int		 len;
-
-	buf_init(&b, 256);
-	buf_append(&b, "", 0);
-#define KNOB_BOOL(name, v) \
-	if ((v) >= 0) \
-		buf_printf(&b, "%s" name "=%s", b.len ? "," : "", \
-		    (v) ? "on" : "off")
-	KNOB_BOOL("lro", k->lro);
-	if (k->mtu != 0)
-		buf_printf(&b, "%smtu=%d", b.len ? "," : "", k->mtu);
-	if (k->nat[0] != '\0')
-		buf_printf(&b, "%snat=%.7s", b.len ? "," : "", k->nat);
-	KNOB_BOOL("rxcsum", k->rxcsum);
-	KNOB_BOOL("tso", k->tso);
-	KNOB_BOOL("txcsum", k->txcsum);
-#undef KNOB_BOOL
-	len = (int)b.len;
-	if (b.len >= keylen)
-		len = -1;
-	else
-		memcpy(key, b.data, b.len + 1);
-	buf_free(&b);
-	return len;
 }

@@ -29,8 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "knobs.h"
+
 #define STORE_NAME_MAX		64	/* host, link, metric, unit, revision */
-#define STORE_KEY_MAX		128	/* canonical knobs key, incl. NUL */
+#define STORE_KEY_MAX		KNOBS_KEY_MAX	/* a knobs key, with NUL */
 #define STORE_TOOL_MAX		16
 #define STORE_PARAMS_MAX	1024	/* workload params text, incl. NUL */
 #define STORE_REASON_MAX	512	/* failure reasons, incl. NUL */
@@ -79,30 +81,6 @@ int	store_schema_version(struct store *, int *version, char *err,
  * -1 when the check itself could not run.
  */
 int	store_check(struct store *, char *err, size_t errlen);
-
-/* ---- knobs ------------------------------------------------------------ */
-
-/*
- * One knob combination.  A knob that is not set is left as the host has
- * it: booleans use -1, mtu 0 and nat "".
- */
-struct store_knobs {
-	int	tso;		/* -1 unset, 0 off, 1 on */
-	int	lro;
-	int	rxcsum;
-	int	txcsum;
-	int	mtu;		/* 0 unset */
-	char	nat[8];		/* "", "off", "divert", "kernel" */
-};
-
-/* All knobs unset. */
-void	store_knobs_init(struct store_knobs *);
-/*
- * The canonical key of a combination: the set knobs in alphabetical order,
- * "lro=on,mtu=9000,nat=off,tso=on"; "" when none is set.  It is what reports
- * group by.  Returns the length, or -1 if it does not fit.
- */
-int	store_knobs_key(const struct store_knobs *, char *key, size_t keylen);
 
 /* ---- runs ------------------------------------------------------------- */
 
@@ -228,7 +206,7 @@ const char *store_job_state_name(enum store_job_state);
  * existing jobs): claim order follows it. */
 struct store_job_spec {
 	const char		*link;
-	struct store_knobs	 knobs;
+	struct knobs		 knobs;
 	const char		*tool;		/* "iperf2", "iperf3", "scp" */
 	const char		*params;	/* canonical workload text */
 	int			 repetition;	/* 0-based */
@@ -240,7 +218,7 @@ struct store_job {
 	int64_t			 seq;
 	enum store_job_state	 state;
 	char			 link[STORE_NAME_MAX];
-	struct store_knobs	 knobs;
+	struct knobs		 knobs;
 	char			 knobs_key[STORE_KEY_MAX];
 	char			 tool[STORE_TOOL_MAX];
 	char			 params[STORE_PARAMS_MAX];
@@ -354,7 +332,7 @@ int	store_job_counts(struct store *, int64_t run_id, const char *link,
  */
 struct store_series {
 	char			 link[STORE_NAME_MAX];
-	struct store_knobs	 knobs;
+	struct knobs		 knobs;
 	char			 knobs_key[STORE_KEY_MAX];
 	char			 tool[STORE_TOOL_MAX];
 	char			 params[STORE_PARAMS_MAX];

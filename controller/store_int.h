@@ -1,6 +1,6 @@
 /*
  * store_int.h: internals shared by the store module's files (store.c:
- * opening, migrations, checks, knobs; store_sql.c: the SQL helpers below;
+ * opening, migrations, checks; store_sql.c: the SQL helpers below;
  * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
  * their facts, bisects, schedules).  Nothing outside the store module
  * includes it: callers see store.h only.
@@ -95,16 +95,14 @@ void	store_free_rows(const struct store_rowtype *, void *v, size_t n);
  *   I  int64_t *		i  int *		d  double *
  *   s  char *, size_t	copied, cut to fit
  *   S  char **		a heap copy (the caller frees it), NULL for NULL
- *   k  struct store_knobs *	six columns: tso, lro, rxcsum, txcsum, mtu,
- *				nat
+ *   k  struct knobs *	six columns: tso, lro, rxcsum, txcsum, mtu,
+ *				nat (NULL, 0 or "" = not set)
  *   -  (nothing)		the column is skipped
  */
 void	store_cols(sqlite3_stmt *, int i, const char *fmt, ...);
 void	store_col_copy(sqlite3_stmt *, int i, char *dst, size_t len);
 /* Heap copy of a column (caller frees), NULL for SQL NULL. */
 char	*store_col_dup(sqlite3_stmt *, int i);
-int	store_knobs_valid(const struct store_knobs *, char *err,
-	    size_t errlen);
 
 /* A string checked before it is written: present if required, fits max. */
 struct store_len {

@@ -227,7 +227,7 @@ job_spec_valid(const struct store_job_spec *s, size_t i, char *err,
 	char			 e[256];
 
 	if (store_lens_ok(lens, STORE_NITEMS(lens), e, sizeof e) == -1 ||
-	    store_knobs_valid(&s->knobs, e, sizeof e) == -1)
+	    knobs_valid(&s->knobs, e, sizeof e) == -1)
 		goto fail;
 	if (s->repetition < 0) {
 		snprintf(e, sizeof e, "repetition %d < 0", s->repetition);
@@ -243,16 +243,19 @@ static int
 job_insert(struct store *st, sqlite3_stmt *stmt, int64_t run_id, int64_t seq,
     const struct store_job_spec *s, int64_t now, char *err, size_t errlen)
 {
-	char	key[STORE_KEY_MAX];
+	const struct knobs	*k = &s->knobs;
+	char			 key[STORE_KEY_MAX];
 
-	if (store_knobs_key(&s->knobs, key, sizeof key) == -1) {
+	if (knobs_key(k, key, sizeof key) == -1) {
 		util_seterr(err, errlen, "add jobs: knobs key too long");
 		return -1;
 	}
 	sqlite3_reset(stmt);
-	store_bind(stmt, "IItbbbbnttttiI", run_id, seq, s->link, s->knobs.tso,
-	    s->knobs.lro, s->knobs.rxcsum, s->knobs.txcsum,
-	    (int64_t)s->knobs.mtu, s->knobs.nat[0] != '\0' ? s->knobs.nat :
+	store_bind(stmt, "IItbbbbnttttiI", run_id, seq, s->link,
+	    knobs_get(k, KNOB_TSO), knobs_get(k, KNOB_LRO),
+	    knobs_get(k, KNOB_RXCSUM), knobs_get(k, KNOB_TXCSUM),
+	    (int64_t)(knobs_isset(k, KNOB_MTU) ? k->value[KNOB_MTU] : 0),
+	    knobs_isset(k, KNOB_NAT) ? knobs_nat_name(k->value[KNOB_NAT]) :
 	    NULL, key, s->tool, s->params != NULL ? s->params : "",
 	    s->repetition, now);
 	if (sqlite3_step(stmt) != SQLITE_DONE)

@@ -300,15 +300,20 @@ col_bool(sqlite3_stmt *stmt, int i)
 
 /* Reads tso, lro, rxcsum, txcsum, mtu, nat from columns i..i+5. */
 static void
-col_knobs(sqlite3_stmt *stmt, int i, struct store_knobs *k)
+col_knobs(sqlite3_stmt *stmt, int i, struct knobs *k)
 {
-	store_knobs_init(k);
-	k->tso = col_bool(stmt, i);
-	k->lro = col_bool(stmt, i + 1);
-	k->rxcsum = col_bool(stmt, i + 2);
-	k->txcsum = col_bool(stmt, i + 3);
-	k->mtu = sqlite3_column_int(stmt, i + 4);
-	store_col_copy(stmt, i + 5, k->nat, sizeof k->nat);
+	char	nat[16];
+	int	mtu;
+
+	knobs_clear(k);
+	knobs_set(k, KNOB_TSO, col_bool(stmt, i));
+	knobs_set(k, KNOB_LRO, col_bool(stmt, i + 1));
+	knobs_set(k, KNOB_RXCSUM, col_bool(stmt, i + 2));
+	knobs_set(k, KNOB_TXCSUM, col_bool(stmt, i + 3));
+	mtu = sqlite3_column_int(stmt, i + 4);
+	knobs_set(k, KNOB_MTU, mtu > 0 ? mtu : -1);
+	store_col_copy(stmt, i + 5, nat, sizeof nat);
+	knobs_set(k, KNOB_NAT, knobs_nat_from_name(nat));
 }
 
 void
@@ -337,7 +342,7 @@ store_cols(sqlite3_stmt *stmt, int i, const char *fmt, ...)
 			*va_arg(ap, char **) = store_col_dup(stmt, i);
 			break;
 		case 'k':
-			col_knobs(stmt, i, va_arg(ap, struct store_knobs *));
+			col_knobs(stmt, i, va_arg(ap, struct knobs *));
 			i += 5;
 			break;
 		case '-':

@@ -36,17 +36,18 @@ fx_db_remove(const char *path)
 	unlink(p);
 }
 
-/* Knobs with tso, mtu and nat (NULL = not set) set, the rest unset. */
-static struct store_knobs
+/* Knobs with tso, mtu (0 = not set) and nat (NULL = not set) set, the
+ * rest unset. */
+static struct knobs
 kn(int tso, int mtu, const char *nat)
 {
-	struct store_knobs	k;
+	struct knobs	k;
 
-	store_knobs_init(&k);
-	k.tso = tso;
-	k.mtu = mtu;
+	knobs_clear(&k);
+	knobs_set(&k, KNOB_TSO, tso);
+	knobs_set(&k, KNOB_MTU, mtu > 0 ? mtu : -1);
 	if (nat != NULL)
-		snprintf(k.nat, sizeof k.nat, "%s", nat);
+		knobs_set(&k, KNOB_NAT, knobs_nat_from_name(nat));
 	return k;
 }
 

@@ -229,13 +229,13 @@ test_examples(void **state)
 	assert_false(config_workload_on_link(&rep->workloads[1], "em"));
 	assert_true(config_workload_on_link(&rep->workloads[1], "bce"));
 	ks = config_plan_knobs(rep, "bce");
-	assert_int_equal(ks->knob[CONFIG_KNOB_NAT].n, 2);
-	assert_int_equal(ks->knob[CONFIG_KNOB_NAT].values[1],
-	    CONFIG_NAT_DIVERT);
-	assert_false(ks->knob[CONFIG_KNOB_MTU].present);
+	assert_int_equal(ks->knob[KNOB_NAT].n, 2);
+	assert_int_equal(ks->knob[KNOB_NAT].values[1],
+	    KNOB_NAT_DIVERT);
+	assert_false(ks->knob[KNOB_MTU].present);
 	ks = config_plan_knobs(rep, "em");
-	assert_int_equal(ks->knob[CONFIG_KNOB_MTU].values[1], 9000);
-	assert_false(ks->knob[CONFIG_KNOB_NAT].present);
+	assert_int_equal(ks->knob[KNOB_MTU].values[1], 9000);
+	assert_false(ks->knob[KNOB_NAT].present);
 
 	p = env_path("LABRAT_SOURCE_DIR", "configs/plan-demo.json");
 	demo = config_plan_load(p, inv, &e);
@@ -522,15 +522,15 @@ test_names(void **state)
 	int	k;
 
 	(void)state;
-	for (k = 0; k < CONFIG_KNOB_COUNT; k++) {
-		assert_int_equal(config_knob_from_name(config_knob_name(k)), k);
+	for (k = 0; k < KNOB_COUNT; k++) {
+		assert_int_equal(knobs_from_name(knobs_name(k)), k);
 		/* Enum order is key order. */
 		if (k > 0)
-			assert_true(strcmp(config_knob_name(k - 1),
-			    config_knob_name(k)) < 0);
+			assert_true(strcmp(knobs_name(k - 1),
+			    knobs_name(k)) < 0);
 	}
-	assert_int_equal(config_knob_from_name("jumbo"), -1);
-	assert_int_equal(config_nat_from_name("divert"), CONFIG_NAT_DIVERT);
+	assert_int_equal(knobs_from_name("jumbo"), -1);
+	assert_int_equal(knobs_nat_from_name("divert"), KNOB_NAT_DIVERT);
 	assert_string_equal(config_tool_name(CONFIG_TOOL_SCP), "scp");
 	assert_string_equal(config_os_name(CONFIG_OS_LINUX), "linux");
 }

@@ -41,11 +41,11 @@ test_examples(void **state)
 		print_error("%s\n", e.msgs[0]);
 	assert_non_null(t);
 	assert_int_equal(t->compare, CONFIG_BISECT_AB);
-	assert_int_equal(t->ab_knob, CONFIG_KNOB_TSO);
+	assert_int_equal(t->ab_knob, KNOB_TSO);
 	assert_int_equal(t->ab_reference, 0);
 	assert_int_equal(t->ab_candidate, 1);
-	assert_true(t->knob_set[CONFIG_KNOB_MTU]);
-	assert_int_equal(t->knob_value[CONFIG_KNOB_MTU], 9000);
+	assert_true(knobs_isset(&t->knobs, KNOB_MTU));
+	assert_int_equal(knobs_get(&t->knobs, KNOB_MTU), 9000);
 	assert_true(t->threshold > 0.9 && t->threshold < 0.92);
 	plan = config_bisect_plan_text(t, "em");
 	assert_string_equal(plan, "{\"links\":[\"em\"],\"knobs\":{\"mtu\":"
@@ -60,7 +60,7 @@ test_examples(void **state)
 	t = config_bisect_test_load(p, &e);
 	assert_non_null(t);
 	assert_int_equal(t->compare, CONFIG_BISECT_BASELINE);
-	assert_int_equal(t->knob_value[CONFIG_KNOB_NAT], CONFIG_NAT_KERNEL);
+	assert_int_equal(knobs_get(&t->knobs, KNOB_NAT), KNOB_NAT_KERNEL);
 	assert_int_equal(t->min_samples, 4);
 	config_bisect_test_free(t);
 	free(p);

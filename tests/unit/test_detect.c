@@ -88,7 +88,7 @@ facts(struct store *st, int64_t run, const char *host, const char *rev)
 /* One done job with sample v of throughput_bps. */
 static void
 sample(struct store *st, int64_t run, const char *link,
-    struct store_knobs k, double v, int rep, int64_t cf, int64_t sf)
+    struct knobs k, double v, int rep, int64_t cf, int64_t sf)
 {
 	struct store_job_spec	spec;
 	struct store_job	job;
@@ -119,7 +119,7 @@ sample(struct store *st, int64_t run, const char *link,
 /* n samples of base (1 + noise Z). */
 static void
 series(struct store *st, struct stats_rng *rng, int64_t run, const char *link,
-    struct store_knobs k, double base, double noise, int n, int64_t cf,
+    struct knobs k, double base, double noise, int n, int64_t cf,
     int64_t sf)
 {
 	int	i;
@@ -227,16 +227,16 @@ test_em_interaction(void **state)
 	tr = &res.triggers[0];
 	assert_string_equal(tr->key, "mtu=9000,tso=on");
 	assert_false(tr->collapse);
-	assert_int_equal(cmp_of(&res, tr->headline)->knob, CONFIG_KNOB_TSO);
+	assert_int_equal(cmp_of(&res, tr->headline)->knob, KNOB_TSO);
 	assert_int_equal(cmp_of(&res, tr->headline)->v.verdict,
 	    STATS_REGRESSION);
 	assert_true(fabs(cmp_of(&res, tr->headline)->v.effect + 0.18) < 0.03);
-	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_TSO])->v.verdict,
+	assert_int_equal(cmp_of(&res, tr->alone[KNOB_TSO])->v.verdict,
 	    STATS_NO_CHANGE);
-	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_MTU])->v.verdict,
+	assert_int_equal(cmp_of(&res, tr->alone[KNOB_MTU])->v.verdict,
 	    STATS_NO_CHANGE);
-	assert_int_equal(res.series[cmp_of(&res,
-	    tr->alone[CONFIG_KNOB_TSO])->sa].knobs.mtu, 1500);
+	assert_int_equal(knobs_get(&res.series[cmp_of(&res,
+	    tr->alone[KNOB_TSO])->sa].knobs, KNOB_MTU), 1500);
 	detect_result_free(&res);
 	store_close(st);
 }
@@ -302,14 +302,14 @@ test_widen(void **state)
 	assert_int_equal(detect_run(st, run, &p, &res, err, sizeof err), 0);
 	for (i = 0; i < (int)res.ncmps; i++)
 		if (res.cmps[i].v.verdict == STATS_REGRESSION)
-			assert_int_equal(res.cmps[i].knob, CONFIG_KNOB_TSO);
+			assert_int_equal(res.cmps[i].knob, KNOB_TSO);
 	assert_int_equal(res.ntriggers, 1);
 	assert_string_equal(res.triggers[0].key, "mtu=9000,tso=on");
 	assert_int_equal(res.cmps[res.triggers[0].headline].knob,
-	    CONFIG_KNOB_TSO);
-	assert_int_equal(res.cmps[res.triggers[0].alone[CONFIG_KNOB_TSO]].v.
+	    KNOB_TSO);
+	assert_int_equal(res.cmps[res.triggers[0].alone[KNOB_TSO]].v.
 	    verdict, STATS_NO_CHANGE);
-	assert_true(res.triggers[0].alone[CONFIG_KNOB_MTU] != DETECT_NONE);
+	assert_true(res.triggers[0].alone[KNOB_MTU] != DETECT_NONE);
 	detect_result_free(&res);
 	store_close(st);
 }
@@ -342,9 +342,9 @@ test_bce_collapse(void **state)
 	assert_int_equal(cmp_of(&res, tr->headline)->v.n_a, 3);
 	assert_true(cmp_of(&res, tr->headline)->v.ratio < 0.02);
 	/* Three samples decide nothing but a collapse. */
-	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_TSO])->v.verdict,
+	assert_int_equal(cmp_of(&res, tr->alone[KNOB_TSO])->v.verdict,
 	    STATS_INCONCLUSIVE);
-	assert_int_equal(cmp_of(&res, tr->alone[CONFIG_KNOB_NAT])->v.verdict,
+	assert_int_equal(cmp_of(&res, tr->alone[KNOB_NAT])->v.verdict,
 	    STATS_INCONCLUSIVE);
 	assert_int_equal(flagged(res.cmps, res.ncmps), 2);
 	detect_result_free(&res);
@@ -452,7 +452,8 @@ test_more_jobs(void **state)
 	for (i = 0; i < n; i++) {
 		assert_string_equal(specs[i].link, "em");
 		/* A B A B ... */
-		assert_int_equal(specs[i].knobs.tso, i % 2 == 0 ? 0 : 1);
+		assert_int_equal(knobs_get(&specs[i].knobs, KNOB_TSO),
+		    i % 2 == 0 ? 0 : 1);
 		assert_int_equal(specs[i].repetition, 4 + (int)(i / 2));
 	}
 	assert_int_equal(store_jobs_add(st, run, specs, n, err, sizeof err),

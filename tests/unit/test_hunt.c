@@ -309,7 +309,7 @@ t_found(void **state)
 	struct store_bisect		 b;
 	struct store_bisect_step	*rows;
 	struct hunt_view		 v;
-	struct store_knobs		 k = kn(1, 9000, NULL);
+	struct knobs			 k = kn(1, 9000, NULL);
 	size_t				 n, i;
 	int64_t				 id;
 	char				 err[1024] = "", key[STORE_KEY_MAX];
@@ -322,7 +322,7 @@ t_found(void **state)
 	assert_string_equal(b.state, "done");
 	assert_string_equal(b.culprit, "r110");
 	assert_true(b.confidence > 0.9);
-	assert_true(store_knobs_key(&k, key, sizeof key) > 0);
+	assert_true(knobs_key(&k, key, sizeof key) == 0 && strlen(key) > 0);
 	assert_string_equal(b.knobs, key);	/* the candidate side */
 	/* 2 endpoint checks, <= 4 search steps, 2 verifications */
 	assert_true(n >= 6 && n <= 8);

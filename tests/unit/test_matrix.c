@@ -1,8 +1,8 @@
 /*
  * test_matrix: job counts, the interleaved order (every combination of a
  * link once per repetition, never all repetitions of one first), per-link
- * overrides, workload restrictions, canonical knob keys and their parsing,
- * and the differ-in-exactly-one-knob helpers.
+ * overrides, workload restrictions, the knob combinations of a knob set
+ * and workload keys (knob keys themselves: test_knobs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,7 +58,7 @@ plan_file(const char *name, struct config_inventory **invp)
 static const char *
 key_of(const struct matrix_job *j, char *buf)
 {
-	assert_int_equal(matrix_combo_key(&j->knobs, buf, MATRIX_KEY_MAX), 0);
+	assert_int_equal(knobs_key(&j->knobs, buf, KNOBS_KEY_MAX), 0);
 	return buf;
 }
 
@@ -109,7 +109,7 @@ test_reports_plan(void **state)
 	struct config_plan	*plan;
 	struct matrix_job	*jobs;
 	size_t			 n, i, bce = 0;
-	char			 err[256], key[MATRIX_KEY_MAX];
+	char			 err[256], key[KNOBS_KEY_MAX];
 
 	(void)state;
 	plan = plan_file("plan-reports.json", &inv);
@@ -141,8 +141,8 @@ test_reports_plan(void **state)
 		bce++;
 		/* The override replaces the knob set: no mtu on bce. */
 		assert_int_equal(jobs[i].wl->tool, CONFIG_TOOL_SCP);
-		assert_false(jobs[i].knobs.set & (1u << CONFIG_KNOB_MTU));
-		assert_true(jobs[i].knobs.set & (1u << CONFIG_KNOB_NAT));
+		assert_false(jobs[i].knobs.set & (1u << KNOB_MTU));
+		assert_true(jobs[i].knobs.set & (1u << KNOB_NAT));
 	}
 	assert_int_equal(bce, 20);
 	free(jobs);
@@ -157,7 +157,7 @@ test_demo_plan(void **state)
 	struct config_plan	*plan;
 	struct matrix_job	*jobs;
 	size_t			 n;
-	char			 err[256], key[MATRIX_KEY_MAX];
+	char			 err[256], key[KNOBS_KEY_MAX];
 
 	(void)state;
 	plan = plan_file("plan-demo.json", &inv);
@@ -268,99 +268,6 @@ test_limits(void **state)
 }
 
 static void
-test_keys(void **state)
-{
-	static const struct {
-		unsigned	 set;
-		int		 v[CONFIG_KNOB_COUNT];
-		const char	*key;
-	} cases[] = {
-		{ 0, { 0 }, "" },
-		{ 1u << CONFIG_KNOB_TSO, { [CONFIG_KNOB_TSO] = 1 }, "tso=on" },
-		{ (1u << CONFIG_KNOB_TSO) | (1u << CONFIG_KNOB_MTU) |
-		  (1u << CONFIG_KNOB_NAT), { [CONFIG_KNOB_TSO] = 1,
-		  [CONFIG_KNOB_MTU] = 9000, [CONFIG_KNOB_NAT] = CONFIG_NAT_OFF
-		  }, "mtu=9000,nat=off,tso=on" },
-		{ 0x3f, { 0, 1500, CONFIG_NAT_DIVERT, 1, 1, 0 },
-		  "lro=off,mtu=1500,nat=divert,rxcsum=on,tso=on,txcsum=off" },
-		{ 1u << CONFIG_KNOB_NAT,
-		  { [CONFIG_KNOB_NAT] = CONFIG_NAT_KERNEL }, "nat=kernel" },
-	};
-	struct matrix_combo	c, back;
-	char			key[MATRIX_KEY_MAX], small[8], err[128];
-	size_t			i;
-
-	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		memset(&c, 0, sizeof c);
-		c.set = cases[i].set;
-		memcpy(c.value, cases[i].v, sizeof c.value);
-		assert_int_equal(matrix_combo_key(&c, key, sizeof key), 0);
-		assert_string_equal(key, cases[i].key);
-		assert_int_equal(matrix_combo_parse(key, &back, err,
-		    sizeof err), 0);
-		assert_int_equal(matrix_combo_ndiff(&c, &back), 0);
-	}
-	assert_int_equal(matrix_combo_key(&c, small, sizeof small), -1);
-
-	/* Any order parses to the same combination. */
-	assert_int_equal(matrix_combo_parse("tso=on,mtu=9000", &c, err,
-	    sizeof err), 0);
-	assert_int_equal(matrix_combo_key(&c, key, sizeof key), 0);
-	assert_string_equal(key, "mtu=9000,tso=on");
-
-	assert_int_equal(matrix_combo_parse("tso=yes", &c, err, sizeof err),
-	    -1);
-	assert_string_equal(err, "bad value \"yes\" for knob tso");
-	assert_int_equal(matrix_combo_parse("jumbo=on", &c, err, sizeof err),
-	    -1);
-	assert_string_equal(err, "unknown knob \"jumbo\"");
-	assert_int_equal(matrix_combo_parse("tso=on,tso=off", &c, err,
-	    sizeof err), -1);
-	assert_string_equal(err, "knob tso given twice");
-	assert_int_equal(matrix_combo_parse("mtu=100", &c, err, sizeof err),
-	    -1);
-	assert_int_equal(matrix_combo_parse("mtu", &c, err, sizeof err), -1);
-	assert_string_equal(err, "\"mtu\": no '='");
-}
-
-static void
-test_differ_in_one(void **state)
-{
-	static const struct {
-		const char	*a, *b;
-		int		 want;
-		int		 knob;
-	} cases[] = {
-		{ "mtu=9000,tso=on", "mtu=9000,tso=off", 1, CONFIG_KNOB_TSO },
-		{ "mtu=1500,tso=on", "mtu=9000,tso=on", 1, CONFIG_KNOB_MTU },
-		{ "mtu=1500,tso=on", "mtu=9000,tso=off", 0, -1 },
-		{ "mtu=1500,tso=on", "mtu=1500,tso=on", 0, -1 },
-		{ "nat=off,tso=on", "nat=divert,tso=on", 1, CONFIG_KNOB_NAT },
-		/* Set in one only counts as a difference. */
-		{ "tso=on", "mtu=9000,tso=on", 1, CONFIG_KNOB_MTU },
-		{ "", "lro=off", 1, CONFIG_KNOB_LRO },
-		{ "", "", 0, -1 },
-		{ "tso=on", "lro=on", 0, -1 },
-		{ "tso=maybe", "tso=on", -1, -1 },
-	};
-	enum config_knob	which;
-	size_t			i;
-
-	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		which = CONFIG_KNOB_COUNT;
-		assert_int_equal(matrix_key_differ_in_one(cases[i].a,
-		    cases[i].b, &which), cases[i].want);
-		if (cases[i].want == 1)
-			assert_int_equal(which, cases[i].knob);
-		/* Symmetric. */
-		assert_int_equal(matrix_key_differ_in_one(cases[i].b,
-		    cases[i].a, NULL), cases[i].want);
-	}
-}
-
-static void
 test_workload_keys(void **state)
 {
 	struct config_plan	*plan;
@@ -390,24 +297,24 @@ static void
 test_combo_at(void **state)
 {
 	struct config_knobset	ks;
-	struct matrix_combo	c;
-	char			key[MATRIX_KEY_MAX];
+	struct knobs		c;
+	char			key[KNOBS_KEY_MAX];
 
 	(void)state;
 	memset(&ks, 0, sizeof ks);
 	assert_int_equal(matrix_ncombos(&ks), 1);
-	matrix_combo_at(&ks, 0, &c);
+	matrix_knobs_at(&ks, 0, &c);
 	assert_int_equal(c.set, 0);
-	ks.knob[CONFIG_KNOB_NAT] = (struct config_knoblist){ 1, 3,
-	    { CONFIG_NAT_OFF, CONFIG_NAT_DIVERT, CONFIG_NAT_KERNEL } };
-	ks.knob[CONFIG_KNOB_LRO] = (struct config_knoblist){ 1, 2, { 1, 0 } };
+	ks.knob[KNOB_NAT] = (struct config_knoblist){ 1, 3,
+	    { KNOB_NAT_OFF, KNOB_NAT_DIVERT, KNOB_NAT_KERNEL } };
+	ks.knob[KNOB_LRO] = (struct config_knoblist){ 1, 2, { 1, 0 } };
 	assert_int_equal(matrix_ncombos(&ks), 6);
 	/* The last knob (in key order) varies fastest. */
-	matrix_combo_at(&ks, 1, &c);
-	assert_int_equal(matrix_combo_key(&c, key, sizeof key), 0);
+	matrix_knobs_at(&ks, 1, &c);
+	assert_int_equal(knobs_key(&c, key, sizeof key), 0);
 	assert_string_equal(key, "lro=on,nat=divert");
-	matrix_combo_at(&ks, 3, &c);
-	assert_int_equal(matrix_combo_key(&c, key, sizeof key), 0);
+	matrix_knobs_at(&ks, 3, &c);
+	assert_int_equal(knobs_key(&c, key, sizeof key), 0);
 	assert_string_equal(key, "lro=off,nat=off");
 }
 
@@ -416,8 +323,6 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_combo_at),
-		cmocka_unit_test(test_keys),
-		cmocka_unit_test(test_differ_in_one),
 		cmocka_unit_test(test_workload_keys),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_limits),

@@ -23,7 +23,7 @@ static char	dbpath[256];
 
 static void
 series(struct store *st, struct stats_rng *rng, int64_t run, const char *link,
-    struct store_knobs k, double base, int n, int64_t cf)
+    struct knobs k, double base, int n, int64_t cf)
 {
 	struct store_job_spec	spec;
 	struct store_job	job;

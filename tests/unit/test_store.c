@@ -91,14 +91,16 @@ raw_sql(const char *path, const char *sql)
 	return v;
 }
 
+/* tso, mtu (0 = not set) and nat (NULL = not set), the rest unset; the
+ * values are not checked (the store must refuse bad ones). */
 static void
-knobs(struct store_knobs *k, int tso, int mtu, const char *nat)
+knobs(struct knobs *k, int tso, int mtu, const char *nat)
 {
-	store_knobs_init(k);
-	k->tso = tso;
-	k->mtu = mtu;
+	knobs_clear(k);
+	knobs_set(k, KNOB_TSO, tso);
+	knobs_set(k, KNOB_MTU, mtu > 0 ? mtu : -1);
 	if (nat != NULL)
-		snprintf(k->nat, sizeof k->nat, "%s", nat);
+		knobs_set(k, KNOB_NAT, knobs_nat_from_name(nat));
 }
 
 static int64_t
@@ -160,23 +162,24 @@ finish(struct store *st, int64_t job, enum store_job_state state,
 static void
 test_knobs_key(void **state)
 {
-	struct store_knobs	k;
-	char			key[STORE_KEY_MAX], small[8];
+	struct knobs	k;
+	char		key[STORE_KEY_MAX], small[8];
 
 	(void)state;
-	store_knobs_init(&k);
-	assert_int_equal(store_knobs_key(&k, key, sizeof key), 0);
+	knobs_clear(&k);
+	assert_int_equal(knobs_key(&k, key, sizeof key), 0);
 	assert_string_equal(key, "");
 	knobs(&k, 1, 9000, "off");
-	assert_int_equal(store_knobs_key(&k, key, sizeof key), 23);
+	assert_int_equal(knobs_key(&k, key, sizeof key), 0);
+	assert_int_equal(strlen(key), 23);
 	assert_string_equal(key, "mtu=9000,nat=off,tso=on");
-	k.lro = 0;
-	k.rxcsum = 1;
-	k.txcsum = 0;
-	store_knobs_key(&k, key, sizeof key);
+	knobs_set(&k, KNOB_LRO, 0);
+	knobs_set(&k, KNOB_RXCSUM, 1);
+	knobs_set(&k, KNOB_TXCSUM, 0);
+	knobs_key(&k, key, sizeof key);
 	assert_string_equal(key,
 	    "lro=off,mtu=9000,nat=off,rxcsum=on,tso=on,txcsum=off");
-	assert_int_equal(store_knobs_key(&k, small, sizeof small), -1);
+	assert_int_equal(knobs_key(&k, small, sizeof small), -1);
 }
 
 static void
@@ -357,9 +360,9 @@ check_fixture_data(struct store *st)
 	assert_int_equal(jobs[1].attempt, 2);
 	assert_string_equal(jobs[1].reason, "em-b: ssh: connection reset");
 	assert_int_equal(jobs[3].state, STORE_JOB_FAILED);
-	assert_int_equal(jobs[0].knobs.tso, 1);
-	assert_int_equal(jobs[0].knobs.mtu, 9000);
-	assert_int_equal(jobs[0].knobs.lro, -1);
+	assert_int_equal(knobs_get(&jobs[0].knobs, KNOB_TSO), 1);
+	assert_int_equal(knobs_get(&jobs[0].knobs, KNOB_MTU), 9000);
+	assert_int_equal(knobs_get(&jobs[0].knobs, KNOB_LRO), -1);
 	free(jobs);
 
 	assert_int_equal(store_samples_query(st, 1, "throughput_bps", &ser,
@@ -585,7 +588,7 @@ test_claim_order(void **state)
 		assert_string_equal(j.link, "bce");
 		assert_int_equal(j.run_id, run);
 		assert_int_equal(j.seq, 2 * i + 1);
-		seen[i] = j.knobs.tso;
+		seen[i] = knobs_get(&j.knobs, KNOB_TSO);
 	}
 	assert_int_equal(store_job_claim(st, run, "bce", "w", &j, err,
 	    sizeof err), 0);
@@ -767,9 +770,11 @@ test_validation(void **state)
 	knobs(&s[1].knobs, 2, 1500, NULL);
 	assert_fails(store_jobs_add(st, run, s, 2, err, sizeof err),
 	    "knob value 2");
-	knobs(&s[1].knobs, 1, 1500, "natd");
+	knobs(&s[1].knobs, 1, 1500, NULL);
+	s[1].knobs.set |= 1u << KNOB_NAT;	/* no NAT mode has number 7 */
+	s[1].knobs.value[KNOB_NAT] = 7;
 	assert_fails(store_jobs_add(st, run, s, 2, err, sizeof err),
-	    "nat \"natd\"");
+	    "nat 7");
 	knobs(&s[1].knobs, 1, 1500, NULL);
 	memset(longname, 'x', sizeof longname - 1);
 	longname[sizeof longname - 1] = '\0';
@@ -915,7 +920,7 @@ test_samples_query(void **state)
 	assert_true(ser[0].values[0] == 101 && ser[0].values[1] == 105);
 	assert_int_equal(ser[0].job_ids[1], 6);
 	assert_string_equal(ser[1].knobs_key, "mtu=9000,tso=on");
-	assert_int_equal(ser[1].knobs.tso, 1);
+	assert_int_equal(knobs_get(&ser[1].knobs, KNOB_TSO), 1);
 	assert_true(ser[1].values[0] == 103 && ser[1].values[1] == 107);
 	assert_string_equal(ser[2].link, "em");
 	assert_string_equal(ser[2].revision, "r200");

@@ -85,9 +85,9 @@ prepare(void)
 	assert_int_equal(store_open(dbpath, STORE_OPEN_CREATE |
 	    STORE_OPEN_MIGRATE, &st, err, sizeof err), 0);
 	assert_int_equal(store_run_create(st, &rs, &run, err, sizeof err), 0);
-	store_knobs_init(&js.knobs);
-	js.knobs.tso = 1;
-	js.knobs.mtu = 9000;
+	knobs_clear(&js.knobs);
+	knobs_set(&js.knobs, KNOB_TSO, 1);
+	knobs_set(&js.knobs, KNOB_MTU, 9000);
 	assert_int_equal(store_jobs_add(st, run, &js, 1, err, sizeof err), 0);
 	assert_int_equal(store_job_claim(st, run, "em", "child", &j, err,
 	    sizeof err), 1);
