@@ -127,20 +127,14 @@ extern const struct cmd_option cmd_common_options[];
 /* cmd_man.c: the man page labrat(1), roff, from the table. */
 void	cmd_man_print(FILE *fp);
 
-/* What `labrat run` (and `labrat demo`) asks of the executor. */
-struct run_request {
-	const char	*db_path;
-	const char	*inventory;
-	const char	*plan;
-	const char	*kind;		/* "manual" when NULL */
-	long long	 resume;	/* run id, 0 = a new run */
-	int		 json;
-	int		 quiet;		/* no progress lines */
-	int		 no_summary;
-};
-
-/* cmd_run.c: runs (or resumes) a run; CMD_EXIT_*; *run_id may be NULL. */
-int	run_execute(const struct run_request *, int64_t *run_id);
+/*
+ * cmd_run.c: drives rq (run.h: a new run or a resume) as `labrat run` does:
+ * SIGINT/SIGTERM stop it, progress lines and messages on stderr, then the
+ * summary (JSON if json) on stdout.  Sets rq's drive and started hooks.
+ * CMD_EXIT_*; *run_id (may be NULL) gets the run's id, 0 if none.
+ */
+struct run_request;
+int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
 /* Prints the per-link, per-knobs throughput summary of a run. */
 int	run_print_summary(const char *db_path, int64_t run_id, int json,
 	    FILE *);
@@ -158,20 +152,6 @@ int	bisect_cli_start(const char *db_path, const struct hunt_request *,
  * log (2) from the store. */
 int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,
 	    int json, FILE *);
-
-/*
- * cmd_run_adaptive.c: when the plan's stats.adaptive is set, adds
- * repetitions to still inconclusive comparisons (detect_more_jobs()) and
- * runs them, look after look, up to max_samples; sums into *sum.
- */
-struct config_inventory;
-struct config_plan;
-struct executor_opts;
-struct executor_summary;
-int	run_adaptive(const struct config_inventory *,
-	    const struct config_plan *, int64_t run_id,
-	    const struct executor_opts *, struct executor_summary *sum,
-	    char *err, size_t errlen);
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);

@@ -17,6 +17,7 @@
 #include "hunt.h"
 #include "lab.h"
 #include "log.h"
+#include "run.h"
 #include "util.h"
 
 #define DEMO_LAB	"demo"
@@ -129,7 +130,7 @@ demo_exec(struct cmd_ctx *ctx)
 	rq.inventory = inv;
 	rq.plan = plan;
 	rq.kind = "demo";
-	rc = run_execute(&rq, &run_id);
+	rc = cmd_run_drive(&rq, 0, &run_id);
 	if (rc != CMD_EXIT_OK || run_id == 0)
 		goto down;
 	snprintf(runid, sizeof runid, "%lld", (long long)run_id);

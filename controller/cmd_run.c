@@ -1,6 +1,7 @@
 /*
- * cmd_run: `labrat run --inventory F --plan F [--resume RUN]`: expand the
- * plan into jobs, drive them through the executor, print a summary.
+ * cmd_run: `labrat run --inventory F --plan F [--resume RUN]`: one call
+ * into the run module (create or resume, drive, finish), with the progress
+ * lines, SIGINT/SIGTERM as its stop flag and the summary printed here.
  */
 #include <getopt.h>
 #include <math.h>
@@ -16,7 +17,7 @@
 #include "executor.h"
 #include "json.h"
 #include "log.h"
-#include "matrix.h"
+#include "run.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
@@ -180,235 +181,94 @@ run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
 	return 0;
 }
 
-/* Loads inventory and plan (from files, or the texts a run stored). */
-static int
-run_load(const char *ipath, const char *itext, const char *ppath,
-    const char *ptext, struct config_inventory **invp,
-    struct config_plan **planp)
-{
-	struct config_errors	errs;
-	size_t			i;
-
-	config_errors_init(&errs);
-	*invp = itext != NULL ? config_inventory_parse(ipath, itext,
-	    strlen(itext), &errs) : config_inventory_load(ipath, &errs);
-	if (*invp != NULL)
-		*planp = ptext != NULL ? config_plan_parse(ppath, ptext,
-		    strlen(ptext), *invp, &errs) : config_plan_load(ppath,
-		    *invp, &errs);
-	if (*invp == NULL || *planp == NULL) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msgs[i]);
-		if (errs.dropped > 0)
-			fprintf(stderr, "(%zu more errors)\n", errs.dropped);
-		config_errors_free(&errs);
-		config_inventory_free(*invp);
-		*invp = NULL;
-		return -1;
-	}
-	config_errors_free(&errs);
-	return 0;
-}
-
-/* Creates the run and its jobs in one go. */
-static int
-run_create(struct store *st, const struct config_inventory *inv,
-    const struct config_plan *plan, const char *kind, const char *owner,
-    int64_t *run_id)
-{
-	struct store_run_spec	 spec;
-	struct store_job_spec	*specs = NULL;
-	struct matrix_job	*jobs = NULL;
-	char			(*params)[STORE_PARAMS_MAX] = NULL;
-	char			 err[1024], *itext = NULL, *ptext = NULL;
-	size_t			 njobs = 0, i;
-	int			 rc = -1;
-
-	if (matrix_expand(plan, inv, &jobs, &njobs, err, sizeof err) == -1)
-		goto fail;
-	if ((itext = util_read_file(inv->path, CONFIG_FILE_MAX, NULL, err,
-	    sizeof err)) == NULL || (ptext = util_read_file(plan->path,
-	    CONFIG_FILE_MAX, NULL, err, sizeof err)) == NULL)
-		goto fail;
-	memset(&spec, 0, sizeof spec);
-	spec.kind = kind;
-	spec.inventory_path = inv->path;
-	spec.inventory_text = itext;
-	spec.plan_path = plan->path;
-	spec.plan_text = ptext;
-	spec.owner = owner;
-	if (store_run_create(st, &spec, run_id, err, sizeof err) == -1)
-		goto fail;
-	specs = xcalloc(njobs, sizeof *specs);
-	params = xcalloc(njobs, sizeof *params);
-	for (i = 0; i < njobs; i++)
-		executor_job_spec(&jobs[i], params[i], sizeof params[i],
-		    &specs[i]);
-	if (store_jobs_add(st, *run_id, specs, njobs, err, sizeof err) == -1)
-		goto fail;
-	log_info("run %lld: %zu jobs", (long long)*run_id, njobs);
-	rc = 0;
-fail:
-	if (rc == -1)
-		log_warnx("%s", err);
-	free(itext);
-	free(ptext);
-	free(specs);
-	free(params);
-	free(jobs);
-	return rc;
-}
+static struct sigaction	run_oint, run_oterm;
+static int		run_sig_set;
 
 /*
- * --resume: loads run_id's stored inventory and plan into *run, *invp and
- * *planp (the caller frees them either way), puts back the hosts a dead
- * controller left mid-job, requeues its interrupted jobs and takes the run
- * over as owner.  CMD_EXIT_*.
+ * The run exists: say so, and from now on SIGINT and SIGTERM stop it (an
+ * earlier signal still kills the command, leaving nothing to cancel).
  */
-static int
-run_resume(struct store *st, int64_t run_id, const char *owner,
-    struct store_run *run, struct config_inventory **invp,
-    struct config_plan **planp)
+static void
+run_started(const struct run_result *res, void *arg)
 {
-	char	err[1024];
-	int64_t	n;
+	const char		*db = arg;
+	struct sigaction	 sa;
 
-	if (store_run_get(st, run_id, run, err, sizeof err) != 1) {
-		log_warnx("run %lld: %s", (long long)run_id,
-		    err[0] != '\0' ? err : "no such run");
-		return CMD_EXIT_FAIL;
-	}
-	if (run_load(run->inventory_path, run->inventory_text,
-	    run->plan_path, run->plan_text, invp, planp) == -1)
-		return CMD_EXIT_USAGE;
-	/* Hosts the dead controller left mid-job go back first. */
-	n = executor_restore_all(*invp, *planp, (*planp)->connect_timeout,
-	    err, sizeof err);
-	if (n > 0)
-		log_warnx("run %lld: %lld hosts could not be restored",
-		    (long long)run_id, (long long)n);
-	if (store_run_reset_running(st, run_id, &n, err, sizeof err) == -1 ||
-	    store_run_set_owner(st, run_id, owner, err, sizeof err) == -1) {
-		log_warnx("%s", err);
-		return CMD_EXIT_FAIL;
-	}
-	log_info("run %lld: resuming, %lld interrupted jobs requeued",
-	    (long long)run_id, (long long)n);
-	return CMD_EXIT_OK;
-}
-
-int
-run_execute(const struct run_request *rq, int64_t *run_idp)
-{
-	struct config_inventory	*inv = NULL;
-	struct config_plan	*plan = NULL;
-	struct store		*st = NULL;
-	struct store_run	 run;
-	struct executor_opts	 opts;
-	struct executor_summary	 sum;
-	struct sigaction	 sa, oint, oterm;
-	char			 err[1024], owner[128], host[64];
-	int64_t			 run_id = rq->resume, n;
-	int			 tty = isatty(STDERR_FILENO), rc = CMD_EXIT_FAIL;
-
-	memset(&run, 0, sizeof run);
-	if (gethostname(host, sizeof host) == -1)
-		snprintf(host, sizeof host, "?");
-	host[sizeof host - 1] = '\0';
-	snprintf(owner, sizeof owner, "%s:%ld", host, (long)getpid());
-	if (store_open(rq->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
-	    &st, err, sizeof err) == -1) {
-		log_warnx("%s", err);
-		return CMD_EXIT_FAIL;
-	}
-	if (rq->resume > 0) {
-		if ((rc = run_resume(st, run_id, owner, &run, &inv, &plan)) !=
-		    CMD_EXIT_OK)
-			goto out;
-		rc = CMD_EXIT_FAIL;
-	} else {
-		if (run_load(rq->inventory, NULL, rq->plan, NULL, &inv,
-		    &plan) == -1) {
-			rc = CMD_EXIT_USAGE;
-			goto out;
-		}
-		if (run_create(st, inv, plan, rq->kind != NULL ? rq->kind :
-		    "manual", owner, &run_id) == -1)
-			goto out;
-	}
-	if (!rq->quiet)
-		fprintf(stderr, "labrat: run %lld %s (db %s)\n",
-		    (long long)run_id, rq->resume > 0 ? "resumed" : "started",
-		    rq->db_path);
-	if (run_idp != NULL)
-		*run_idp = run_id;
-
+	fprintf(stderr, "labrat: run %lld %s (db %s)\n",
+	    (long long)res->run_id, res->resumed ? "resumed" : "started", db);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
 	run_stop = 0;
-	memset(&opts, 0, sizeof opts);
-	opts.db_path = rq->db_path;
-	opts.owner = owner;
-	opts.stop = &run_stop;
-	opts.progress = rq->quiet ? NULL : run_progress;
-	opts.progress_arg = &tty;
-	if (executor_run(inv, plan, run_id, &opts, &sum, err,
-	    sizeof err) == -1) {
-		/* Nothing was touched: the jobs stay queued for --resume. */
-		char why[1024];
+	sigaction(SIGINT, &sa, &run_oint);
+	sigaction(SIGTERM, &sa, &run_oterm);
+	run_sig_set = 1;
+}
 
-		if (tty && !rq->quiet)
-			fprintf(stderr, "\n");
-		log_warnx("run %lld not started: %s", (long long)run_id, err);
-		snprintf(why, sizeof why, "not started: %.900s", err);
-		store_run_finish(st, run_id, STORE_RUN_FAILED, why, err,
-		    sizeof err);
+/* What a run that did not end well leaves to say. */
+static void
+run_report_end(const struct run_result *res, const char *err)
+{
+	switch (res->outcome) {
+	case RUN_OUTCOME_NOT_STARTED:
+		log_warnx("%s", err);
 		fprintf(stderr, "labrat: run %lld: no host was changed; fix the "
 		    "cause, then `labrat run --resume %lld`\n",
-		    (long long)run_id, (long long)run_id);
-		goto restore_sig;
-	}
-	if (plan->stats.adaptive && !sum.stopped && run_adaptive(inv, plan,
-	    run_id, &opts, &sum, err, sizeof err) == -1)
-		log_warnx("run %lld: adaptive sampling: %s", (long long)run_id,
-		    err);
-	if (tty && !rq->quiet)
-		fprintf(stderr, "\n");
-	if (sum.stopped) {
-		store_run_cancel_jobs(st, run_id, "interrupted", &n, err,
-		    sizeof err);
-		store_run_finish(st, run_id, STORE_RUN_CANCELLED,
-		    "interrupted by a signal", err, sizeof err);
+		    (long long)res->run_id, (long long)res->run_id);
+		break;
+	case RUN_OUTCOME_INTERRUPTED:
 		fprintf(stderr, "labrat: run %lld interrupted: %lld jobs "
 		    "cancelled (a cancelled job is not resumed), %s\n",
-		    (long long)run_id, (long long)n, sum.restore_failures ?
+		    (long long)res->run_id, (long long)res->ncancelled,
+		    res->sum.restore_failures ?
 		    "NOT ALL HOSTS RESTORED (see above)" : "hosts restored");
-		goto restore_sig;
+		break;
+	default:
+		if (res->sum.restore_failures > 0)
+			fprintf(stderr, "labrat: run %lld: %d host interfaces "
+			    "could not be restored (see above); the rollback "
+			    "timers armed on those hosts will do it\n",
+			    (long long)res->run_id, res->sum.restore_failures);
+		break;
 	}
-	if (sum.restore_failures > 0)
-		fprintf(stderr, "labrat: run %lld: %d host interfaces could not "
-		    "be restored (see above); the rollback timers armed on "
-		    "those hosts will do it\n", (long long)run_id,
-		    sum.restore_failures);
-	store_run_finish(st, run_id, sum.failed > 0 ? STORE_RUN_FAILED :
-	    STORE_RUN_DONE, sum.failed > 0 ? "some jobs failed" : NULL, err,
-	    sizeof err);
-	if (!rq->no_summary)
-		run_print_summary(rq->db_path, run_id, rq->json, stdout);
-	rc = sum.failed > 0 || sum.restore_failures > 0 ? CMD_EXIT_FAIL :
-	    CMD_EXIT_OK;
-restore_sig:
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
-out:
-	store_run_free(&run);
-	config_plan_free(plan);
-	config_inventory_free(inv);
-	store_close(st);
-	return rc;
+}
+
+int
+cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
+{
+	struct run_result	 res;
+	struct config_errors	 errs;
+	char			 err[2048];
+	int			 tty = isatty(STDERR_FILENO);
+	enum run_status		 rc;
+
+	run_stop = 0;
+	rq->drive.stop = &run_stop;
+	rq->drive.progress = run_progress;
+	rq->drive.progress_arg = &tty;
+	rq->started = run_started;
+	rq->started_arg = (void *)rq->db_path;
+	config_errors_init(&errs);
+	rc = run_execute(rq, &res, &errs, err, sizeof err);
+	if (run_sig_set) {
+		sigaction(SIGINT, &run_oint, NULL);
+		sigaction(SIGTERM, &run_oterm, NULL);
+		run_sig_set = 0;
+	}
+	if (run_idp != NULL)
+		*run_idp = res.run_id;
+	if (res.outcome != RUN_OUTCOME_NONE && tty)
+		fprintf(stderr, "\n");
+	if (rc == RUN_CONFIG)
+		cmd_config_errors(&errs);
+	else if (res.outcome == RUN_OUTCOME_NONE && rc != RUN_OK)
+		log_warnx("%s", err);
+	config_errors_free(&errs);
+	run_report_end(&res, err);
+	if (res.outcome == RUN_OUTCOME_DONE ||
+	    res.outcome == RUN_OUTCOME_JOBS_FAILED)
+		run_print_summary(rq->db_path, res.run_id, json, stdout);
+	return (int)rc;
 }
 
 static int
@@ -455,8 +315,7 @@ run_exec(struct cmd_ctx *ctx)
 		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
 		    "--inventory FILE" : "--plan FILE");
 	rq.db_path = ctx->db;
-	rq.json = strcmp(ctx->format, "json") == 0;
-	return run_execute(&rq, NULL);
+	return cmd_run_drive(&rq, strcmp(ctx->format, "json") == 0, NULL);
 }
 
 const struct cmd_entry cmd_run_entry = {

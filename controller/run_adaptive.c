@@ -1,29 +1,27 @@
 /*
- * cmd_run_adaptive: adaptive sampling for `labrat run` (and demo).  After
- * the planned repetitions, detect looks at every one-knob comparison; those
- * still inconclusive get repetitions on both sides, interleaved (A B A B),
- * up to the plan's max_samples; the executor runs them; repeat.
+ * run_adaptive: adaptive sampling.  After the planned repetitions, detect
+ * looks at every one-knob comparison; those still inconclusive get
+ * repetitions on both sides, interleaved (A B A B), up to the plan's
+ * max_samples; the run's executor runs them on the sessions it already
+ * holds; repeat.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "config.h"
 #include "detect.h"
 #include "executor.h"
 #include "log.h"
+#include "run.h"
+#include "run_int.h"
 #include "store.h"
 #include "util.h"
 
-#define RUN_ADAPTIVE_ROUNDS	16	/* looks are at most log2(max/min) + 2 */
-
-/* Queues the next look's jobs; *added gets how many (0: all decided). */
-static int
-adaptive_queue(const struct config_plan *plan, const char *db_path,
+int
+run_adaptive_queue(struct store *st, const struct config_plan *plan,
     int64_t run_id, size_t *added, char *err, size_t errlen)
 {
-	struct store		*st = NULL;
 	struct detect_params	 p;
 	struct detect_result	 res;
 	struct store_job_spec	*specs = NULL;
@@ -33,8 +31,6 @@ adaptive_queue(const struct config_plan *plan, const char *db_path,
 	memset(&res, 0, sizeof res);
 	detect_params_default(&p);
 	detect_params_plan(plan, &p);
-	if (store_open(db_path, STORE_OPEN_MIGRATE, &st, err, errlen) == -1)
-		return -1;
 	if (detect_run(st, run_id, &p, &res, err, errlen) == -1 ||
 	    detect_more_jobs(st, &res, &specs, added, err, errlen) == -1)
 		goto fail;
@@ -45,32 +41,28 @@ adaptive_queue(const struct config_plan *plan, const char *db_path,
 fail:
 	free(specs);
 	detect_result_free(&res);
-	store_close(st);
 	return rc;
 }
 
 int
-run_adaptive(const struct config_inventory *inv,
-    const struct config_plan *plan, int64_t run_id,
-    const struct executor_opts *opts, struct executor_summary *sum,
-    char *err, size_t errlen)
+run_adaptive(struct run *r, struct executor *ex,
+    struct executor_summary *sum, char *err, size_t errlen)
 {
 	struct executor_summary	s;
 	size_t			added;
 	int			round;
 
 	for (round = 1; round <= RUN_ADAPTIVE_ROUNDS; round++) {
-		if (adaptive_queue(plan, opts->db_path, run_id, &added, err,
+		if (run_adaptive_queue(r->st, r->plan, r->id, &added, err,
 		    errlen) == -1)
 			return -1;
 		if (added == 0)
 			break;
 		log_info("run %lld: adaptive sampling, look %d: %zu more jobs "
-		    "for inconclusive comparisons", (long long)run_id, round,
+		    "for inconclusive comparisons", (long long)r->id, round,
 		    added);
 		memset(&s, 0, sizeof s);
-		if (executor_run(inv, plan, run_id, opts, &s, err,
-		    errlen) == -1)
+		if (executor_drain(ex, r->id, &s, err, errlen) == -1)
 			return -1;
 		sum->done += s.done;
 		sum->failed += s.failed;

@@ -1,0 +1,325 @@
+/*
+ * run: create, resume, drive, cancel and finish a run (see run.h); the
+ * adaptive rounds are in run_adaptive.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "executor.h"
+#include "log.h"
+#include "matrix.h"
+#include "run.h"
+#include "run_int.h"
+#include "store.h"
+#include "util.h"
+
+void
+run_owner_default(char *owner, size_t len)
+{
+	char	host[64];
+
+	if (gethostname(host, sizeof host) == -1)
+		snprintf(host, sizeof host, "?");
+	host[sizeof host - 1] = '\0';
+	snprintf(owner, len, "%s:%ld", host, (long)getpid());
+}
+
+/* A run with its store open; NULL with err. */
+static struct run *
+run_alloc(const char *db_path, const char *owner, char *err, size_t errlen)
+{
+	struct run	*r;
+
+	r = xcalloc(1, sizeof *r);
+	r->db_path = xstrdup(db_path);
+	if (owner != NULL)
+		snprintf(r->owner, sizeof r->owner, "%s", owner);
+	else
+		run_owner_default(r->owner, sizeof r->owner);
+	if (store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
+	    &r->st, err, errlen) == -1) {
+		run_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Loads inventory and plan (from files, or the texts a run stored). */
+static int
+run_load(struct run *r, const char *ipath, const char *itext,
+    const char *ppath, const char *ptext, struct config_errors *errs)
+{
+	r->inv = itext != NULL ? config_inventory_parse(ipath, itext,
+	    strlen(itext), errs) : config_inventory_load(ipath, errs);
+	if (r->inv != NULL)
+		r->plan = ptext != NULL ? config_plan_parse(ppath, ptext,
+		    strlen(ptext), r->inv, errs) : config_plan_load(ppath,
+		    r->inv, errs);
+	return r->inv != NULL && r->plan != NULL ? 0 : -1;
+}
+
+/* Stores the run and its jobs in one go. */
+static int
+run_store(struct run *r, const char *kind, char *err, size_t errlen)
+{
+	struct store_run_spec	 spec;
+	struct store_job_spec	*specs = NULL;
+	struct matrix_job	*jobs = NULL;
+	char			(*params)[STORE_PARAMS_MAX] = NULL;
+	char			*itext = NULL, *ptext = NULL;
+	size_t			 njobs = 0, i;
+	int			 rc = -1;
+
+	if (matrix_expand(r->plan, r->inv, &jobs, &njobs, err, errlen) == -1)
+		goto fail;
+	if ((itext = util_read_file(r->inv->path, CONFIG_FILE_MAX, NULL, err,
+	    errlen)) == NULL || (ptext = util_read_file(r->plan->path,
+	    CONFIG_FILE_MAX, NULL, err, errlen)) == NULL)
+		goto fail;
+	memset(&spec, 0, sizeof spec);
+	spec.kind = kind;
+	spec.inventory_path = r->inv->path;
+	spec.inventory_text = itext;
+	spec.plan_path = r->plan->path;
+	spec.plan_text = ptext;
+	spec.owner = r->owner;
+	if (store_run_create(r->st, &spec, &r->id, err, errlen) == -1)
+		goto fail;
+	specs = xcalloc(njobs, sizeof *specs);
+	params = xcalloc(njobs, sizeof *params);
+	for (i = 0; i < njobs; i++)
+		executor_job_spec(&jobs[i], params[i], sizeof params[i],
+		    &specs[i]);
+	if (store_jobs_add(r->st, r->id, specs, njobs, err, errlen) == -1)
+		goto fail;
+	log_info("run %lld: %zu jobs", (long long)r->id, njobs);
+	rc = 0;
+fail:
+	free(itext);
+	free(ptext);
+	free(specs);
+	free(params);
+	free(jobs);
+	return rc;
+}
+
+enum run_status
+run_create(const char *db_path, const char *inventory, const char *plan,
+    const char *kind, const char *owner, struct run **runp,
+    struct config_errors *errs, char *err, size_t errlen)
+{
+	struct run	*r;
+
+	*runp = NULL;
+	util_seterr(err, errlen, "%s", "");
+	if ((r = run_alloc(db_path, owner, err, errlen)) == NULL)
+		return RUN_FAIL;
+	if (run_load(r, inventory, NULL, plan, NULL, errs) == -1) {
+		run_free(r);
+		return RUN_CONFIG;
+	}
+	if (run_store(r, kind != NULL ? kind : "manual", err, errlen) == -1) {
+		run_free(r);
+		return RUN_FAIL;
+	}
+	*runp = r;
+	return RUN_OK;
+}
+
+enum run_status
+run_resume(const char *db_path, int64_t id, const char *owner,
+    struct run **runp, struct config_errors *errs, char *err, size_t errlen)
+{
+	struct store_run	 row;
+	struct run		*r;
+	char			 e[1024];
+	int64_t			 n;
+	enum run_status		 rc = RUN_FAIL;
+
+	*runp = NULL;
+	util_seterr(err, errlen, "%s", "");
+	memset(&row, 0, sizeof row);
+	if ((r = run_alloc(db_path, owner, err, errlen)) == NULL)
+		return RUN_FAIL;
+	r->id = id;
+	e[0] = '\0';
+	if (store_run_get(r->st, id, &row, e, sizeof e) != 1) {
+		util_seterr(err, errlen, "run %lld: %s", (long long)id,
+		    e[0] != '\0' ? e : "no such run");
+		goto out;
+	}
+	if (run_load(r, row.inventory_path, row.inventory_text, row.plan_path,
+	    row.plan_text, errs) == -1) {
+		rc = RUN_CONFIG;
+		goto out;
+	}
+	/* Hosts the dead controller left mid-job go back first. */
+	n = executor_restore_all(r->inv, r->plan, r->plan->connect_timeout,
+	    e, sizeof e);
+	if (n > 0)
+		log_warnx("run %lld: %lld hosts could not be restored",
+		    (long long)id, (long long)n);
+	if (store_run_reset_running(r->st, id, &n, err, errlen) == -1 ||
+	    store_run_set_owner(r->st, id, r->owner, err, errlen) == -1)
+		goto out;
+	log_info("run %lld: resuming, %lld interrupted jobs requeued",
+	    (long long)id, (long long)n);
+	rc = RUN_OK;
+out:
+	store_run_free(&row);
+	if (rc == RUN_OK)
+		*runp = r;
+	else
+		run_free(r);
+	return rc;
+}
+
+int64_t
+run_id(const struct run *r)
+{
+	return r->id;
+}
+
+const struct config_plan *
+run_plan(const struct run *r)
+{
+	return r->plan;
+}
+
+/* Cancels the jobs with job_reason and the run with run_reason. */
+static int
+run_cancel_as(struct run *r, const char *job_reason, const char *run_reason,
+    int64_t *n, char *err, size_t errlen)
+{
+	int64_t	dummy;
+
+	if (store_run_cancel_jobs(r->st, r->id, job_reason, n != NULL ? n :
+	    &dummy, err, errlen) == -1)
+		return -1;
+	return store_run_finish(r->st, r->id, STORE_RUN_CANCELLED, run_reason,
+	    err, errlen);
+}
+
+int
+run_cancel(struct run *r, const char *reason, int64_t *n, char *err,
+    size_t errlen)
+{
+	return run_cancel_as(r, reason, reason, n, err, errlen);
+}
+
+int
+run_finish(struct run *r, const struct executor_summary *sum, char *err,
+    size_t errlen)
+{
+	return store_run_finish(r->st, r->id, sum->failed > 0 ?
+	    STORE_RUN_FAILED : STORE_RUN_DONE, sum->failed > 0 ?
+	    "some jobs failed" : NULL, err, errlen);
+}
+
+/* The executor could not start: the run is failed, nothing was touched. */
+static enum run_status
+run_not_started(struct run *r, struct run_result *res, const char *why,
+    char *err, size_t errlen)
+{
+	char	reason[1024], e[1024];
+
+	/* Nothing was touched: the jobs stay queued for a resume. */
+	res->outcome = RUN_OUTCOME_NOT_STARTED;
+	util_seterr(err, errlen, "run %lld not started: %s", (long long)r->id,
+	    why);
+	snprintf(reason, sizeof reason, "not started: %.900s", why);
+	if (store_run_finish(r->st, r->id, STORE_RUN_FAILED, reason, e,
+	    sizeof e) == -1)
+		log_warnx("run %lld: %s", (long long)r->id, e);
+	return RUN_FAIL;
+}
+
+enum run_status
+run_start(struct run *r, const struct run_drive *drive,
+    struct run_result *res, char *err, size_t errlen)
+{
+	struct executor_opts	 opts;
+	struct executor		*ex;
+	char			 e[1024];
+
+	util_seterr(err, errlen, "%s", "");
+	memset(&opts, 0, sizeof opts);
+	opts.db_path = r->db_path;
+	opts.owner = r->owner;
+	if (drive != NULL) {
+		opts.stop = drive->stop;
+		opts.progress = drive->progress;
+		opts.progress_arg = drive->progress_arg;
+	}
+	memset(&res->sum, 0, sizeof res->sum);
+	res->run_id = r->id;
+	res->ncancelled = 0;
+	/* One executor for the planned jobs and every adaptive round: each
+	 * host is connected (and its agent checked) once. */
+	if ((ex = executor_new(r->inv, r->plan, &opts, e, sizeof e)) == NULL)
+		return run_not_started(r, res, e, err, errlen);
+	if (executor_drain(ex, r->id, &res->sum, e, sizeof e) == -1) {
+		executor_free(ex);
+		return run_not_started(r, res, e, err, errlen);
+	}
+	if (r->plan->stats.adaptive && !res->sum.stopped &&
+	    run_adaptive(r, ex, &res->sum, e, sizeof e) == -1)
+		log_warnx("run %lld: adaptive sampling: %s", (long long)r->id,
+		    e);
+	executor_free(ex);
+	if (res->sum.stopped) {
+		res->outcome = RUN_OUTCOME_INTERRUPTED;
+		if (run_cancel_as(r, "interrupted", "interrupted by a signal",
+		    &res->ncancelled, e, sizeof e) == -1)
+			log_warnx("run %lld: %s", (long long)r->id, e);
+		return RUN_OK;
+	}
+	res->outcome = res->sum.failed > 0 ? RUN_OUTCOME_JOBS_FAILED :
+	    RUN_OUTCOME_DONE;
+	if (run_finish(r, &res->sum, e, sizeof e) == -1)
+		log_warnx("run %lld: %s", (long long)r->id, e);
+	return RUN_OK;
+}
+
+void
+run_free(struct run *r)
+{
+	if (r == NULL)
+		return;
+	config_plan_free(r->plan);
+	config_inventory_free(r->inv);
+	store_close(r->st);
+	free(r->db_path);
+	free(r);
+}
+
+enum run_status
+run_execute(const struct run_request *rq, struct run_result *res,
+    struct config_errors *errs, char *err, size_t errlen)
+{
+	struct run	*r = NULL;
+	enum run_status	 rc;
+
+	memset(res, 0, sizeof *res);
+	if (rq->resume > 0)
+		rc = run_resume(rq->db_path, rq->resume, rq->owner, &r, errs,
+		    err, errlen);
+	else
+		rc = run_create(rq->db_path, rq->inventory, rq->plan, rq->kind,
+		    rq->owner, &r, errs, err, errlen);
+	if (rc != RUN_OK)
+		return rc;
+	res->run_id = r->id;
+	res->resumed = rq->resume > 0;
+	if (rq->started != NULL)
+		rq->started(res, rq->started_arg);
+	rc = run_start(r, &rq->drive, res, err, errlen);
+	if (rc == RUN_OK && (res->outcome != RUN_OUTCOME_DONE ||
+	    res->sum.restore_failures > 0))
+		rc = RUN_FAIL;
+	run_free(r);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/*
+ * run: a run's lifecycle.  A run is a row in the store with its jobs (the
+ * plan expanded over the inventory) and a copy of the inventory and plan
+ * texts it was created from.  This module creates one, resumes one whose
+ * controller died or that could not start, drives its queued jobs through
+ * the executor (then, when the plan asks for it, the adaptive sampling
+ * rounds), and finishes it: done, failed (some jobs failed, or not started:
+ * no host was changed and the jobs stay queued for a resume) or cancelled
+ * (the caller's stop flag was set; the jobs left are cancelled, not
+ * resumed).
+ *
+ * Nothing here prints to stdout or exits: progress goes to a callback,
+ * diagnostics to log_*, errors to the caller's buffer, so the CLI and a
+ * daemon drive runs the same way.  Store states today: a created run is
+ * "running" at once; a run whose controller died stays "running" until
+ * resumed.
+ */
+#ifndef LABRAT_RUN_H
+#define LABRAT_RUN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "executor.h"
+
+/* What the run functions return: the values are the CLI's exit statuses. */
+enum run_status {
+	RUN_OK = 0,
+	RUN_FAIL = 1,		/* store, host or run failure: see err */
+	RUN_CONFIG = 2,		/* bad inventory or plan: see errs */
+};
+
+/* How a run that was driven ended. */
+enum run_outcome {
+	RUN_OUTCOME_NONE = 0,	/* not driven: no run, or it failed before */
+	RUN_OUTCOME_DONE,	/* every job done (restores: see sum) */
+	RUN_OUTCOME_JOBS_FAILED,	/* driven to its end, some jobs failed */
+	RUN_OUTCOME_NOT_STARTED,	/* no host changed; jobs stay queued */
+	RUN_OUTCOME_INTERRUPTED,	/* *stop: the jobs left are cancelled */
+};
+
+struct run_result {
+	int64_t			run_id;		/* 0 until created/resumed */
+	int			resumed;
+	enum run_outcome	outcome;
+	struct executor_summary	sum;		/* over every round */
+	int64_t			ncancelled;	/* RUN_OUTCOME_INTERRUPTED */
+};
+
+/* How to drive a run: all optional (NULL). */
+struct run_drive {
+	/* Set (e.g. by a signal handler) to stop: the executor's workers
+	 * finish their step, restore their hosts and leave. */
+	volatile sig_atomic_t	*stop;
+	void	(*progress)(const struct executor_progress *, void *);
+	void	*progress_arg;
+};
+
+/* A run open for driving: its store handle, inventory, plan and owner. */
+struct run;
+
+/* "hostname:pid", the default owner of a run and of its host leases. */
+void	run_owner_default(char *owner, size_t len);
+
+/*
+ * Loads the inventory and plan files, expands the plan into jobs and
+ * stores the run (kind: "manual", "demo", ...; owner NULL: the default) with
+ * its jobs, queued.  On RUN_OK *runp is the open run (run_free()).
+ * RUN_CONFIG: the config errors were appended to errs (the caller's, which
+ * it initialises and frees); RUN_FAIL: err.
+ */
+enum run_status run_create(const char *db_path, const char *inventory,
+	    const char *plan, const char *kind, const char *owner,
+	    struct run **runp, struct config_errors *errs, char *err,
+	    size_t errlen);
+
+/*
+ * Opens run_id again from the inventory and plan texts it stored, puts
+ * back the hosts a dead controller left mid-job (a host that cannot be
+ * restored is only logged: its rollback timer does it), requeues the jobs
+ * left running (attempts kept), takes the run over as owner (NULL: the
+ * default) and marks it running.  Any earlier state is resumed: a finished
+ * run has nothing queued and is finished again.  *runp, errs, err: as for
+ * run_create().
+ */
+enum run_status run_resume(const char *db_path, int64_t run_id,
+	    const char *owner, struct run **runp, struct config_errors *errs,
+	    char *err, size_t errlen);
+
+int64_t	run_id(const struct run *);
+const struct config_plan *run_plan(const struct run *);
+
+/*
+ * Drives every queued job of the run through one executor and, if the
+ * plan's stats.adaptive is set and nothing stopped it, the adaptive rounds
+ * on the same executor (more repetitions for inconclusive comparisons, up
+ * to max_samples; the host sessions are reused); then
+ * finishes it (run_finish()) or, when *stop was set, cancels what is left
+ * ("interrupted by a signal").  res->outcome says which; res->sum counts
+ * the jobs of every round.  Returns RUN_OK when the run was driven to its
+ * end whatever its jobs did, RUN_FAIL when it could not start (the run is
+ * marked failed "not started: ...", err says why, nothing on a host was
+ * changed).
+ */
+enum run_status run_start(struct run *, const struct run_drive *,
+	    struct run_result *res, char *err, size_t errlen);
+
+/* Cancels the queued and running jobs (*n: how many, may be NULL) and
+ * marks the run cancelled, both with reason. */
+int	run_cancel(struct run *, const char *reason, int64_t *n, char *err,
+	    size_t errlen);
+
+/* Marks the run done, or failed ("some jobs failed") if sum says so. */
+int	run_finish(struct run *, const struct executor_summary *sum,
+	    char *err, size_t errlen);
+
+/* Closes the run's store and frees it (NULL is fine). */
+void	run_free(struct run *);
+
+/* A whole run in one call, as `labrat run` and `labrat demo` do it. */
+struct run_request {
+	const char	*db_path;
+	const char	*inventory;	/* a new run: the files */
+	const char	*plan;
+	const char	*kind;		/* "manual" when NULL */
+	int64_t		 resume;	/* run id to resume, 0 = a new run */
+	const char	*owner;		/* NULL = run_owner_default() */
+	struct run_drive drive;
+	/* Called once the run exists (created or resumed), before its jobs
+	 * are driven; may be NULL. */
+	void		(*started)(const struct run_result *, void *);
+	void		*started_arg;
+};
+
+/*
+ * run_create() or run_resume(), then run_start().  *res is filled as far
+ * as it got (res->run_id is 0 if no run was created or resumed).  RUN_OK
+ * only when every job is done and every host restored; RUN_CONFIG with
+ * errs; RUN_FAIL with err (a run that did not start: err says why and
+ * res->outcome is RUN_OUTCOME_NOT_STARTED), or a run that was interrupted
+ * or had failed jobs or restores (res says which, err is empty).
+ */
+enum run_status run_execute(const struct run_request *,
+	    struct run_result *res, struct config_errors *errs, char *err,
+	    size_t errlen);
+
+#endif
