@@ -127,6 +127,7 @@ demo_exec(struct cmd_ctx *ctx)
 	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
 	    "(configs/plan-demo.json)");
 	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
 	rq.inventory = inv;
 	rq.plan = plan;
 	rq.kind = "demo";
