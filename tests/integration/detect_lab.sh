@@ -109,6 +109,15 @@ awk '/^  comparison / { col = index($0, "CI of ratio"); next }
 head -1 "$TMP/report.csv" | grep -q ',unit,run_a,run_b$' || fail "CSV header: $(head -1 "$TMP/report.csv")"
 [ "$(grep -c '^knob,.*,bit/s,1,1$' "$TMP/report.csv")" -eq 8 ] || fail "CSV knob rows lack unit and run ids"
 
+# labrat runs lists the run: done, its revision, both links, every job done.
+"$LABRAT" runs --db "$DB" >"$TMP/runs.txt" || fail "labrat runs failed"
+grep -Eq "^ *1  manual  done  +[0-9-]+ [0-9:]+  r[0-9]+  +(bce,em|em,bce)  +$njobs/$njobs  " "$TMP/runs.txt" ||
+    fail "labrat runs: $(cat "$TMP/runs.txt")"
+"$LABRAT" runs --db "$DB" --format json >"$TMP/runs.json" || fail "labrat runs --format json"
+jq -e --argjson n "$njobs" '.[0] | .id == 1 and .state == "done" and .jobs.done == $n and
+    (.links | sort) == ["bce", "em"] and (.revisions | length) == 1' "$TMP/runs.json" >/dev/null ||
+    fail "labrat runs JSON: $(cat "$TMP/runs.json")"
+
 # A run against itself: nothing changed, exit 0.
 "$LABRAT" compare 1 1 --db "$DB" --link em >"$TMP/compare.txt" || fail "compare 1 1 exited $?"
 grep -q "Summary: run 1 -> run 1, 4 series: 0 regressions" "$TMP/compare.txt" || fail "compare summary"
