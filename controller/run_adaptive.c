@@ -20,11 +20,13 @@
 
 int
 run_adaptive_queue(struct store *st, const struct config_plan *plan,
-    int64_t run_id, size_t *added, char *err, size_t errlen)
+    int64_t run_id, size_t *added, size_t *more, size_t *left, char *err,
+    size_t errlen)
 {
 	struct detect_params	 p;
 	struct detect_result	 res;
 	struct store_job_spec	*specs = NULL;
+	size_t			 i, nmore = 0, nleft = 0;
 	int			 rc = -1;
 
 	*added = 0;
@@ -34,9 +36,19 @@ run_adaptive_queue(struct store *st, const struct config_plan *plan,
 	if (detect_run(st, run_id, &p, &res, err, errlen) == -1 ||
 	    detect_more_jobs(st, &res, &specs, added, err, errlen) == -1)
 		goto fail;
+	for (i = 0; i < res.ncmps; i++) {
+		if (res.cmps[i].v.verdict == STATS_INCONCLUSIVE)
+			nleft++;
+		if (res.cmps[i].add_a > 0 || res.cmps[i].add_b > 0)
+			nmore++;
+	}
 	if (*added > 0 && store_jobs_add(st, run_id, specs, *added, err,
 	    errlen) == -1)
 		goto fail;
+	if (more != NULL)
+		*more = nmore;
+	if (left != NULL)
+		*left = nleft;
 	rc = 0;
 fail:
 	free(specs);
@@ -45,32 +57,34 @@ fail:
 }
 
 int
-run_adaptive(struct run *r, struct executor *ex,
-    struct executor_summary *sum, char *err, size_t errlen)
+run_adaptive(struct run *r, struct run_track *t, run_drain_fn drain,
+    void *arg, struct executor_summary *sum, char *err, size_t errlen)
 {
-	struct executor_summary	s;
-	size_t			added;
-	int			round;
+	size_t	added, more, left;
+	int64_t	ended, failed;
+	int	round;
 
 	for (round = 1; round <= RUN_ADAPTIVE_ROUNDS; round++) {
-		if (run_adaptive_queue(r->st, r->plan, r->id, &added, err,
+		if (run_adaptive_queue(r->st, r->plan, r->id, &added, &more,
+		    &left, err, errlen) == -1)
+			return -1;
+		if (added == 0) {
+			run_track_settled(t, (int64_t)left);
+			break;
+		}
+		if (run_track_round(t, (int64_t)added, (int64_t)more, err,
 		    errlen) == -1)
 			return -1;
-		if (added == 0)
-			break;
-		log_info("run %lld: adaptive sampling, look %d: %zu more jobs "
-		    "for inconclusive comparisons", (long long)r->id, round,
-		    added);
-		memset(&s, 0, sizeof s);
-		if (executor_drain(ex, r->id, &s, err, errlen) == -1)
+		log_info("run %lld: adaptive sampling, round %d: %zu more jobs "
+		    "for %zu inconclusive comparisons", (long long)r->id,
+		    t->round, added, more);
+		ended = t->base_done;
+		failed = sum->failed;
+		if (run_track_drain(t, drain, arg, sum, err, errlen) == -1)
 			return -1;
-		sum->done += s.done;
-		sum->failed += s.failed;
-		sum->cancelled += s.cancelled;
-		sum->stopped |= s.stopped;
-		sum->restore_failures += s.restore_failures;
 		/* Nothing measured (all failed) or stopped: no endless loop. */
-		if (s.stopped || s.done == 0)
+		if (sum->stopped || t->base_done == ended ||
+		    sum->failed - failed >= (int64_t)added)
 			break;
 	}
 	return 0;
