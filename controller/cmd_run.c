@@ -151,8 +151,13 @@ run_event(const struct run_event *ev, void *arg)
 	fprintf(stderr, "%slabrat: ", tty ? "\r\033[K" : "");
 	switch (ev->kind) {
 	case RUN_EVENT_PLANNED:
-		fprintf(stderr, "%lld jobs planned%s%s, %s\n",
-		    (long long)ev->planned, done, upto, eta);
+		if (ev->done >= ev->total)
+			fprintf(stderr, "%lld jobs planned, %lld ended: nothing "
+			    "left to run\n", (long long)ev->planned,
+			    (long long)ev->done);
+		else
+			fprintf(stderr, "%lld jobs planned%s%s, %s\n",
+			    (long long)ev->planned, done, upto, eta);
 		break;
 	case RUN_EVENT_ROUND:
 		fprintf(stderr, "round %d: %lld more jobs for %lld "
