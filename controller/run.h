@@ -9,9 +9,11 @@
  * (the caller's stop flag was set; the jobs left are cancelled, not
  * resumed).
  *
- * Nothing here prints to stdout or exits: progress goes to a callback,
- * diagnostics to log_*, errors to the caller's buffer, so the CLI and a
- * daemon drive runs the same way.  Store states today: a created run is
+ * Nothing here prints to stdout or exits: progress (one job counter over
+ * the whole run, its rounds included) and events (the plan with its worst
+ * case and ETA up front, each adaptive round as it starts) go to
+ * callbacks, diagnostics to log_*, errors to the caller's buffer, so the
+ * CLI and a daemon drive runs the same way.  Store states today: a created run is
  * "running" at once; a run whose controller died stays "running" until
  * resumed.
  */
