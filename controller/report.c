@@ -449,7 +449,7 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
 	if (resolve_run(st, &run_id, err, errlen) == -1 ||
-	    detect_params_run(st, run_id, &p, err, errlen) == -1 ||
+	    report_params_run(st, run_id, &p, err, errlen) == -1 ||
 	    detect_run(st, run_id, &p, &res, err, errlen) == -1)
 		goto fail;
 	if (baseline_run >= 0 && detect_baseline(st, baseline_run, &res, err,
@@ -539,7 +539,7 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 		return -1;
 	if (resolve_run(st, &run_a, err, errlen) == -1 ||
 	    resolve_run(st, &run_b, err, errlen) == -1 ||
-	    detect_params_run(st, run_b, &p, err, errlen) == -1)
+	    report_params_run(st, run_b, &p, err, errlen) == -1)
 		goto fail;
 	if (o->metric != NULL)
 		snprintf(p.metric, sizeof p.metric, "%s", o->metric);

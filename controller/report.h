@@ -56,6 +56,16 @@ int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	    size_t errlen);
 
 /*
+ * The detect parameters run_id was measured with (report_params.c): the
+ * stats section of the plan text it stored, or the defaults when it
+ * stored none or one that no longer parses (logged), and a
+ * p->inventory_links that reads the links of the inventory it stored.
+ * 0 or -1 with err (no such run, store error).
+ */
+int	report_params_run(struct store *, int64_t run_id,
+	    struct detect_params *p, char *err, size_t errlen);
+
+/*
  * A trigger as one sentence (no trailing newline) into buf; returns the
  * length it needed like snprintf.
  */

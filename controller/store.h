@@ -405,6 +405,10 @@ struct store_bisect_spec {
 	const char	*revisions;	/* ordered candidate list, one per line */
 	const char	*inventory_path;
 	const char	*plan_path;
+	/* The texts of both files as validated at the start (may be NULL):
+	 * what a resume parses. */
+	const char	*inventory_text;
+	const char	*test_text;
 };
 
 struct store_bisect {
@@ -425,6 +429,8 @@ struct store_bisect {
 	char	*inventory_path;
 	char	*plan_path;
 	char	*reason;
+	char	*inventory_text;	/* NULL: started before schema 4 */
+	char	*test_text;
 };
 
 int	store_bisect_create(struct store *, const struct store_bisect_spec *,

@@ -197,16 +197,18 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 		return -1;
 	return store_do(st, bisect_id, "create bisect", err, errlen,
 	    "INSERT INTO bisects (state, created_at, link, knobs, tool, "
-	    "params, metric, good, bad, revisions, inventory_path, plan_path) "
-	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	    "Ittttt" "ttttt", store_now(), b->link, or_empty(b->knobs),
+	    "params, metric, good, bad, revisions, inventory_path, plan_path, "
+	    "inventory_text, test_text) "
+	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "Ittttt" "ttttttt", store_now(), b->link, or_empty(b->knobs),
 	    b->tool, or_empty(b->params), b->metric, b->good, b->bad,
-	    or_empty(b->revisions), b->inventory_path, b->plan_path);
+	    or_empty(b->revisions), b->inventory_path, b->plan_path,
+	    b->inventory_text, b->test_text);
 }
 
 #define BISECT_COLS "id, state, created_at, finished_at, link, knobs, tool, " \
 	"metric, good, bad, culprit, confidence, params, revisions, " \
-	"inventory_path, plan_path, reason"
+	"inventory_path, plan_path, reason, inventory_text, test_text"
 
 static void
 bisect_read(sqlite3_stmt *stmt, void *p)
@@ -214,13 +216,13 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	struct store_bisect	*b = p;
 
 	memset(b, 0, sizeof *b);
-	store_cols(stmt, 0, "IsIIsssssssdSSSSS", &b->id, b->state,
+	store_cols(stmt, 0, "IsIIsssssssdSSSSSSS", &b->id, b->state,
 	    sizeof b->state, &b->created_at, &b->finished_at, b->link,
 	    sizeof b->link, b->knobs, sizeof b->knobs, b->tool, sizeof b->tool,
 	    b->metric, sizeof b->metric, b->good, sizeof b->good, b->bad,
 	    sizeof b->bad, b->culprit, sizeof b->culprit, &b->confidence,
 	    &b->params, &b->revisions, &b->inventory_path, &b->plan_path,
-	    &b->reason);
+	    &b->reason, &b->inventory_text, &b->test_text);
 }
 
 static void
@@ -285,6 +287,8 @@ store_bisect_free(struct store_bisect *b)
 	free(b->inventory_path);
 	free(b->plan_path);
 	free(b->reason);
+	free(b->inventory_text);
+	free(b->test_text);
 	memset(b, 0, sizeof *b);
 }
 

@@ -7,7 +7,8 @@
  * skip (power-cycled), a host lost during an install (interrupted, then
  * resumed), a controller killed in the middle of a step (a real SIGKILL-
  * like _exit in a child) and resumed without redoing a finished step, the
- * stop flag, and a bad request.
+ * stop flag, a resume from the texts stored at the start (the files
+ * broken since), and a bad request.
  */
 #include <sys/wait.h>
 
@@ -580,6 +581,39 @@ t_bad_request(void **state)
 	assert_int_equal(x->lab.installs, 0);
 }
 
+/* A resume parses the texts stored at the start: the files may have
+ * changed since (here: broken) and the bisect still ends as begun. */
+static void
+t_resume_stored_text(void **state)
+{
+	struct fx			*x = *state;
+	struct hunt_request		 rq;
+	struct store_bisect		 b;
+	struct store_bisect_step	*rows;
+	size_t				 n;
+	int64_t				 id, rid;
+	char				 err[1024] = "";
+
+	x->lab.lost = 107;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_INTERRUPTED);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.inventory_text, inv_json);
+	assert_string_equal(b.test_text, test_json);
+	free(rows);
+	store_bisect_free(&b);
+	write_file(x->inv, "{");
+	write_file(x->test, "{");
+	x->lab.lost = 0;
+	assert_int_equal(hunt_resume(&x->o, id, &rid, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.culprit, "r110");
+	free(rows);
+	store_bisect_free(&b);
+}
+
 int
 main(void)
 {
@@ -590,6 +624,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(t_skip_unbootable, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_install_lost, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_resume_stored_text, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_resume_after_kill, setup,
 		    teardown),
