@@ -1,6 +1,6 @@
 /*
- * run_int.h: internal to run.c, run_adaptive.c and run_track.c: the open
- * run, the adaptive sampling loop and the run's one job counter.
+ * run_int.h: internal to run.c and run_adaptive.c: the open run, the
+ * adaptive sampling loop and the run's one job counter.
  */
 #ifndef LABRAT_RUN_INT_H
 #define LABRAT_RUN_INT_H
@@ -28,7 +28,7 @@ typedef int (*run_drain_fn)(void *arg, int64_t run_id,
 	    struct executor_summary *, char *err, size_t errlen);
 
 /*
- * The run's one job counter across rounds (run_track.c).  The executor
+ * The run's one job counter across rounds (run_adaptive.c).  The executor
  * counts per drain from 0; run_track_progress() (its progress callback,
  * arg: the track) adds the jobs ended before the drain.
  */
