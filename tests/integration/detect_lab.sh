@@ -38,6 +38,16 @@ njobs=$(sq "$DB" 'SELECT count(*) FROM jobs')
 note "run: $(( ($(now_ms) - t0) / 1000 )) s, $njobs jobs"
 # 2 links x 4 combinations x 4 planned: adaptive sampling added jobs.
 [ "$njobs" -gt 32 ] || fail "no repetitions were added ($njobs jobs)"
+# The rounds are announced, the worst case (8 series x 8) said up front,
+# and N/M counts the run's jobs across rounds, ending at the last job.
+grep -q "^labrat: 32 jobs planned, up to 64 with adaptive sampling, ETA [0-9]*m[0-9]*s\.\.[0-9]*m[0-9]*s" "$TMP/run.err" ||
+    fail "no worst case up front: $(grep -m1 'planned' "$TMP/run.err")"
+grep -q "^labrat: round 2: [0-9]* more jobs for [0-9]* inconclusive comparisons* ([0-9]* jobs" "$TMP/run.err" ||
+    fail "round 2 not announced: $(grep 'round\|adaptive' "$TMP/run.err")"
+grep -q "^labrat: adaptive sampling done after round [0-9]*: $njobs jobs" "$TMP/run.err" ||
+    fail "adaptive end not said: $(grep 'adaptive' "$TMP/run.err")"
+grep -q "^labrat: job $njobs/$njobs " "$TMP/run.err" ||
+    fail "the job counter does not end at $njobs/$njobs: $(grep '^labrat: job' "$TMP/run.err" | tail -1)"
 
 "$LABRAT" report --db "$DB" >"$TMP/report.txt" || fail "labrat report failed"
 cat "$TMP/report.txt"
