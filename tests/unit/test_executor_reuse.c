@@ -28,9 +28,9 @@ static char dbpath[300];
 static struct config_inventory *inv;
 static struct config_plan *plan;
 
-static const char plan_text[] = "{\"links\":[\"l\"],\"workloads\":"
-    "[{\"tool\":\"iperf3\",\"time\":1}],\"repetitions\":2,"
-    "\"timeouts\":{\"connect\":5,\"job\":30},\"retries\":0}";
+/* iperf3 on a port of this run's own (fx_free_port()), not 5201, so two
+ * test runs at once do not meet on it. */
+static char plan_text[256];
 
 static int64_t
 handshakes(void)
@@ -185,6 +185,7 @@ group_setup(void **state)
 	struct config_errors	 e;
 	char			*text;
 	size_t			 i;
+	int			 port;
 
 	(void)state;
 	if (fx_setup(&fx) != 0) {
@@ -192,6 +193,14 @@ group_setup(void **state)
 		return -1;
 	}
 	ssh_global_init();
+	if ((port = fx_free_port()) == -1) {
+		fprintf(stderr, "no free port on 127.0.0.1\n");
+		return -1;
+	}
+	snprintf(plan_text, sizeof plan_text, "{\"links\":[\"l\"],"
+	    "\"workloads\":[{\"tool\":\"iperf3\",\"time\":1,\"port\":%d}],"
+	    "\"repetitions\":2,\"timeouts\":{\"connect\":5,\"job\":30},"
+	    "\"retries\":0}", port);
 	snprintf(dbpath, sizeof dbpath, "%s/lr-exreuse-%ld.db",
 	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	    (long)getpid());
