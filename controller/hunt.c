@@ -87,6 +87,8 @@ hunt_view_free(struct hunt_view *v)
 static void
 sess_free(struct hunt_sess *s)
 {
+	if (s->ops == &hunt_lab_real)
+		hunt_lab_real_free(s->lab_arg);
 	hunt_view_free(&s->v);
 	config_plan_free(s->plan);
 	config_inventory_free(s->inv);
@@ -400,6 +402,8 @@ sess_lab(struct hunt_sess *s, const struct hunt_opts *o,
 
 	s->opts = o;
 	s->ops = o->lab != NULL ? o->lab : &hunt_lab_real;
+	s->lab_arg = s->ops == &hunt_lab_real ? hunt_lab_real_new() :
+	    o->lab_arg;
 	s->stop = o->stop != NULL ? o->stop : nostop;
 	if (gethostname(host, sizeof host) == -1)
 		snprintf(host, sizeof host, "?");

@@ -106,8 +106,9 @@ struct hunt_lab_ops {
 		    int *stopped, char *err, size_t errlen);
 };
 
-/* The default ops: kernel_install_host() on both hosts in parallel, and
- * executor_run(). */
+/* The default ops: one executor for the whole bisect, drained once per
+ * batch; kernel_install_on() on both hosts in parallel, on that
+ * executor's sessions (lab_arg is the driver's own then). */
 extern const struct hunt_lab_ops hunt_lab_real;
 
 /* ---- hunting ------------------------------------------------------------ */

@@ -31,6 +31,7 @@ struct hunt_sess {
 	const struct hunt_opts	*opts;
 	const struct hunt_lab_ops *ops;
 	struct hunt_lab		 lab;
+	void			*lab_arg;	/* passed to ops */
 	volatile sig_atomic_t	*stop;	/* never NULL while driving */
 };
 
@@ -50,6 +51,12 @@ int	hunt_step(struct hunt_sess *, const struct bisect_request *req,
 /* Loads GOOD's samples of a baseline bisect from its check step's run
  * (s->v.steps). */
 int	hunt_load_base(struct hunt_sess *, char *err, size_t errlen);
+
+/* hunt_lab.c: the state of hunt_lab_real's ops for one bisect (their
+ * arg): the executor whose sessions every step uses.  Heap, released
+ * with hunt_lab_real_free() (NULL is fine), which closes the sessions. */
+void	*hunt_lab_real_new(void);
+void	 hunt_lab_real_free(void *);
 
 /* ---- hunt_revs.c ---------------------------------------------------- */
 

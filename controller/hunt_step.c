@@ -31,7 +31,7 @@ step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
 	memset(in, 0, sizeof in);
 	in[0].host = &s->inv->hosts[s->link->client.host_index];
 	in[1].host = &s->inv->hosts[s->link->server.host_index];
-	s->ops->install(s->opts->lab_arg, &s->lab, rev, in);
+	s->ops->install(s->lab_arg, &s->lab, rev, in);
 	reason[0] = '\0';
 	for (i = 0; i < 2; i++) {
 		if (in[i].rc == -1) {
@@ -108,7 +108,7 @@ step_batch(struct hunt_sess *s, int64_t run_id, size_t nref, size_t ncand,
 		return -1;
 	}
 	free(specs);
-	if (s->ops->measure(s->opts->lab_arg, &s->lab, run_id, &stopped, err,
+	if (s->ops->measure(s->lab_arg, &s->lab, run_id, &stopped, err,
 	    errlen) == -1)
 		return -1;
 	if (stopped || *s->stop) {

@@ -521,6 +521,11 @@ struct kssh {
 	struct host_opts		 hopts;
 	struct host			*host;	/* NULL while disconnected */
 	int				 power_timeout_s;
+	/* A caller's session (kernel_install_on()): it revives itself, so
+	 * the old session's death shows as a re-establishment. */
+	int				 borrowed;
+	int				 rebooted;	/* alive() was asked */
+	int				 revived;	/* ... and it was */
 };
 
 static int
@@ -555,9 +560,21 @@ kssh_alive(void *arg, int timeout_ms)
 {
 	struct kssh	*k = arg;
 	char		 e[256];
+	int		 before, ok;
 
-	return k->host != NULL && host_check(k->host, timeout_ms, e,
-	    sizeof e) == 0;
+	if (!k->borrowed)
+		return k->host != NULL && host_check(k->host, timeout_ms, e,
+		    sizeof e) == 0;
+	/* Only asked after the reboot command. */
+	k->rebooted = 1;
+	if (k->revived || host_ssh(k->host) == NULL)
+		return 0;
+	before = ssh_reconnects(host_ssh(k->host));
+	ok = host_check(k->host, timeout_ms, e, sizeof e) == 0;
+	if (host_ssh(k->host) != NULL &&
+	    ssh_reconnects(host_ssh(k->host)) != before)
+		k->revived = 1;		/* a new session: the old one died */
+	return ok && !k->revived;
 }
 
 static int
@@ -565,6 +582,15 @@ kssh_connect(void *arg, int timeout_ms, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
+	if (k->borrowed && !k->rebooted)
+		return host_sync(k->host, timeout_ms, err, errlen) == -1 ?
+		    -1 : 0;
+	if (k->borrowed && k->revived) {
+		/* The probe already opened the new system's session. */
+		k->revived = 0;
+		if (host_sync(k->host, timeout_ms, err, errlen) != -1)
+			return 0;
+	}
 	if (k->host != NULL)
 		return host_reconnect(k->host, timeout_ms, err, errlen);
 	k->hopts.connect_timeout_ms = timeout_ms;
@@ -576,8 +602,11 @@ kssh_power(void *arg, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
-	host_close(k->host);
-	k->host = NULL;
+	if (!k->borrowed) {
+		host_close(k->host);
+		k->host = NULL;
+	}
+	k->revived = 0;
 	return kernel_power_cycle(k->h, k->power_timeout_s, err, errlen);
 }
 
@@ -600,30 +629,21 @@ kssh_now(void *arg)
 	return util_now_ms();
 }
 
-int
-kernel_install_host(const struct config_host *h, const char *rev,
-    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
-    size_t errlen)
+/* kernel_switch() through k, then the agent; k->host is not closed. */
+static int
+kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
+    struct kernel_outcome *res, char *err, size_t errlen)
 {
-	struct kssh			 k;
+	const struct config_host	*h = k->h;
 	struct kernel_io		 io;
 	char				 e[1024];
-	int				 rc = -1;
 
 	memset(res, 0, sizeof *res);
 	if (check_rev(h, rev, err, errlen) == -1)
 		return -1;
-	memset(&k, 0, sizeof k);
-	k.h = h;
-	k.power_timeout_s = DEF(o->power_timeout_s, 60);
-	/* The old session must die with the old system: no keepalive
-	 * surprises, no silent revival; the agent comes after verify. */
-	k.hopts.keepalive_s = -1;
-	k.hopts.no_reconnect = 1;
-	k.hopts.no_deploy = 1;
-	k.hopts.deploy_timeout_ms = 120000;
+	k->power_timeout_s = DEF(o->power_timeout_s, 60);
 	memset(&io, 0, sizeof io);
-	io.arg = &k;
+	io.arg = k;
 	io.exec = kssh_exec;
 	io.alive = kssh_alive;
 	io.connect = kssh_connect;
@@ -634,23 +654,55 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	if (!wait_up(o, &io, e, sizeof e)) {
 		util_seterr(err, errlen, "%s: before installing %s: %s",
 		    h->name, rev, e);
-		goto out;
+		return -1;
 	}
 	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
-		goto out;
-	rc = 0;
-	if (res->result != KERNEL_OK || k.host == NULL ||
-	    host_ssh(k.host) == NULL)
-		goto out;
+		return -1;
+	if (res->result != KERNEL_OK || k->host == NULL ||
+	    host_ssh(k->host) == NULL)
+		return 0;
 	/* A new kernel may come with a fresh /var: redeploy when needed. */
-	if (host_deploy(k.host, e, sizeof e) == -1) {
+	if (host_deploy(k->host, e, sizeof e) == -1) {
 		util_seterr(err, errlen, "%s: agent after reboot: %s", h->name,
 		    e);
-		rc = -1;
+		return -1;
 	}
-out:
+	return 0;
+}
+
+int
+kernel_install_host(const struct config_host *h, const char *rev,
+    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
+    size_t errlen)
+{
+	struct kssh	k;
+	int		rc;
+
+	memset(&k, 0, sizeof k);
+	k.h = h;
+	/* The old session must die with the old system: no keepalive
+	 * surprises, no silent revival; the agent comes after verify. */
+	k.hopts.keepalive_s = -1;
+	k.hopts.no_reconnect = 1;
+	k.hopts.no_deploy = 1;
+	k.hopts.deploy_timeout_ms = 120000;
+	rc = kssh_install(&k, rev, o, res, err, errlen);
 	host_close(k.host);
 	return rc;
+}
+
+int
+kernel_install_on(struct host *hs, const char *rev,
+    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
+    size_t errlen)
+{
+	struct kssh	k;
+
+	memset(&k, 0, sizeof k);
+	k.h = host_config(hs);
+	k.host = hs;
+	k.borrowed = 1;
+	return kssh_install(&k, rev, o, res, err, errlen);
 }
 
 /* ---- power hooks ------------------------------------------------------ */
