@@ -296,6 +296,10 @@ hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
 		sess_free(&s);
 		return -1;
 	}
+	/* A running bisect its driver left on a stop is interrupted. */
+	if (strcmp(s.v.row.state, "running") == 0 && s.v.row.reason != NULL &&
+	    strcmp(s.v.row.reason, HUNT_REASON_STOPPED) == 0)
+		snprintf(s.v.row.state, sizeof s.v.row.state, "interrupted");
 	*v = s.v;
 	memset(&s.v, 0, sizeof s.v);
 	sess_free(&s);
@@ -344,6 +348,11 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 
 	if (sess_replay(s, &pending, err, errlen) == -1 ||
 	    hunt_load_base(s, err, errlen) == -1)
+		return -1;
+	/* Driven again: no longer interrupted. */
+	if (s->v.row.reason != NULL && s->v.row.reason[0] != '\0' &&
+	    store_bisect_update(s->v.st, s->v.row.id, "running", NULL, 0, "",
+	    err, errlen) == -1)
 		return -1;
 	while (bisect_next(s->v.m, &req)) {
 		if (*s->stop) {
@@ -427,6 +436,7 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 	struct bisect_result	res;
 	volatile sig_atomic_t	nostop = 0;
 	enum hunt_status	st;
+	char			e[512];
 	int			rc;
 
 	if (idp != NULL)
@@ -444,9 +454,14 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 		return HUNT_ENDED;
 	}
 	sess_lab(&s, o, &nostop);
-	if (drive(&s, &res, err, errlen) == -1)
+	if (drive(&s, &res, err, errlen) == -1) {
 		st = HUNT_INTERRUPTED;
-	else
+		/* Stopped on purpose: said so in status and log (a store
+		 * that fails here leaves it "running", as a kill does). */
+		if (*s.stop)
+			store_bisect_update(s.v.st, s.v.row.id, "running",
+			    NULL, 0, HUNT_REASON_STOPPED, e, sizeof e);
+	} else
 		st = res.status == BISECT_FOUND ? HUNT_FOUND :
 		    res.status == BISECT_RANGE ? HUNT_RANGE : HUNT_FAILED;
 	sess_free(&s);

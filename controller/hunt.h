@@ -34,7 +34,8 @@ enum hunt_status {
 	HUNT_FAILED,		/* ended without a culprit (stored "failed"):
 				   endpoints wrong, verdicts inconsistent */
 	HUNT_INTERRUPTED,	/* stopped before its end: the stop flag, or a
-				   lab or store error (err); still "running",
+				   lab or store error (err); still "running"
+				   (shown "interrupted" after the stop flag),
 				   hunt_resume() continues it */
 	HUNT_CONFIG,		/* bad request, inventory, test or revisions
 				   (err, one line per error); nothing run */
@@ -168,7 +169,9 @@ int	hunt_reset(const char *db_path, int64_t id, int64_t *bisect_id,
  */
 struct hunt_view {
 	struct store			*st;
-	struct store_bisect		 row;
+	struct store_bisect		 row;	/* state "interrupted" for a
+						   running one its stop flag
+						   stopped */
 	struct config_bisect_test	*test;
 	struct bisect			*m;
 	char				**ids, **msgs;	/* the revisions */

@@ -11,6 +11,9 @@
 #define HUNT_SIDE_REF		0
 #define HUNT_SIDE_CAND		1
 #define HUNT_TEXT_MAX		(64 * 1024 * 1024)
+/* The stored reason of a bisect stopped by its stop flag (still
+ * "running" in the store, shown "interrupted"). */
+#define HUNT_REASON_STOPPED	"interrupted by a signal"
 
 struct hunt_sess {
 	struct hunt_view	 v;	/* the stored bisect, machine, steps */

@@ -554,6 +554,57 @@ t_stop_flag(void **state)
 	    HUNT_FOUND);
 }
 
+/* Stopped in its first batch: status says interrupted, and its reason
+ * names no endpoint, none having been checked; resumed, it is running. */
+static void
+t_interrupted(void **state)
+{
+	struct fx			*x = *state;
+	struct hunt_request		 rq;
+	struct hunt_view		 v;
+	struct bisect_result		 res;
+	volatile sig_atomic_t		 stop = 0;
+	int64_t				 id;
+	char				 err[1024] = "";
+
+	x->o.stop = &stop;
+	x->lab.stop_at_measure = 1;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_INTERRUPTED);
+	assert_int_equal(hunt_view_open(&v, x->db, id, err, sizeof err), 0);
+	assert_string_equal(v.row.state, "interrupted");
+	assert_string_equal(v.row.reason, "interrupted by a signal");
+	bisect_result(v.m, &res);
+	assert_int_equal(res.status, BISECT_RUNNING);
+	assert_null(strstr(res.reason, "r100"));
+	assert_null(strstr(res.reason, "r115"));
+	hunt_view_free(&v);
+
+	/* Stopped again after GOOD was checked: only GOOD is named. */
+	stop = 0;
+	x->lab.measures = 0;
+	x->lab.stop_at_measure = 3;
+	assert_int_equal(hunt_resume(&x->o, id, NULL, err, sizeof err),
+	    HUNT_INTERRUPTED);
+	assert_int_equal(hunt_view_open(&v, x->db, id, err, sizeof err), 0);
+	assert_string_equal(v.row.state, "interrupted");
+	assert_string_equal(v.steps[0].verdict, "good");
+	assert_string_equal(v.steps[1].verdict, "");
+	bisect_result(v.m, &res);
+	assert_non_null(strstr(res.reason, "last good r100"));
+	assert_null(strstr(res.reason, "r115"));
+	hunt_view_free(&v);
+
+	stop = 0;
+	x->lab.stop_at_measure = 0;
+	assert_int_equal(hunt_resume(&x->o, 0, &id, err, sizeof err),
+	    HUNT_FOUND);
+	assert_int_equal(hunt_view_open(&v, x->db, id, err, sizeof err), 0);
+	assert_string_equal(v.row.state, "done");
+	hunt_view_free(&v);
+}
+
 static void
 t_bad_request(void **state)
 {
@@ -594,6 +645,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(t_resume_after_kill, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_stop_flag, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_interrupted, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(t_bad_request, setup,
 		    teardown),
 	};
