@@ -551,6 +551,13 @@ running_reason(const struct bisect *b, char *buf, size_t len)
 }
 
 void
+bisect_explain(struct bisect *b, const char *reason)
+{
+	if (b->phase == PH_FAILED && reason != NULL && reason[0] != '\0')
+		snprintf(b->reason, sizeof(b->reason), "%s", reason);
+}
+
+void
 bisect_result(const struct bisect *b, struct bisect_result *res)
 {
 	memset(res, 0, sizeof(*res));

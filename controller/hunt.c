@@ -296,6 +296,10 @@ hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
 		sess_free(&s);
 		return -1;
 	}
+	/* A failed bisect's reason is the stored one: the driver's account
+	 * of an endpoint skip, which the machine alone cannot give. */
+	if (strcmp(s.v.row.state, "failed") == 0 && s.v.row.reason != NULL)
+		bisect_explain(s.v.m, s.v.row.reason);
 	/* A running bisect its driver left on a stop is interrupted. */
 	if (strcmp(s.v.row.state, "running") == 0 && s.v.row.reason != NULL &&
 	    strcmp(s.v.row.reason, HUNT_REASON_STOPPED) == 0)
@@ -370,6 +374,8 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 		    strength, err, errlen) == -1)
 			return -1;
 	}
+	/* An endpoint skip: say what happened there, not what might have. */
+	bisect_explain(s->v.m, s->endpoint_why);
 	bisect_result(s->v.m, res);
 	return store_bisect_update(s->v.st, s->v.row.id,
 	    res->status == BISECT_FAILED ? "failed" : "done",

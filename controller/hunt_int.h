@@ -11,6 +11,9 @@
 #define HUNT_SIDE_REF		0
 #define HUNT_SIDE_CAND		1
 #define HUNT_TEXT_MAX		(64 * 1024 * 1024)
+/* An endpoint still inconclusive at max_samples gets up to this many
+ * times as many samples: two steps, and a wasted bisect costs more. */
+#define HUNT_ENDPOINT_FACTOR	4
 /* The stored reason of a bisect stopped by its stop flag (still
  * "running" in the store, shown "interrupted"). */
 #define HUNT_REASON_STOPPED	"interrupted by a signal"
@@ -36,6 +39,8 @@ struct hunt_sess {
 	struct hunt_lab		 lab;
 	void			*lab_arg;	/* passed to ops */
 	volatile sig_atomic_t	*stop;	/* never NULL while driving */
+	/* Why the last endpoint check was a skip ("" if it was not). */
+	char			 endpoint_why[512];
 };
 
 /* hunt.c: a progress line (printf-style) through o->event. */

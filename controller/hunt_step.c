@@ -153,14 +153,37 @@ dup_values(const double *v, size_t n)
 	return n > 0 ? memcpy(xcalloc(n, sizeof *v), v, n * sizeof *v) : NULL;
 }
 
+/*
+ * An endpoint inconclusive at max_samples: go on with the same samples up
+ * to HUNT_ENDPOINT_FACTOR times the cap (no further re-measuring; the
+ * looks' Bonferroni share shrinks with their number).  1 when extended.
+ */
+static int
+step_extend(struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms, struct bisect_test *ext)
+{
+	if (ms->d.outcome != BISECT_SKIP || (req->why != BISECT_CHECK_GOOD &&
+	    req->why != BISECT_CHECK_BAD))
+		return 0;
+	*ext = s->bt;
+	ext->stats.max_samples *= HUNT_ENDPOINT_FACTOR;
+	hunt_emit(s->opts, s->v.row.id, HUNT_EV_TESTING, req->id,
+	    "bisect: %s (%s): inconclusive at n=%zu, ratio %.3f: up to %zu "
+	    "samples per side", req->id, bisect_why_name(req->why),
+	    ms->ncand, ms->d.ratio, ext->stats.max_samples);
+	return 1;
+}
+
 /* Adaptive sampling of one step in run_id. */
 static int
 step_measure(struct hunt_sess *s, const struct bisect_request *req,
     int64_t run_id, struct step_measure *ms, char *err, size_t errlen)
 {
-	double	*rv = NULL, *cv = NULL;
-	size_t	 nr = 0, nc = 0, roff = 0, coff = 0, before;
-	int	 attempt = 0, baseline_ref, ab;
+	struct bisect_test	 ext;
+	const struct bisect_test *bt = &s->bt;
+	double			*rv = NULL, *cv = NULL;
+	size_t			 nr = 0, nc = 0, roff = 0, coff = 0, before;
+	int			 attempt = 0, baseline_ref, ab;
 
 	ab = s->v.test->compare == CONFIG_BISECT_AB;
 	baseline_ref = !ab && s->nbase == 0 && req->why == BISECT_CHECK_GOOD;
@@ -172,9 +195,15 @@ step_measure(struct hunt_sess *s, const struct bisect_request *req,
 		if (baseline_ref) {
 			if (step_baseline_ref(s, ms))
 				break;
-		} else if (bisect_sample_next(&s->bt, ms->ref, ms->nref,
-		    ms->cand, ms->ncand, attempt, &ms->d, err, errlen) == -1)
+		} else if (bisect_sample_next(bt, ms->ref, ms->nref,
+		    ms->cand, ms->ncand, bt == &ext ? bt->remeasures : attempt,
+		    &ms->d, err, errlen) == -1)
 			goto fail;
+		if (ms->d.action == BISECT_DECIDED && bt == &s->bt &&
+		    step_extend(s, req, ms, &ext)) {
+			bt = &ext;
+			continue;
+		}
 		if (ms->d.action == BISECT_DECIDED)
 			break;
 		if (ms->d.action == BISECT_REMEASURE) {
@@ -215,6 +244,14 @@ fail:
 	return -1;
 }
 
+/* "good endpoint " / "bad endpoint ", or NULL for another step. */
+static const char *
+step_endpoint(const struct bisect_request *req)
+{
+	return req->why == BISECT_CHECK_GOOD ? "good endpoint " :
+	    req->why == BISECT_CHECK_BAD ? "bad endpoint " : NULL;
+}
+
 /* A revision that could not be put on the hosts: a skip. */
 static void
 step_skip(struct hunt_sess *s, const struct bisect_request *req,
@@ -222,6 +259,11 @@ step_skip(struct hunt_sess *s, const struct bisect_request *req,
     enum bisect_outcome *out, double *strength)
 {
 	char	e[1024];
+
+	if (step_endpoint(req) != NULL)
+		snprintf(s->endpoint_why, sizeof s->endpoint_why, "%s%s could "
+		    "not be put on the hosts: %.400s", step_endpoint(req),
+		    req->id, reason);
 
 	store_run_finish(s->v.st, run_id, STORE_RUN_FAILED, reason, e,
 	    sizeof e);
@@ -231,6 +273,24 @@ step_skip(struct hunt_sess *s, const struct bisect_request *req,
 	*out = BISECT_SKIP;
 	*strength = -1;
 	snprintf(row->verdict, sizeof row->verdict, "skip");
+}
+
+/* What an endpoint still inconclusive at the cap means, and what to do. */
+static void
+step_endpoint_why(struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms)
+{
+	char	n[64];
+
+	if (ms->nref == ms->ncand)
+		snprintf(n, sizeof n, "n=%zu per side", ms->ncand);
+	else
+		snprintf(n, sizeof n, "n=%zu (reference %zu)", ms->ncand,
+		    ms->nref);
+	snprintf(s->endpoint_why, sizeof s->endpoint_why, "%s%s "
+	    "inconclusive: ratio %.3f vs threshold %.3g at %s; raise "
+	    "sampling.max_samples or move the threshold", step_endpoint(req),
+	    req->id, ms->d.ratio, s->v.test->threshold, n);
 }
 
 /* The verdict of a measured step into row. */
@@ -252,6 +312,8 @@ step_verdict(struct hunt_sess *s, const struct bisect_request *req,
 	    ms->nref) : NAN;
 	row->ratio = ms->d.ratio;
 	row->p = ms->d.outcome == BISECT_SKIP ? 1.0 : ms->d.v.p;
+	if (ms->d.outcome == BISECT_SKIP && step_endpoint(req) != NULL)
+		step_endpoint_why(s, req, ms);
 	store_run_finish(s->v.st, run_id, STORE_RUN_DONE, ms->d.outcome ==
 	    BISECT_SKIP ? "inconclusive after re-measuring" : NULL, e,
 	    sizeof e);
@@ -272,6 +334,7 @@ hunt_step(struct hunt_sess *s, const struct bisect_request *req,
 	int64_t			 run_id;
 	int			 r;
 
+	s->endpoint_why[0] = '\0';
 	memset(&rs, 0, sizeof rs);
 	rs.kind = "bisect";
 	rs.inventory_path = s->v.row.inventory_path;

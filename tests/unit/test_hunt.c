@@ -7,7 +7,8 @@
  * skip (power-cycled), a host lost during an install (interrupted, then
  * resumed), a controller killed in the middle of a step (a real SIGKILL-
  * like _exit in a child) and resumed without redoing a finished step, the
- * stop flag, and a bad request.
+ * stop flag (shown interrupted), endpoints inconclusive at max_samples
+ * (more samples, then a failure that says why), and a bad request.
  */
 #include <sys/wait.h>
 
@@ -28,6 +29,20 @@
 #include "tmpdir_fixture.h"
 
 #define NREVS	16	/* r100 .. r115 */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 static const char *inv_json =
 "{\"hosts\":["
@@ -65,6 +80,8 @@ struct fake {
 	int	die_at_measure;	/* _exit() inside this measure call, 0 never */
 	int	stop_at_measure; /* set *stop in this measure call */
 	int	installed;	/* revision on the hosts */
+	double	factor;		/* what the fault costs: 0.8 */
+	double	noise;		/* +- this fraction: 0.01 */
 	int	installs, measures, jobs;
 	unsigned	 rnd;
 };
@@ -114,17 +131,18 @@ fake_install(void *arg, const struct hunt_lab *lab, const char *rev,
 	f->installed = r;
 }
 
-/* A throughput around 940 Mbit/s (+-1 %), 0.8x with TSO on from the
- * culprit on. */
+/* A throughput around 940 Mbit/s (+-noise), factor x with TSO on from
+ * the culprit on. */
 static double
 fake_value(struct fake *f, int tso_on)
 {
 	double	v = 940e6;
 
 	f->rnd = f->rnd * 1103515245u + 12345u;
-	v *= 0.99 + 0.02 * (double)((f->rnd >> 8) % 1000) / 1000.0;
+	v *= 1.0 - f->noise + 2.0 * f->noise *
+	    (double)((f->rnd >> 8) % 1000) / 1000.0;
 	if (tso_on && f->installed >= f->culprit)
-		v *= 0.8;
+		v *= f->factor;
 	return v;
 }
 
@@ -222,6 +240,8 @@ setup(void **state)
 		fprintf(fp, "r%d change %d\n", 100 + i, i);
 	fclose(fp);
 	x->lab.culprit = 110;
+	x->lab.factor = 0.8;
+	x->lab.noise = 0.01;
 	x->lab.rnd = 7;
 	x->o.db_path = x->db;
 	x->o.event = on_event;
@@ -605,6 +625,98 @@ t_interrupted(void **state)
 	hunt_view_free(&v);
 }
 
+/* A BAD endpoint right on the threshold: still inconclusive at 4x
+ * max_samples (10), and the failure says so and what to do. */
+static void
+t_endpoint_inconclusive(void **state)
+{
+	struct fx			*x = *state;
+	struct hunt_request		 rq;
+	struct store_bisect		 b;
+	struct store_bisect_step	*rows;
+	struct hunt_view		 v;
+	struct bisect_result		 res;
+	size_t				 n;
+	int64_t				 id;
+	char				 err[1024] = "";
+
+	x->lab.factor = 0.91;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FAILED);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.state, "failed");
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[1].revision, "r115");
+	assert_string_equal(rows[1].verdict, "skip");
+	assert_int_equal(rows[1].n, 40);
+	print_message("reason: %s\n", b.reason);
+	assert_non_null(strstr(b.reason, "bad endpoint r115 inconclusive: "
+	    "ratio 0.9"));
+	assert_non_null(strstr(b.reason, " vs threshold 0.91 at n=40 per "
+	    "side; raise sampling.max_samples or move the threshold"));
+	assert_null(strstr(b.reason, "unbuildable"));
+	assert_int_equal(hunt_view_open(&v, x->db, id, err, sizeof err), 0);
+	bisect_result(v.m, &res);
+	assert_int_equal(res.status, BISECT_FAILED);
+	assert_string_equal(res.reason, b.reason);
+	hunt_view_free(&v);
+	free(rows);
+	store_bisect_free(&b);
+}
+
+/* An unbootable BAD endpoint: the failure names the host and the cause. */
+static void
+t_endpoint_unbootable(void **state)
+{
+	struct fx		*x = *state;
+	struct hunt_request	 rq;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	size_t			 n;
+	int64_t			 id;
+	char			 err[1024] = "";
+
+	x->lab.unbootable = 115;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FAILED);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.reason, "bad endpoint r115 could not be put on "
+	    "the hosts: em-b: unbootable: did not come back by itself");
+	free(rows);
+	store_bisect_free(&b);
+}
+
+/* A BAD endpoint inconclusive at max_samples (10) but decided with the
+ * endpoint's extra samples: the bisect goes on to the culprit. */
+static void
+t_endpoint_extended(void **state)
+{
+	struct fx			*x = *state;
+	struct hunt_request		 rq;
+	struct store_bisect		 b;
+	struct store_bisect_step	*rows;
+	size_t				 n;
+	int64_t				 id;
+	char				 err[1024] = "";
+
+	x->lab.factor = 0.865;	/* 5 % past the threshold */
+	x->lab.noise = 0.12;
+	x->lab.culprit = 115;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(rows[1].revision, "r115");
+	assert_string_equal(rows[1].verdict, "bad");
+	assert_true(rows[1].n > 10);
+	assert_string_equal(b.culprit, "r115");
+	assert_true(x->events[HUNT_EV_TESTING] > (int)n);	/* said so */
+	free(rows);
+	store_bisect_free(&b);
+}
+
 static void
 t_bad_request(void **state)
 {
@@ -646,6 +758,12 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_stop_flag, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_interrupted, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_endpoint_inconclusive, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_endpoint_unbootable, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_endpoint_extended, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_bad_request, setup,
 		    teardown),
