@@ -293,6 +293,28 @@ step_endpoint_why(struct hunt_sess *s, const struct bisect_request *req,
 	    req->id, ms->d.ratio, s->v.test->threshold, n);
 }
 
+/*
+ * Which test decided a verdict, with its p: Mann-Whitney U (two-sided,
+ * candidate against the reference scaled by the threshold) at the level
+ * of that look, or the collapse rule, or none for the GOOD samples that
+ * become a baseline bisect's reference.
+ */
+static void
+step_test_text(const struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms, const struct store_bisect_step *row,
+    char *buf, size_t len)
+{
+	if (s->v.test->compare != CONFIG_BISECT_AB &&
+	    req->why == BISECT_CHECK_GOOD && ms->nref == 0)
+		snprintf(buf, len, "the reference (no test)");
+	else if (ms->d.v.collapse)
+		snprintf(buf, len, "collapse (disjoint samples beyond %gx; "
+		    "Mann-Whitney p=%.4g)", s->bt.stats.collapse, row->p);
+	else
+		snprintf(buf, len, "p=%.4g (Mann-Whitney U, alpha %.3g)",
+		    row->p, ms->d.v.alpha);
+}
+
 /* The verdict of a measured step into row. */
 static void
 step_verdict(struct hunt_sess *s, const struct bisect_request *req,
@@ -311,16 +333,18 @@ step_verdict(struct hunt_sess *s, const struct bisect_request *req,
 	row->baseline_median = ms->nref > 0 ? stats_median(ms->ref,
 	    ms->nref) : NAN;
 	row->ratio = ms->d.ratio;
-	row->p = ms->d.outcome == BISECT_SKIP ? 1.0 : ms->d.v.p;
+	/* The p of the test that decided, a skip's too: Mann-Whitney's at
+	 * the last look (it missed alpha); replay ignores a skip's p. */
+	row->p = isfinite(ms->d.v.p) ? ms->d.v.p : 1.0;
 	if (ms->d.outcome == BISECT_SKIP && step_endpoint(req) != NULL)
 		step_endpoint_why(s, req, ms);
 	store_run_finish(s->v.st, run_id, STORE_RUN_DONE, ms->d.outcome ==
 	    BISECT_SKIP ? "inconclusive after re-measuring" : NULL, e,
 	    sizeof e);
+	step_test_text(s, req, ms, row, e, sizeof e);
 	hunt_emit(s->opts, s->v.row.id, HUNT_EV_VERDICT, req->id,
-	    "bisect: %s (%s): %s, n=%d, ratio %.3f, p=%.4g", req->id,
-	    bisect_why_name(req->why), row->verdict, row->n, row->ratio,
-	    row->p);
+	    "bisect: %s (%s): %s, n=%d, ratio %.3f, %s", req->id,
+	    bisect_why_name(req->why), row->verdict, row->n, row->ratio, e);
 }
 
 int

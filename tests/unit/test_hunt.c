@@ -92,6 +92,7 @@ struct fx {
 	struct hunt_opts o;
 	int		 events[HUNT_EV_VERDICT + 1];
 	int		 power_cycled;
+	char		 verdict[512];	/* the last verdict line */
 };
 
 static int
@@ -204,6 +205,8 @@ on_event(const struct hunt_event *ev, void *arg)
 	assert_non_null(ev->text);
 	assert_null(strchr(ev->text, '\n'));
 	x->events[ev->kind]++;
+	if (ev->kind == HUNT_EV_VERDICT)
+		snprintf(x->verdict, sizeof x->verdict, "%s", ev->text);
 	if (ev->kind == HUNT_EV_INSTALLED && strstr(ev->text,
 	    "power-cycled") != NULL)
 		x->power_cycled++;
@@ -362,6 +365,8 @@ t_found(void **state)
 	assert_int_equal(x->events[HUNT_EV_VERDICT], (int)n);
 	assert_int_equal(x->events[HUNT_EV_INSTALLED], 2 * (int)n);
 	assert_int_equal(x->lab.installs, (int)n);
+	/* the last verdict (a verification) says which test decided it */
+	assert_non_null(strstr(x->verdict, "(Mann-Whitney U, alpha "));
 	free(rows);
 	store_bisect_free(&b);
 	/* read back as `bisect status` does */
@@ -638,10 +643,11 @@ t_endpoint_inconclusive(void **state)
 	struct bisect_result		 res;
 	size_t				 n;
 	int64_t				 id;
-	char				 err[1024] = "";
+	char				 err[1024] = "", p[256];
 
 	x->lab.factor = 0.91;
 	request(x, &rq);
+	memset(p, 0, sizeof p);
 	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
 	    HUNT_FAILED);
 	stored(x, id, &b, &rows, &n);
@@ -650,7 +656,11 @@ t_endpoint_inconclusive(void **state)
 	assert_string_equal(rows[1].revision, "r115");
 	assert_string_equal(rows[1].verdict, "skip");
 	assert_int_equal(rows[1].n, 40);
-	print_message("reason: %s\n", b.reason);
+	/* The p shown is the decisive test's, not a made-up 1. */
+	assert_true(rows[1].p > 0.0 && rows[1].p < 1.0);
+	snprintf(p, sizeof p, "skip, n=40, ratio %.3f, p=%.4g (Mann-Whitney "
+	    "U, alpha ", rows[1].ratio, rows[1].p);
+	assert_non_null(strstr(x->verdict, p));
 	assert_non_null(strstr(b.reason, "bad endpoint r115 inconclusive: "
 	    "ratio 0.9"));
 	assert_non_null(strstr(b.reason, " vs threshold 0.91 at n=40 per "
