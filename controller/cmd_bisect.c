@@ -117,7 +117,7 @@ bisect_usage(void)
 	    "                           [--revisions git:PATH[:SUB,...]|FILE] "
 	    "[--replay LOG]\n"
 	    "                           [--db F] [--format text|json] "
-	    "[--quiet]\n"
+	    "[--quiet] [--leave-on-culprit]\n"
 	    "       labrat bisect status|log|resume|reset [--bisect ID] "
 	    "[--db F] [--format text|json]\n");
 }
@@ -137,6 +137,7 @@ cmd_bisect(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "leave-on-culprit", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hunt_request		 rq;
@@ -164,6 +165,7 @@ cmd_bisect(int argc, char **argv)
 		case 'R': rq.replay = optarg; break;
 		case 'd': dbopt = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'L': rq.leave_on_culprit = 1; break;
 		case 'n':
 			if (util_strtonum(optarg, 1, INT64_MAX, &id,
 			    &errstr) == -1) {

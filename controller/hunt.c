@@ -339,6 +339,67 @@ drive_row(struct hunt_sess *s, const struct bisect_request *req,
 	return 0;
 }
 
+/* Before a new bisect's first step: what both hosts run (s->before). */
+static void
+sess_before(struct hunt_sess *s)
+{
+	const struct config_host	*h[2];
+	char				 rev[2][128], e[1024];
+	int				 i;
+
+	s->before[0] = '\0';
+	if (s->ops->running == NULL || s->v.nsteps > 0)
+		return;
+	h[0] = &s->inv->hosts[s->link->client.host_index];
+	h[1] = &s->inv->hosts[s->link->server.host_index];
+	for (i = 0; i < 2; i++) {
+		if (s->ops->running(s->lab_arg, &s->lab, h[i], rev[i],
+		    sizeof rev[i], e, sizeof e) == -1) {
+			hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED,
+			    NULL, "bisect %lld: %s; the hosts stay on the "
+			    "revision the bisect leaves them on",
+			    (long long)s->v.row.id, e);
+			return;
+		}
+	}
+	if (strcmp(rev[0], rev[1]) != 0) {
+		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, NULL,
+		    "bisect %lld: %s runs %s, %s runs %s: the hosts stay on "
+		    "the revision the bisect leaves them on",
+		    (long long)s->v.row.id, h[0]->name, rev[0], h[1]->name,
+		    rev[1]);
+		return;
+	}
+	snprintf(s->before, sizeof s->before, "%s", rev[0]);
+}
+
+/*
+ * At the end (found, range, failed): the hosts back on what they ran
+ * before (ktest's SWITCH_TO_GOOD), or on the culprit when asked to leave
+ * them there.  A failure is said, not fatal: the verdict stands.
+ */
+static void
+sess_put_back(struct hunt_sess *s, const struct bisect_result *res)
+{
+	const char	*rev = s->before;
+	char		 reason[2048], e[1024];
+	int		 r;
+
+	if (s->opts->leave_on_culprit)
+		rev = res->status == BISECT_FOUND ? bisect_id(s->v.m,
+		    res->culprit) : "";
+	if (rev[0] == '\0' || strcmp(rev, s->installed) == 0)
+		return;
+	hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
+	    "bisect %lld: putting the hosts %s %s", (long long)s->v.row.id,
+	    s->opts->leave_on_culprit ? "on the culprit" : "back on", rev);
+	if ((r = hunt_install(s, rev, reason, sizeof reason, e,
+	    sizeof e)) != 0)
+		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
+		    "bisect %lld: hosts not put on %s: %s",
+		    (long long)s->v.row.id, rev, r == 1 ? reason : e);
+}
+
 /* Drives the machine to its end: 0 with *res, or -1 with err. */
 static int
 drive(struct hunt_sess *s, struct bisect_result *res, char *err,
@@ -353,6 +414,7 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 	if (sess_replay(s, &pending, err, errlen) == -1 ||
 	    hunt_load_base(s, err, errlen) == -1)
 		return -1;
+	sess_before(s);
 	/* Driven again: no longer interrupted. */
 	if (s->v.row.reason != NULL && s->v.row.reason[0] != '\0' &&
 	    store_bisect_update(s->v.st, s->v.row.id, "running", NULL, 0, "",
@@ -377,10 +439,13 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 	/* An endpoint skip: say what happened there, not what might have. */
 	bisect_explain(s->v.m, s->endpoint_why);
 	bisect_result(s->v.m, res);
-	return store_bisect_update(s->v.st, s->v.row.id,
+	if (store_bisect_update(s->v.st, s->v.row.id,
 	    res->status == BISECT_FAILED ? "failed" : "done",
 	    res->status == BISECT_FOUND ? bisect_id(s->v.m, res->culprit) :
-	    NULL, res->confidence, res->reason, err, errlen);
+	    NULL, res->confidence, res->reason, err, errlen) == -1)
+		return -1;
+	sess_put_back(s, res);
+	return 0;
 }
 
 /* The newest running bisect of db into *id; 0 or -1 with err. */
@@ -572,13 +637,16 @@ out:
 }
 
 enum hunt_status
-hunt_start(const struct hunt_opts *o, const struct hunt_request *rq,
+hunt_start(const struct hunt_opts *o0, const struct hunt_request *rq,
     int64_t *idp, char *err, size_t errlen)
 {
-	struct store	*st = NULL;
-	char		 e[1024];
-	int64_t		 id = 0;
-	int		 rc, nsteps = 0;
+	struct hunt_opts	 oo = *o0, *o = &oo;
+	struct store		*st = NULL;
+	char			 e[1024];
+	int64_t			 id = 0;
+	int			 rc, nsteps = 0;
+
+	oo.leave_on_culprit |= rq->leave_on_culprit;
 
 	*idp = 0;
 	if ((rc = create(o, rq, &id, err, errlen)) != 0)

@@ -105,6 +105,15 @@ struct hunt_lab_ops {
 	 */
 	int	(*measure)(void *arg, const struct hunt_lab *, int64_t run_id,
 		    int *stopped, char *err, size_t errlen);
+	/*
+	 * The revision host runs now, into rev: asked of both hosts before
+	 * a new bisect's first step, so that its end puts them back there.
+	 * 0, or -1 with err (the hosts then stay where the bisect left
+	 * them).  NULL: the lab cannot tell.
+	 */
+	int	(*running)(void *arg, const struct hunt_lab *,
+		    const struct config_host *host, char *rev, size_t revlen,
+		    char *err, size_t errlen);
 };
 
 /* The default ops: one executor for the whole bisect, drained once per
@@ -121,6 +130,10 @@ struct hunt_opts {
 	void			*event_arg;	/* event may be NULL */
 	const struct hunt_lab_ops *lab;		/* NULL = hunt_lab_real */
 	void			*lab_arg;
+	/* At the end, leave the hosts on the culprit (installed if the last
+	 * step tested another revision), or where the bisect left them,
+	 * instead of putting them back on what they ran before it. */
+	int			 leave_on_culprit;
 };
 
 /* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"
@@ -134,6 +147,7 @@ struct hunt_request {
 	const char	*test;
 	const char	*revisions;
 	const char	*replay;
+	int		 leave_on_culprit;	/* or'ed into the opts' */
 };
 
 /*

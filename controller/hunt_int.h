@@ -39,6 +39,10 @@ struct hunt_sess {
 	struct hunt_lab		 lab;
 	void			*lab_arg;	/* passed to ops */
 	volatile sig_atomic_t	*stop;	/* never NULL while driving */
+	/* What both hosts ran before a new bisect ("" unknown), and what
+	 * they run now as far as this session put it there. */
+	char			 before[128];
+	char			 installed[128];
 	/* Why the last endpoint check was a skip ("" if it was not). */
 	char			 endpoint_why[512];
 };
@@ -56,6 +60,10 @@ void	hunt_emit(const struct hunt_opts *o, int64_t bisect_id,
 int	hunt_step(struct hunt_sess *, const struct bisect_request *req,
 	    struct store_bisect_step *row, enum bisect_outcome *out,
 	    double *strength, char *err, size_t errlen);
+/* Puts rev on both hosts of the link: 0 installed, 1 skip (reason), -1
+ * error (err); progress through HUNT_EV_INSTALLED. */
+int	hunt_install(struct hunt_sess *, const char *rev, char *reason,
+	    size_t rlen, char *err, size_t errlen);
 /* Loads GOOD's samples of a baseline bisect from its check step's run
  * (s->v.steps). */
 int	hunt_load_base(struct hunt_sess *, char *err, size_t errlen);

@@ -159,7 +159,25 @@ lab_measure(void *arg, const struct hunt_lab *lab, int64_t run_id,
 	return 0;
 }
 
+static int
+lab_running(void *arg, const struct hunt_lab *lab,
+    const struct config_host *h, char *rev, size_t revlen, char *err,
+    size_t errlen)
+{
+	struct kernel_opts	 ko;
+	struct executor		*ex;
+	struct host		*hs;
+
+	memset(&ko, 0, sizeof ko);
+	ko.connect_timeout_s = lab->test->connect_timeout;
+	if ((ex = lab_executor(arg, lab, err, errlen)) == NULL ||
+	    (hs = executor_host(ex, h, err, errlen)) == NULL)
+		return -1;
+	return kernel_running(hs, &ko, rev, revlen, err, errlen);
+}
+
 const struct hunt_lab_ops hunt_lab_real = {
 	.install = lab_install,
 	.measure = lab_measure,
+	.running = lab_running,
 };

@@ -20,9 +20,8 @@
 
 /* ---- putting a revision on the link's hosts --------------------------- */
 
-/* 0 installed, 1 skip (reason), -1 error (err). */
-static int
-step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
+int
+hunt_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
     char *err, size_t errlen)
 {
 	struct hunt_install	in[2];
@@ -52,6 +51,7 @@ step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
 			    in[i].out.boot_ms / 1e3,
 			    in[i].out.power_cycled ? ", power-cycled" : "");
 	}
+	snprintf(s->installed, sizeof s->installed, "%s", rc == 0 ? rev : "");
 	return rc;
 }
 
@@ -371,7 +371,7 @@ hunt_step(struct hunt_sess *s, const struct bisect_request *req,
 	row->run_id = run_id;
 	if (store_bisect_step_update(s->v.st, row, err, errlen) == -1)
 		return -1;
-	if ((r = step_install(s, req->id, reason, sizeof reason, err,
+	if ((r = hunt_install(s, req->id, reason, sizeof reason, err,
 	    errlen)) == -1) {
 		store_run_finish(s->v.st, run_id, STORE_RUN_FAILED, err, e,
 		    sizeof e);

@@ -705,6 +705,60 @@ kernel_install_on(struct host *hs, const char *rev,
 	return kssh_install(&k, rev, o, res, err, errlen);
 }
 
+int
+kernel_running(struct host *hs, const struct kernel_opts *o, char *rev,
+    size_t revlen, char *err, size_t errlen)
+{
+	const struct config_host	*h = host_config(hs);
+	struct kssh			 k;
+	struct kernel_io		 io;
+	struct buf			 out;
+	char				*a = NULL, *b = NULL, *nl;
+	int				 st, rc = -1;
+
+	if (h->kernel.type == CONFIG_KERNEL_FREEBSD_SRC ||
+	    h->kernel.verify.argv == NULL) {
+		util_seterr(err, errlen, "%s: no verify template that prints "
+		    "the running revision", h->name);
+		return -1;
+	}
+	/* A template that needs {rev} can only confirm, not tell. */
+	if ((a = kernel_template_command(&h->kernel.verify, "0", h->name, err,
+	    errlen)) == NULL || (b = kernel_template_command(&h->kernel.verify,
+	    "1", h->name, err, errlen)) == NULL || strcmp(a, b) != 0) {
+		if (b != NULL)
+			util_seterr(err, errlen, "%s: the verify template "
+			    "needs {rev}: it cannot tell what runs", h->name);
+		free(a);
+		free(b);
+		return -1;
+	}
+	memset(&k, 0, sizeof k);
+	k.h = h;
+	k.host = hs;
+	memset(&io, 0, sizeof io);
+	io.arg = &k;
+	io.exec = kssh_exec;
+	buf_init(&out, KERNEL_OUT_MAX);
+	if (run(&io, h, "verify", a, DEF(o->connect_timeout_s, 10) * 1000,
+	    &out, &st, err, errlen) == 0) {
+		if (out.data != NULL && (nl = strchr(out.data, '\n')) != NULL)
+			*nl = '\0';
+		if (st != 0 || out.data == NULL ||
+		    !config_valid_revision(out.data))
+			util_seterr(err, errlen, "%s: verify: exit %d, \"%.80s\"",
+			    h->name, st, out.data != NULL ? out.data : "");
+		else {
+			snprintf(rev, revlen, "%s", out.data);
+			rc = 0;
+		}
+	}
+	buf_free(&out);
+	free(a);
+	free(b);
+	return rc;
+}
+
 /* ---- power hooks ------------------------------------------------------ */
 
 static int

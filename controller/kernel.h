@@ -119,6 +119,15 @@ int	kernel_install_on(struct host *h, const char *rev,
 	    size_t errlen);
 
 /*
+ * The revision h runs now, from its verify template (command, or linux
+ * with one) when that does not need {rev}; into rev.  0, or -1 with err
+ * (freebsd-src and linux without a verify template cannot tell).  h is
+ * borrowed.
+ */
+int	kernel_running(struct host *h, const struct kernel_opts *,
+	    char *rev, size_t revlen, char *err, size_t errlen);
+
+/*
  * Runs the host's power hook from the controller: the "power" command
  * (argv, {host} substituted, no shell) or URL request, else the kernel's
  * power_cycle template.  0, or -1 with err (no hook, non-zero exit, HTTP

@@ -8,7 +8,8 @@
  * resumed), a controller killed in the middle of a step (a real SIGKILL-
  * like _exit in a child) and resumed without redoing a finished step, the
  * stop flag (shown interrupted), endpoints inconclusive at max_samples
- * (more samples, then a failure that says why), and a bad request.
+ * (more samples, then a failure that says why), the hosts put back on
+ * their revision at the end (or left on the culprit), and a bad request.
  */
 #include <sys/wait.h>
 
@@ -192,9 +193,31 @@ fake_measure(void *arg, const struct hunt_lab *lab, int64_t run_id,
 	return r == -1 ? -1 : 0;
 }
 
+static int
+fake_running(void *arg, const struct hunt_lab *lab,
+    const struct config_host *h, char *rev, size_t revlen, char *err,
+    size_t errlen)
+{
+	struct fake	*f = arg;
+
+	(void)lab;
+	(void)h;
+	(void)err;
+	(void)errlen;
+	snprintf(rev, revlen, "r%d", f->installed);
+	return 0;
+}
+
 static const struct hunt_lab_ops fake_ops = {
 	.install = fake_install,
 	.measure = fake_measure,
+};
+
+/* A lab that says what its hosts run: a bisect's end puts them back. */
+static const struct hunt_lab_ops fake_ops_running = {
+	.install = fake_install,
+	.measure = fake_measure,
+	.running = fake_running,
 };
 
 static void
@@ -727,6 +750,47 @@ t_endpoint_extended(void **state)
 	store_bisect_free(&b);
 }
 
+/* The hosts ran r99 before: found, failed and left-on-culprit ends. */
+static void
+t_put_back(void **state)
+{
+	struct fx		*x = *state;
+	struct hunt_request	 rq;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	size_t			 n;
+	int64_t			 id;
+	char			 err[1024] = "";
+
+	x->o.lab = &fake_ops_running;
+	x->lab.installed = 99;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_int_equal(x->lab.installs, (int)n + 1);	/* and back */
+	assert_int_equal(x->lab.installed, 99);
+	free(rows);
+	store_bisect_free(&b);
+
+	/* A failed bisect (GOOD is bad) puts them back too. */
+	x->lab.culprit = 100;
+	x->lab.installs = 0;
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FAILED);
+	assert_int_equal(x->lab.installs, 2);
+	assert_int_equal(x->lab.installed, 99);
+
+	/* --leave-on-culprit: they stay on r110, installed again if the
+	 * last step tested another revision. */
+	x->lab.culprit = 110;
+	x->lab.installs = 0;
+	rq.leave_on_culprit = 1;
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	assert_int_equal(x->lab.installed, 110);
+}
+
 static void
 t_bad_request(void **state)
 {
@@ -775,6 +839,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_endpoint_extended, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(t_put_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_request, setup,
 		    teardown),
 	};
