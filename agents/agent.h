@@ -5,7 +5,7 @@
 #define LABRAT_AGENT_H
 
 #define AGENT_PROTO	1
-#define AGENT_VERSION	"0.2.0"
+#define AGENT_VERSION	"0.3.0"
 #ifndef LABRAT_AGENT_HASH
 #define LABRAT_AGENT_HASH "unknown"
 #endif
@@ -18,6 +18,8 @@
 #define AGENT_EXIT_TIMEOUT	4
 #define AGENT_EXIT_MISMATCH	5
 #define AGENT_EXIT_PARSE	6
+#define AGENT_EXIT_LEASED	7	/* another owner holds a live lease */
+#define AGENT_EXIT_UNLEASED	8	/* --owner given but not the holder */
 
 #include <stddef.h>
 
@@ -33,6 +35,22 @@ int	agent_cmd_scp(int, char **);
 int	agent_cmd_keygen(int, char **);
 int	agent_cmd_authorize(int, char **);
 int	agent_cmd_deauthorize(int, char **);
+int	agent_cmd_lease(int, char **);
+
+/*
+ * The lease gate of a changing subcommand (cmd_lease.c): owner is its
+ * --owner value or NULL.  AGENT_EXIT_OK to go on (with keep != NULL the
+ * lease lock stays held, its fd in *keep, for the caller to
+ * lease_unlock()); otherwise the error event is already printed (naming
+ * the owner) and the return value is the exit status.
+ */
+int	agent_lease_gate(const char *cmd, const char *owner, int *keep);
+
+struct lease_restored;
+/* Restores every interface with a saved original (cmd_apply.c), each
+ * under its lock; names land in *out.  AGENT_EXIT_* with err. */
+int	agent_restore_pending(struct lease_restored *out, char *err,
+	    size_t errlen);
 
 /* The version word of a tool's -v/-V output ("" if none). */
 void	agent_tool_version(const char *tool, const char *text, char *,

@@ -9,7 +9,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
+#include <net/if.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "agent.h"
 #include "emit.h"
+#include "lease.h"
 #include "osdep.h"
 #include "proc.h"
 #include "state.h"
@@ -200,22 +203,81 @@ agent_cmd_restore(int argc, char **argv)
 {
 	struct validate_opt opts[] = {
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct restore_out o;
 	char	 err[1024];
 	const char *ifname;
-	int	 fd, rc;
+	int	 fd, lfd, rc;
 
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if ((ifname = opts[0].val) == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "restore: --if is required");
-	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+	if ((rc = agent_lease_gate("restore", opts[1].val, &lfd)) != 0)
+		return rc;
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1) {
+		lease_unlock(lfd);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
+	}
 	rc = restore_locked(ifname, 0, &o, err, sizeof(err));
 	state_unlock(fd);
+	lease_unlock(lfd);
 	return restore_report(ifname, rc, &o, err);
+}
+
+int
+agent_restore_pending(struct lease_restored *out, char *err, size_t errlen)
+{
+	struct restore_out o;
+	struct dirent *de;
+	DIR	*d;
+	char	 dir[512], ifname[OSDEP_IFNAMSIZ], e[1024];
+	size_t	 n;
+	int	 fd, rc = AGENT_EXIT_OK;
+
+	memset(out, 0, sizeof(*out));
+	if (state_path(dir, sizeof(dir), "state", NULL) == -1) {
+		snprintf(err, errlen, "state path too long");
+		return AGENT_EXIT_INTERNAL;
+	}
+	if ((d = opendir(dir)) == NULL)
+		return AGENT_EXIT_OK;		/* nothing was ever saved */
+	while (rc == AGENT_EXIT_OK && (de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 6 || n - 5 >= sizeof(ifname) ||
+		    strcmp(de->d_name + n - 5, ".json") != 0)
+			continue;
+		memcpy(ifname, de->d_name, n - 5);
+		ifname[n - 5] = '\0';
+		if (validate_value(VALIDATE_IFNAME, "state", ifname, e,
+		    sizeof(e)) == -1)
+			continue;
+		/* A vanished interface has nothing in force to put back; its
+		 * original stays for when it returns, and must not block. */
+		if (if_nametoindex(ifname) == 0) {
+			emit_progress("%s: saved original kept, the interface "
+			    "is gone", ifname);
+			continue;
+		}
+		if ((fd = state_lock(ifname, err, errlen)) == -1) {
+			rc = AGENT_EXIT_INTERNAL;
+			break;
+		}
+		rc = restore_locked(ifname, 0, &o, e, sizeof(e));
+		state_unlock(fd);
+		if (rc != AGENT_EXIT_OK)
+			snprintf(err, errlen, "%s", e);
+		else if (o.was_saved && out->n < LEASE_RESTORED_MAX) {
+			emit_progress("%s: restored the saved original",
+			    ifname);
+			snprintf(out->ifs[out->n++], sizeof(out->ifs[0]), "%s",
+			    ifname);
+		}
+	}
+	closedir(d);
+	return rc;
 }
 
 /* ---- rollback timer ----------------------------------------------------- */
@@ -359,13 +421,14 @@ agent_cmd_apply(int argc, char **argv)
 		{ "--rxcsum", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
 		{ "--txcsum", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
 		{ "--rollback-after", VALIDATE_SECONDS, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct osdep_knobs req;
 	struct validate_opt *o;
 	char	 err[1024];
-	const char *ifname;
-	int	 fd, rc, rollback = 0;
+	const char *ifname, *owner;
+	int	 fd, lfd, rc, rollback = 0;
 
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
@@ -389,10 +452,24 @@ agent_cmd_apply(int argc, char **argv)
 	}
 	if ((o = validate_opt(opts, "--rollback-after"))->seen)
 		rollback = (int)validate_number(o->val);
-	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+	owner = validate_opt(opts, "--owner")->val;
+	if ((rc = agent_lease_gate("apply", owner, &lfd)) != 0)
+		return rc;
+	/* The lease outlives the rollback deadline (before the timer is
+	 * armed: a taker must never restore under a pending timer early). */
+	if (rollback > 0 && (rc = lease_hold_locked(owner,
+	    (long long)time(NULL) + rollback + LEASE_ROLLBACK_GRACE, err,
+	    sizeof(err))) != AGENT_EXIT_OK) {
+		lease_unlock(lfd);
+		return emit_error(rc, err);
+	}
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1) {
+		lease_unlock(lfd);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
+	}
 	rc = apply_locked(ifname, &req, rollback, err, sizeof(err));
 	state_unlock(fd);
+	lease_unlock(lfd);
 	if (rc != AGENT_EXIT_OK)
 		return emit_error(rc, err);
 	return AGENT_EXIT_OK;
@@ -403,23 +480,29 @@ agent_cmd_confirm(int argc, char **argv)
 {
 	struct validate_opt opts[] = {
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct emit e;
 	char	 err[1024], pidfile[512];
 	const char *ifname;
 	pid_t	 pid;
-	int	 fd;
+	int	 fd, lfd, rc;
 
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if ((ifname = opts[0].val) == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "confirm: --if is required");
-	if ((fd = state_lock(ifname, err, sizeof(err))) == -1)
+	if ((rc = agent_lease_gate("confirm", opts[1].val, &lfd)) != 0)
+		return rc;
+	if ((fd = state_lock(ifname, err, sizeof(err))) == -1) {
+		lease_unlock(lfd);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
+	}
 	rollback_path(pidfile, sizeof(pidfile), ifname);
 	pid = proc_pidfile_stop(pidfile, 2000);
 	state_unlock(fd);
+	lease_unlock(lfd);
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "confirm");
 	emit_str(&e, "if", ifname);

@@ -26,6 +26,7 @@
 struct iperf_req {
 	const char *tool, *server, *port, *len, *window, *time, *parallel;
 	const char *format;	/* csv | text | json | json-stream */
+	const char *owner;	/* --owner, NULL if none */
 	int	 nodelay;
 	const char *watch[VALIDATE_MAXMULTI];
 	int	 nwatch;
@@ -301,6 +302,7 @@ iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
 		{ "--watch", VALIDATE_PROC, 1, 0, NULL, { NULL } },
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
 		{ "--format", VALIDATE_FORMAT, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	int	 three;
@@ -331,6 +333,7 @@ iperf_parse_args(int argc, char **argv, struct iperf_req *q, char *err,
 		q->watch[i] = opts[8].vals[i];
 	if (opts[9].val != NULL)
 		snprintf(q->ifname, sizeof(q->ifname), "%s", opts[9].val);
+	q->owner = opts[11].val;
 	three = strcmp(q->tool, "iperf3") == 0;
 	q->format = opts[10].val ? opts[10].val : three ? "json" : "csv";
 	if (three ? strcmp(q->format, "csv") == 0 :
@@ -429,6 +432,8 @@ agent_cmd_iperf(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	if (iperf_parse_args(argc, argv, &q, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
+	if ((rc = agent_lease_gate("iperf", q.owner, NULL)) != 0)
+		return rc;
 	if (q.ifname[0] == '\0' && (rc = d->route_if(q.server, q.ifname,
 	    sizeof(q.ifname), err, sizeof(err))) != AGENT_EXIT_OK)
 		return emit_error(rc, err);

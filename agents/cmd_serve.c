@@ -139,18 +139,29 @@ agent_cmd_serve(int argc, char **argv)
 		{ "--tool", VALIDATE_TOOL, 0, 0, NULL, { NULL } },
 		{ "--bind", VALIDATE_ADDR, 0, 0, NULL, { NULL } },
 		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct serve_arg a;
 	struct emit e;
 	char	 err[1024], name[64], log[512];
 	pid_t	 pid;
-	int	 port, waited = 0;
+	int	 rc, port, waited = 0;
 
-	if (argc == 2 && strcmp(argv[1], "stop") == 0)
+	if (argc >= 2 && strcmp(argv[1], "stop") == 0) {
+		/* serve stop [--owner TOKEN] */
+		if (validate_args(opts + 3, argc - 1, argv + 1, err,
+		    sizeof(err)) == -1)
+			return emit_error(AGENT_EXIT_USAGE, err);
+		if ((rc = agent_lease_gate("serve stop", opts[3].val,
+		    NULL)) != 0)
+			return rc;
 		return serve_stop_all();
+	}
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
+	if ((rc = agent_lease_gate("serve", opts[3].val, NULL)) != 0)
+		return rc;
 	if (opts[0].val == NULL || opts[1].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE,
 		    "serve: --tool and --bind are required (or: serve stop)");

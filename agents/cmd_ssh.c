@@ -178,6 +178,7 @@ agent_cmd_scp(int argc, char **argv)
 		{ "--size", VALIDATE_SIZE, 0, 0, NULL, { NULL } },
 		{ "--key", VALIDATE_PATH, 0, 0, NULL, { NULL } },
 		{ "--hostkey", VALIDATE_PUBKEY, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct scp_job j;
@@ -195,6 +196,8 @@ agent_cmd_scp(int argc, char **argv)
 	if (opts[0].val == NULL || opts[1].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE,
 		    "scp: --to and --size are required");
+	if ((rc = agent_lease_gate("scp", opts[4].val, NULL)) != 0)
+		return rc;
 	memset(&j, 0, sizeof(j));
 	j.to = opts[0].val;
 	j.key = opts[2].val;
@@ -269,6 +272,7 @@ agent_cmd_keygen(int argc, char **argv)
 {
 	struct validate_opt opts[] = {
 		{ "--tag", VALIDATE_TAG, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct exec_result r;
@@ -282,6 +286,8 @@ agent_cmd_keygen(int argc, char **argv)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if (opts[0].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "keygen: --tag is required");
+	if ((rc = agent_lease_gate("keygen", opts[1].val, NULL)) != 0)
+		return rc;
 	if (state_mkdir("keys", err, sizeof(err)) == -1 ||
 	    state_path(key, sizeof(key), "keys", opts[0].val) == -1)
 		return emit_error(AGENT_EXIT_INTERNAL, err);
@@ -406,19 +412,22 @@ agent_cmd_authorize(int argc, char **argv)
 	struct validate_opt opts[] = {
 		{ "--tag", VALIDATE_TAG, 0, 0, NULL, { NULL } },
 		{ "--pubkey", VALIDATE_PUBKEY, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct emit e;
 	char	 err[1024], path[512], line[8400], *text;
 	const char *k;
 	size_t	 tl, bl;
-	int	 fd, present;
+	int	 fd, present, rc;
 
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if (opts[0].val == NULL || opts[1].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE,
 		    "authorize: --tag and --pubkey are required");
+	if ((rc = agent_lease_gate("authorize", opts[2].val, NULL)) != 0)
+		return rc;
 	k = opts[1].val;
 	tl = strcspn(k, " ");
 	bl = strcspn(k + tl + 1, " ");
@@ -463,19 +472,22 @@ agent_cmd_deauthorize(int argc, char **argv)
 {
 	struct validate_opt opts[] = {
 		{ "--tag", VALIDATE_TAG, 0, 0, NULL, { NULL } },
+		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct emit e;
 	char	 err[1024], path[512], key[512], suffix[48], *text, *out;
 	char	*line, *next;
 	size_t	 n, sl, olen = 0;
-	int	 removed = 0;
+	int	 removed = 0, rc;
 
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if (opts[0].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE,
 		    "deauthorize: --tag is required");
+	if ((rc = agent_lease_gate("deauthorize", opts[1].val, NULL)) != 0)
+		return rc;
 	snprintf(suffix, sizeof(suffix), " labrat-%s", opts[0].val);
 	sl = strlen(suffix);
 	if (authkeys_path(path, sizeof(path), err, sizeof(err)) == -1 ||

@@ -299,6 +299,10 @@ emit_class(int code)
 		return "mismatch";
 	case AGENT_EXIT_PARSE:
 		return "parse";
+	case AGENT_EXIT_LEASED:
+		return "leased";
+	case AGENT_EXIT_UNLEASED:
+		return "unleased";
 	default:
 		return "internal";
 	}
@@ -316,7 +320,7 @@ emit_error(int code, const char *msg)
 	emit_str(&e, "class", emit_class(code));
 	emit_str(&e, "message", msg);
 	emit_flush(&e);
-	if (code < AGENT_EXIT_INTERNAL || code > AGENT_EXIT_PARSE)
+	if (code < AGENT_EXIT_INTERNAL || code > AGENT_EXIT_UNLEASED)
 		code = AGENT_EXIT_INTERNAL;
 	return code;
 }

@@ -27,6 +27,7 @@ static const struct {
 	{ "keygen", agent_cmd_keygen },
 	{ "authorize", agent_cmd_authorize },
 	{ "deauthorize", agent_cmd_deauthorize },
+	{ "lease", agent_cmd_lease },
 };
 
 int
@@ -47,7 +48,7 @@ main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: labrat-agent --version | facts | apply | "
 	    "restore | confirm | serve | iperf | scp | keygen | authorize | "
-	    "deauthorize [ARGS]\n");
+	    "deauthorize | lease [ARGS]\n");
 	return emit_error(AGENT_EXIT_USAGE, argc >= 2 ?
 	    "no such command" : "no command given");
 }

@@ -285,6 +285,14 @@ check_kind(enum validate_kind k, const char *v)
 		    strcmp(v, "json") == 0 || strcmp(v, "json-stream") == 0)
 			return NULL;
 		return "must be csv, text, json or json-stream";
+	case VALIDATE_TOKEN:
+		if (strlen(v) >= 1 && strlen(v) <= 64 && all_in(v, "_.:@-") &&
+		    v[0] != '-')
+			return NULL;
+		return "must be 1-64 of [A-Za-z0-9_.:@-], not starting with "
+		    "'-'";
+	case VALIDATE_PID:
+		return check_range(v, 1, 999999999, 0);
 	}
 	return "has an unknown kind";
 }

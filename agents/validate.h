@@ -27,7 +27,9 @@ enum validate_kind {
 	VALIDATE_PARALLEL,	/* 1..128 */
 	VALIDATE_PATH,		/* absolute, [A-Za-z0-9_./+-], no ".." */
 	VALIDATE_PROC,		/* process name [A-Za-z0-9_.-]{1,19} */
-	VALIDATE_FORMAT		/* csv | text | json | json-stream */
+	VALIDATE_FORMAT,	/* csv | text | json | json-stream */
+	VALIDATE_TOKEN,		/* [A-Za-z0-9_.:@-]{1,64}, no leading '-' */
+	VALIDATE_PID		/* 1..999999999 */
 };
 
 /* 0, or -1 with "ARG: "VALUE" is not ... (why)" in err. */
@@ -36,7 +38,7 @@ int	validate_value(enum validate_kind, const char *arg, const char *val,
 
 /* Value of a validated VALIDATE_SIZE ("512k" -> 524288). */
 unsigned long long validate_size_bytes(const char *);
-/* Value of a validated numeric kind (SECONDS, MTU, PORT, PARALLEL). */
+/* Value of a validated numeric kind (SECONDS, MTU, PORT, PARALLEL, PID). */
 long	validate_number(const char *);
 
 #define VALIDATE_MAXMULTI	8

@@ -4,13 +4,16 @@
  * Reaches every host of the inventory in parallel (one thread per host):
  * SSH with strict host-key checking, deploys the agent when its hash
  * differs, reads the host's facts and prints them as a table (one row per
- * inventory NIC) or as JSON.  A host that fails is shown with its error;
- * then the exit status is 1.
+ * inventory NIC) or as JSON.  Driver and chip are the host's; where the
+ * inventory declares others, both are shown (a line under the row, or
+ * declared_driver / declared_chip / mismatch in JSON).  A host that fails
+ * is shown with its error; then the exit status is 1.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "agentctl.h"
 #include "cmd.h"
@@ -105,6 +108,45 @@ dash(const char *s)
 	return s != NULL && *s != '\0' ? s : "-";
 }
 
+/* 1 when the inventory declares a driver for the NIC and the host has
+ * another (the host's word is shown as it is, the claim beside it). */
+static int
+hosts_driver_differs(const struct config_nic *cn,
+    const struct agentctl_nic *nic)
+{
+	return cn->driver != NULL && strcmp(cn->driver, nic->driver) != 0;
+}
+
+static int
+hosts_chip_differs(const struct config_nic *cn,
+    const struct agentctl_nic *nic)
+{
+	return cn->chip != NULL && strcasecmp(cn->chip, nic->chip) != 0;
+}
+
+/*
+ * Under a NIC's row, what the inventory declares when the host says
+ * otherwise: "  em-a em0: driver veth (inventory: em), chip - (inventory:
+ * 0x10968086)".
+ */
+static void
+hosts_print_mismatch(const struct config_host *h, const struct config_nic *cn,
+    const struct agentctl_nic *nic)
+{
+	int	d = hosts_driver_differs(cn, nic), c = hosts_chip_differs(cn,
+		    nic);
+
+	if (!d && !c)
+		return;
+	printf("  %s %s:", h->name, nic->name);
+	if (d)
+		printf(" driver %s (inventory: %s)%s", dash(nic->driver),
+		    cn->driver, c ? "," : "");
+	if (c)
+		printf(" chip %s (inventory: %s)", dash(nic->chip), cn->chip);
+	printf("\n");
+}
+
 static void
 hosts_print_text(const struct hosts_job *jobs, size_t n)
 {
@@ -141,6 +183,7 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 			    dash(f->kernel_revision), nic->name,
 			    dash(nic->driver), dash(nic->chip),
 			    nic->mtu < 0 ? "-" : mtu, tri(nic->tso), tools);
+			hosts_print_mismatch(h, &h->nics[k], nic);
 		}
 	}
 }
@@ -170,8 +213,26 @@ hosts_tri(struct json_writer *w, const char *k, int v)
 		json_kv_bool(w, k, v);
 }
 
+/*
+ * The inventory's word on a NIC beside the host's: declared_driver and
+ * declared_chip (null when the inventory names neither or does not list
+ * the NIC) and whether either differs from what the host reported.
+ */
 static void
-hosts_json_facts(struct json_writer *w, const struct agentctl_facts *f)
+hosts_json_declared(struct json_writer *w, const struct config_host *h,
+    const struct agentctl_nic *n)
+{
+	const struct config_nic	*cn = config_host_nic(h, n->name);
+
+	hosts_kv(w, "declared_driver", cn != NULL ? cn->driver : NULL);
+	hosts_kv(w, "declared_chip", cn != NULL ? cn->chip : NULL);
+	json_kv_bool(w, "mismatch", cn != NULL && (hosts_driver_differs(cn,
+	    n) || hosts_chip_differs(cn, n)));
+}
+
+static void
+hosts_json_facts(struct json_writer *w, const struct config_host *h,
+    const struct agentctl_facts *f)
 {
 	const struct agentctl_nic	*n;
 	size_t				 i;
@@ -193,6 +254,7 @@ hosts_json_facts(struct json_writer *w, const struct agentctl_facts *f)
 		hosts_kv(w, "name", n->name);
 		hosts_kv(w, "driver", n->driver);
 		hosts_kv(w, "chip", n->chip);
+		hosts_json_declared(w, h, n);
 		hosts_num(w, "speed_mbps", n->speed_mbps);
 		hosts_num(w, "mtu", n->mtu);
 		hosts_tri(w, "tso", n->tso);
@@ -238,7 +300,7 @@ hosts_print_json(const struct hosts_job *jobs, size_t n)
 		json_end_obj(w);
 		json_key(w, "facts");
 		json_begin_obj(w);
-		hosts_json_facts(w, &jobs[i].facts.u.facts);
+		hosts_json_facts(w, jobs[i].host, &jobs[i].facts.u.facts);
 		json_end_obj(w);
 		json_end_obj(w);
 	}

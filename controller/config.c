@@ -1,15 +1,15 @@
 /*
  * config: inventory and plan JSON -> typed structs (see config.h).  This
- * file holds the error list, the JSON walk shared by config_inventory.c and
- * config_plan.c (typed members that report what is wrong with its path),
- * names and patterns, and command templates.
+ * file holds the JSON walk shared by config_inventory.c, config_plan.c and
+ * config_bisect.c (typed members that report what is wrong with its path),
+ * names and patterns, and command templates; config_read.c reads files and
+ * collects the errors.
  *
  * The walk is tolerant on purpose: a bad value is reported and the walk goes
  * on with the next one, so one `labrat config check` shows every problem.
  * A config is only returned when no error was added while loading it.
  * Error paths are built as the walk descends ("hosts[2].nics[0].name").
  */
-#define CONFIG_INTERNAL
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -21,89 +21,10 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "config_int.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"
-
-/* ---- errors ---------------------------------------------------------- */
-
-void
-config_errors_init(struct config_errors *e)
-{
-	memset(e, 0, sizeof *e);
-}
-
-void
-config_errors_free(struct config_errors *e)
-{
-	size_t	i;
-
-	for (i = 0; i < e->n; i++)
-		free(e->msgs[i]);
-	free(e->msgs);
-	memset(e, 0, sizeof *e);
-}
-
-static void
-errors_vadd(struct config_errors *e, const char *file, const char *path,
-    const char *fmt, va_list ap)
-{
-	char	msg[1024];
-
-	if (e->n >= CONFIG_ERRORS_MAX) {
-		e->dropped++;
-		return;
-	}
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (e->n == e->cap) {
-		e->cap = e->cap == 0 ? 16 : e->cap * 2;
-		e->msgs = xreallocarray(e->msgs, e->cap, sizeof *e->msgs);
-	}
-	if (path != NULL && *path != '\0')
-		e->msgs[e->n++] = xasprintf("%s: %s: %s", file, path, msg);
-	else
-		e->msgs[e->n++] = xasprintf("%s: %s", file, msg);
-}
-
-void
-config_errors_add(struct config_errors *e, const char *file, const char *path,
-    const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	errors_vadd(e, file, path, fmt, ap);
-	va_end(ap);
-}
-
-void
-config_errors_read(struct config_errors *e, const char *path,
-    const char *err)
-{
-	size_t	plen = strlen(path);
-
-	/* util_read_file() already names the file. */
-	if (strncmp(err, path, plen) == 0 && strncmp(err + plen, ": ", 2) == 0)
-		err += plen + 2;
-	config_errors_add(e, path, NULL, "%s", err);
-}
-
-void
-config_werr(struct config_walk *w, const char *path, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	errors_vadd(w->errs, w->file, path, fmt, ap);
-	va_end(ap);
-}
-
-size_t
-config_nerrors(struct config_walk *w)
-{
-	return w->errs->n + w->errs->dropped;
-}
 
 /* ---- paths and values ------------------------------------------------ */
 
@@ -581,100 +502,6 @@ config_os_name(enum config_os os)
 {
 	return (unsigned)os <= CONFIG_OS_LINUX ? config_os_names[os] : "?";
 }
-
-/* ---- JSON text ------------------------------------------------------- */
-
-/* Parses text into a JSON object; NULL with a "file: ..." error. */
-struct json_object *
-config_parse_text(const char *file, const char *text, size_t len,
-    struct config_errors *errs)
-{
-	struct json_tokener	*tok;
-	struct json_object	*root;
-	enum json_tokener_error	 jerr;
-	size_t			 end, i, line = 1;
-	char			 raw[256];
-	int			 rawrc;
-
-	if (len > CONFIG_FILE_MAX) {
-		config_errors_add(errs, file, NULL, "larger than %d bytes",
-		    CONFIG_FILE_MAX);
-		return NULL;
-	}
-	/* What json-c would accept and change (duplicate keys...). */
-	rawrc = json_check_raw(text, len, raw, sizeof raw);
-	if (rawrc == JSON_RAW_REJECTED) {
-		config_errors_add(errs, file, NULL, "%s", raw);
-		return NULL;
-	}
-	if ((tok = json_tokener_new_ex(32)) == NULL)
-		fatalx("json_tokener_new_ex: out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-	    JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	for (i = 0; i < end && i < len; i++)
-		if (text[i] == '\n')
-			line++;
-	if (root == NULL) {
-		if (jerr == json_tokener_continue)
-			config_errors_add(errs, file, NULL, "invalid JSON: "
-			    "unexpected end of file");
-		else
-			config_errors_add(errs, file, NULL, "invalid JSON at "
-			    "line %zu: %s", line,
-    json_tokener_error_desc(jerr));
-		return NULL;
-	}
-	if (rawrc != JSON_RAW_OK) {
-		/* json-c stopped early (trailing data) and took the rest. */
-		config_errors_add(errs, file, NULL, "invalid JSON: %s", raw);
-		json_object_put(root);
-		return NULL;
-	}
-	if (!json_object_is_type(root, json_type_object)) {
-		config_errors_add(errs, file, NULL, "the top level is not a "
-		    "JSON object");
-		json_object_put(root);
-		return NULL;
-	}
-	return root;
-}
-
-enum config_kind
-config_detect(const char *path, const char *text, size_t len,
-    struct config_errors *errs)
-{
-	struct json_object	*root;
-	enum config_kind	 kind = CONFIG_KIND_UNKNOWN;
-
-	if ((root = config_parse_text(path, text, len, errs)) == NULL)
-		return kind;
-	if (json_object_object_get_ex(root, "hosts", NULL))
-		kind = CONFIG_KIND_INVENTORY;
-	else if (json_object_object_get_ex(root, "workloads", NULL) ||
-	    json_object_object_get_ex(root, "knobs", NULL))
-		kind = CONFIG_KIND_PLAN;
-	else
-		config_errors_add(errs, path, NULL, "neither an inventory (no "
-		    "\"hosts\") nor a plan (no \"workloads\")");
-	json_object_put(root);
-	return kind;
-}
-
-char *
-config_read_text(const char *path, size_t *lenp, struct config_errors *errs)
-{
-	char	 err[512], *text;
-
-	text = util_read_file(path, CONFIG_FILE_MAX, lenp, err, sizeof err);
-	if (text == NULL)
-		config_errors_read(errs, path, err);
-	return text;
-}
-
 
 static void
 set_str(char **dst, const char *s)

@@ -1,9 +1,12 @@
 /*
  * config: the inventory (hosts, NICs, links, kernel providers, power hooks)
  * and the plan (links, knob lists, workloads, repetitions, timeouts, stats
- * settings) parsed once from JSON into the plain structs below.  This is the
- * only module that uses json-c for configs; json_object never leaves
- * config.c.
+ * settings) parsed once from JSON into the plain structs below, and a plan
+ * written back as canonical JSON (config_plan_json()).  This is the only
+ * module that uses json-c for configs; json_object never leaves the
+ * module's files (config*.c, config_int.h).  Each file is read once: a
+ * loaded inventory, plan or bisect test keeps the text it was parsed from
+ * (->text), which is what a run or a bisect stores and resumes from.
  *
  * Every rule of schemas/inventory.schema.json and schemas/plan.schema.json
  * is enforced here too: unknown keys, types, ranges, patterns, references and
@@ -162,6 +165,7 @@ struct config_link {
 struct config_inventory {
 	char			*path;	/* as given, used in messages */
 	char			*dir;	/* its directory, absolute */
+	char			*text;	/* the text parsed (heap), to store */
 	struct config_host	*hosts;
 	size_t			 nhosts;
 	struct config_link	*links;
@@ -169,14 +173,15 @@ struct config_inventory {
 };
 
 /*
- * Reads and validates an inventory file.  Returns a heap inventory the
- * caller frees with config_inventory_free(), or NULL with the reasons
- * appended to errs.
+ * Reads and validates an inventory file (read once: inv->text is the text
+ * that was parsed).  Returns a heap inventory the caller frees with
+ * config_inventory_free(), or NULL with the reasons appended to errs.
  */
 struct config_inventory *config_inventory_load(const char *path,
 	    struct config_errors *errs);
-/* Same from memory; path is used in messages and to resolve relative
- * paths (its directory, against the current directory if relative). */
+/* Same from memory (text is copied into inv->text); path is used in
+ * messages and to resolve relative paths (its directory, against the
+ * current directory if relative). */
 struct config_inventory *config_inventory_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
 void	config_inventory_free(struct config_inventory *);
@@ -258,6 +263,9 @@ struct config_stats {
 
 struct config_plan {
 	char			*path;
+	/* The text parsed (heap), to store; NULL for a built plan
+	 * (config_bisect_plan()), whose text is config_plan_json(). */
+	char			*text;
 	char			**links;	/* link names, in plan order */
 	size_t			 nlinks;
 	struct config_knobset	 knobs;
@@ -277,8 +285,9 @@ struct config_plan {
 };
 
 /*
- * Reads and validates a plan.  When inv is not NULL the plan is also
- * checked against it (every link exists, NAT values need a NAT host,
+ * Reads and validates a plan (read once: plan->text is the text parsed;
+ * config_plan_parse() copies text there).  When inv is not NULL the plan
+ * is also checked against it (every link exists, NAT values need a NAT host,
  * divert needs FreeBSD).  Returns a heap plan freed with config_plan_free(),
  * or NULL with the reasons appended to errs.
  */
@@ -288,6 +297,14 @@ struct config_plan *config_plan_parse(const char *path, const char *text,
 	    size_t len, const struct config_inventory *inv,
 	    struct config_errors *errs);
 void	config_plan_free(struct config_plan *);
+/*
+ * The plan as canonical JSON (see config_write.c): compact, keys in the
+ * schema's order, defaults written, so that config_plan_parse() of it gives
+ * the same struct back.  Heap string, the caller frees.
+ */
+char	*config_plan_json(const struct config_plan *);
+/* One workload the same way, e.g. {"tool":"scp","size":"1M"}; heap. */
+char	*config_workload_json(const struct config_workload *);
 /* Cross-checks a plan against an inventory; 0 or -1 with errs appended. */
 int	config_plan_check(const struct config_plan *,
 	    const struct config_inventory *, struct config_errors *errs);
@@ -314,13 +331,15 @@ enum config_bisect_compare {
  */
 struct config_bisect_test {
 	char				*path;
+	char				*text;	/* parsed (heap), to store */
 	char				*description;	/* or NULL */
 	struct knobs			 knobs;
 	enum config_bisect_compare	 compare;
 	enum knob			 ab_knob;
 	int				 ab_reference, ab_candidate;
-	char				*workload_json;	/* one plan workload */
-	enum config_tool		 tool;
+	/* Parsed by the plan loader's own workload parser, so both accept
+	 * exactly the same workloads; never has "links". */
+	struct config_workload		 workload;
 	char				*metric;	/* "throughput_bps" */
 	int				 lower_is_better;
 	double				 threshold;	/* default 0.9 */
@@ -342,15 +361,22 @@ struct config_bisect_test *config_bisect_test_load(const char *path,
 	    struct config_errors *errs);
 struct config_bisect_test *config_bisect_test_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
+/*
+ * A stand-in for a test file that is gone (showing an old bisect): the
+ * defaults, compare baseline, an iperf3 workload, metric as stored.  NULL
+ * with errs when metric is not a metric name.  Heap, free as below.
+ */
+struct config_bisect_test *config_bisect_test_stand_in(const char *path,
+	    const char *metric, struct config_errors *errs);
 void	config_bisect_test_free(struct config_bisect_test *);
 /*
- * The one-workload plan that measures a test on link: fixed knobs as
- * one-value lists, the A/B knob as [reference, candidate], repetitions 1.
- * Text: heap string.  Plan: checked against inv (may be NULL), heap, free
- * with config_plan_free().
+ * The one-workload plan that measures a test on link, built as a struct:
+ * fixed knobs as one-value lists, the A/B knob as [reference, candidate],
+ * the test's workload, timeouts and retries, repetitions 1, the other plan
+ * defaults; its path is the test's, its text NULL (store
+ * config_plan_json() of it).  Checked against inv (may be NULL); heap, free
+ * with config_plan_free(), or NULL with errs.
  */
-char	*config_bisect_plan_text(const struct config_bisect_test *,
-	    const char *link);
 struct config_plan *config_bisect_plan(const struct config_bisect_test *,
 	    const char *link, const struct config_inventory *inv,
 	    struct config_errors *errs);
@@ -416,91 +442,5 @@ char	*config_shell_quote_argv(char *const *argv);
 const char *const *config_schema_keys(const char *name);
 const char *const *config_schema_objects(void);
 
-#ifdef CONFIG_INTERNAL
-/*
- * Internal to the config module (config.c, config_inventory.c,
- * config_plan.c), like a BSD header's _KERNEL part: the JSON walk that
- * collects errors with their paths.  json_object stays inside the module.
- */
-struct json_object;
-
-#define CONFIG_PATHLEN	256	/* longer paths are cut short with "..." */
-#define CONFIG_LOWER	"abcdefghijklmnopqrstuvwxyz"
-#define CONFIG_UPPER	"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#define CONFIG_DIGIT	"0123456789"
-
-struct config_walk {
-	const char		*file;
-	struct config_errors	*errs;
-	const char		*dir;	/* inventory directory, for paths */
-};
-
-void	config_werr(struct config_walk *, const char *path, const char *,
-	    ...) __attribute__((format(printf, 3, 4)));
-size_t	config_nerrors(struct config_walk *);
-/* out (CONFIG_PATHLEN bytes) = path.key / path[i] */
-void	config_path_key(char *out, const char *path, const char *key);
-void	config_path_index(char *out, const char *path, size_t i);
-/* A value as JSON text for a message, truncated. */
-void	config_fmtval(struct json_object *, char *, size_t);
-/* Types are enum json_type values, as int to keep json-c out of here. */
-int	config_want(struct config_walk *, const char *path,
-	    struct json_object *, int json_type);
-/* Reports keys of o not in keys[]; what qualifies ("for tool scp"). */
-void	config_check_keys(struct config_walk *, const char *path,
-	    struct json_object *o, const char *const *keys, const char *what);
-struct json_object *config_member(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required);
-/*
- * Typed members: 1 when set, 0 when absent (optional), -1 on an error
- * (reported).  Strings are borrowed from o.
- */
-int	config_get_str(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required, size_t max,
-	    const char **out);
-int	config_get_int(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required,
-	    long long min, long long max, int *out);
-int	config_get_num(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, double min, int min_open,
-	    double max, double *out);
-int	config_get_bool(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int *out);
-int	config_get_enum(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required,
-	    const char *const *names, int *out);
-/* A string satisfying valid(); *dst replaced by a heap copy. */
-int	config_get_pattern(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required, size_t max,
-	    int (*valid)(const char *), const char *what, char **dst);
-/* An array of 1..max entries / an object, or NULL (reported if present). */
-struct json_object *config_get_array(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required, size_t max);
-struct json_object *config_get_object(struct config_walk *,
-	    const char *path, struct json_object *o, const char *key,
-	    int required);
-
-int	config_all_in(const char *s, const char *set);
-int	config_name_index(const char *const *names, const char *s);
-/* A JSON object from text (owned by the caller: json_object_put()). */
-struct json_object *config_parse_text(const char *file, const char *text,
-	    size_t len, struct config_errors *);
-/* A file's text (heap), or NULL with the error added. */
-char	*config_read_text(const char *path, size_t *lenp,
-	    struct config_errors *);
-
-extern const char *const config_keys_inventory[], *const config_keys_host[],
-    *const config_keys_ssh[], *const config_keys_nic[],
-    *const config_keys_kernel_fbsd[], *const config_keys_kernel_linux[],
-    *const config_keys_kernel_command[], *const config_keys_power_command[],
-    *const config_keys_power_url[], *const config_keys_link[],
-    *const config_keys_endpoint[], *const config_keys_plan[],
-    *const config_keys_per_link_entry[],
-    *const config_keys_workload_iperf[], *const config_keys_workload_scp[],
-    *const config_keys_timeouts[], *const config_keys_stats[];
-extern const char *const config_os_names[], *const config_role_names[],
-    *const config_kernel_names[], *const config_method_names[],
-    *const config_tool_names[], *const config_tso_on_names[];
-#endif /* CONFIG_INTERNAL */
 
 #endif

@@ -2,8 +2,9 @@
  * config_bisect: the test file of `labrat bisect` (schemas/bisect-test.
  * schema.json): which knobs, which workload, which metric and how a
  * revision is judged.  Part of the config module (json-c stays here); its
- * workload is validated by the plan loader itself, through a one-workload
- * plan, so both accept exactly the same workloads.
+ * workload is parsed by the plan loader's own workload parser
+ * (config_parse_workload()), so both accept exactly the same workloads, and
+ * the plan that measures it is built as a struct (config_bisect_plan()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,7 @@
 
 #include <json-c/json.h>
 
-#define CONFIG_INTERNAL
-#include "config.h"
+#include "config_int.h"
 #include "util.h"
 
 static const char *const bt_keys[] = { "description", "knobs", "compare",
@@ -185,17 +185,12 @@ valid_metric(const char *s)
 	    config_all_in(s, CONFIG_LOWER CONFIG_DIGIT "_");
 }
 
-/* The workload through the plan loader; its paths renamed to ours. */
+/* The workload, by the plan loader's own parser: paths are ours. */
 static void
 bt_workload(struct config_walk *w, struct json_object *root,
     struct config_bisect_test *t)
 {
-	struct config_errors	 perrs;
-	struct config_plan	*plan;
 	struct json_object	*o;
-	const char		*p, *q;
-	char			*text;
-	size_t			 i;
 
 	if ((o = config_get_object(w, "", root, "workload", 1)) == NULL)
 		return;
@@ -204,30 +199,7 @@ bt_workload(struct config_walk *w, struct json_object *root,
 		    "is bisect's --link");
 		return;
 	}
-	t->workload_json = xstrdup(json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN));
-	/* The workload alone (knob errors are ours to report). */
-	config_errors_init(&perrs);
-	text = xasprintf("{\"links\":[\"x\"],\"workloads\":[%s]}",
-	    t->workload_json);
-	plan = config_plan_parse(w->file, text, strlen(text), NULL, &perrs);
-	free(text);
-	if (plan != NULL) {
-		t->tool = plan->workloads[0].tool;
-		config_plan_free(plan);
-	}
-	for (i = 0; i < perrs.n; i++) {
-		/* "FILE: workloads[0].time: ..." -> "workload.time: ..." */
-		if ((p = strstr(perrs.msgs[i], "workloads[0]")) != NULL)
-			config_werr(w, NULL, "workload%s",
-			    p + strlen("workloads[0]"));
-		else {
-			q = strstr(perrs.msgs[i], ": ");
-			config_werr(w, "workload", "%s", q != NULL ? q + 2 :
-			    perrs.msgs[i]);
-		}
-	}
-	config_errors_free(&perrs);
+	config_parse_workload(w, "workload", o, NULL, &t->workload);
 }
 
 static void
@@ -263,6 +235,7 @@ config_bisect_test_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	t = xcalloc(1, sizeof *t);
 	t->path = xstrdup(path);
+	t->text = xstrndup(text, len);
 	bt_defaults(t);
 	w.file = path;
 	w.errs = errs;
@@ -317,54 +290,42 @@ config_bisect_test_free(struct config_bisect_test *t)
 	if (t == NULL)
 		return;
 	free(t->path);
+	free(t->text);
 	free(t->description);
-	free(t->workload_json);
+	config_workload_clear(&t->workload);
 	free(t->metric);
 	free(t);
 }
 
-/* The knob's value as plan JSON. */
-static void
-knob_json(struct buf *b, enum knob k, int v)
+struct config_bisect_test *
+config_bisect_test_stand_in(const char *path, const char *metric,
+    struct config_errors *errs)
 {
-	if (k == KNOB_MTU)
-		buf_printf(b, "%d", v);
-	else if (k == KNOB_NAT)
-		buf_printf(b, "\"%s\"", knobs_nat_name(v));
-	else
-		buf_printf(b, "%s", v ? "true" : "false");
+	struct config_bisect_test	*t;
+
+	if (!valid_metric(metric)) {
+		config_errors_add(errs, path, "metric", "\"%.80s\" is not a "
+		    "metric name like throughput_bps", metric);
+		return NULL;
+	}
+	t = xcalloc(1, sizeof *t);
+	t->path = xstrdup(path);
+	bt_defaults(t);
+	t->compare = CONFIG_BISECT_BASELINE;
+	t->workload.tool = CONFIG_TOOL_IPERF3;
+	t->workload.time = 10;
+	t->workload.parallel = 1;
+	t->metric = xstrdup(metric);
+	return t;
 }
 
-char *
-config_bisect_plan_text(const struct config_bisect_test *t, const char *link)
+/* kl = the one value v. */
+static void
+knoblist_one(struct config_knoblist *kl, int v)
 {
-	struct buf	b;
-	int		k, first = 1;
-
-	buf_init(&b, CONFIG_FILE_MAX);
-	buf_printf(&b, "{\"links\":[\"%s\"],\"knobs\":{", link);
-	for (k = 0; k < KNOB_COUNT; k++) {
-		if (t->compare == CONFIG_BISECT_AB && (int)t->ab_knob == k) {
-			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
-			    knobs_name(k));
-			knob_json(&b, k, t->ab_reference);
-			buf_printf(&b, ",");
-			knob_json(&b, k, t->ab_candidate);
-			buf_printf(&b, "]");
-		} else if (knobs_isset(&t->knobs, k)) {
-			buf_printf(&b, "%s\"%s\":[", first ? "" : ",",
-			    knobs_name(k));
-			knob_json(&b, k, knobs_get(&t->knobs, k));
-			buf_printf(&b, "]");
-		} else
-			continue;
-		first = 0;
-	}
-	buf_printf(&b, "},\"workloads\":[%s],\"repetitions\":1,"
-	    "\"timeouts\":{\"connect\":%d,\"job\":%d},\"retries\":%d}",
-	    t->workload_json != NULL ? t->workload_json : "{}",
-	    t->connect_timeout, t->job_timeout, t->retries);
-	return buf_release(&b);
+	kl->present = 1;
+	kl->n = 1;
+	kl->values[0] = v;
 }
 
 struct config_plan *
@@ -372,11 +333,39 @@ config_bisect_plan(const struct config_bisect_test *t, const char *link,
     const struct config_inventory *inv, struct config_errors *errs)
 {
 	struct config_plan	*plan;
-	char			*text;
+	struct config_knoblist	*kl;
+	int			 k;
 
-	text = config_bisect_plan_text(t, link);
-	plan = config_plan_parse(t->path, text, strlen(text), inv, errs);
-	free(text);
+	if (!config_valid_linkname(link)) {
+		config_errors_add(errs, t->path, "links[0]", "\"%.80s\" is "
+		    "not a link name", link);
+		return NULL;
+	}
+	plan = xcalloc(1, sizeof *plan);
+	plan->path = xstrdup(t->path);
+	config_plan_defaults(plan);
+	plan->links = xcalloc(1, sizeof *plan->links);
+	plan->links[0] = xstrdup(link);
+	plan->nlinks = 1;
+	for (k = 0; k < KNOB_COUNT; k++) {
+		kl = &plan->knobs.knob[k];
+		if (t->compare == CONFIG_BISECT_AB && (int)t->ab_knob == k) {
+			knoblist_one(kl, t->ab_reference);
+			kl->values[kl->n++] = t->ab_candidate;
+		} else if (knobs_isset(&t->knobs, k))
+			knoblist_one(kl, knobs_get(&t->knobs, k));
+	}
+	plan->workloads = xcalloc(1, sizeof *plan->workloads);
+	config_workload_copy(&plan->workloads[0], &t->workload);
+	plan->nworkloads = 1;
+	plan->repetitions = 1;
+	plan->connect_timeout = t->connect_timeout;
+	plan->job_timeout = t->job_timeout;
+	plan->retries = t->retries;
+	if (inv != NULL && config_plan_check(plan, inv, errs) == -1) {
+		config_plan_free(plan);
+		return NULL;
+	}
 	return plan;
 }
 

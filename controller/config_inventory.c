@@ -5,7 +5,6 @@
  * duplicate names).  Relative key paths resolve against the file's
  * directory.
  */
-#define CONFIG_INTERNAL
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -15,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "config_int.h"
 #include "log.h"
 #include "util.h"
 
@@ -582,6 +581,7 @@ config_inventory_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	inv = xcalloc(1, sizeof *inv);
 	inv->path = xstrdup(path);
+	inv->text = xstrndup(text, len);
 	inv->dir = dir_of(path);
 	w.file = path;
 	w.errs = errs;
@@ -664,6 +664,7 @@ config_inventory_free(struct config_inventory *inv)
 	free(inv->links);
 	free(inv->path);
 	free(inv->dir);
+	free(inv->text);
 	free(inv);
 }
 

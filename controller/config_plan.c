@@ -3,7 +3,6 @@
  * knob lists, per-link overrides, workloads, repetitions, timeouts, stats
  * settings, and the cross-check of a plan against an inventory.
  */
-#define CONFIG_INTERNAL
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
@@ -13,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "config_int.h"
 #include "util.h"
 
 static int
@@ -150,7 +149,7 @@ parse_workload_links(struct config_walk *w, const char *path,
 	const char		*s;
 	size_t			 i, j, n;
 
-	if ((arr = config_get_array(w, path, o, "links", 0,
+	if (plan == NULL || (arr = config_get_array(w, path, o, "links", 0,
 	    CONFIG_LINKS_MAX)) == NULL)
 		return;
 	config_path_key(p, path, "links");
@@ -190,9 +189,10 @@ config_workload_on_link(const struct config_workload *wl, const char *link)
 	return 0;
 }
 
-static void
-parse_workload(struct config_walk *w, const char *path, struct json_object *o,
-    const struct config_plan *plan, struct config_workload *wl)
+void
+config_parse_workload(struct config_walk *w, const char *path,
+    struct json_object *o, const struct config_plan *plan,
+    struct config_workload *wl)
 {
 	int	tool;
 
@@ -365,7 +365,7 @@ parse_plan(struct config_walk *w, struct json_object *root,
 			v = json_object_array_get_idx(arr, i);
 			config_path_index(p, "workloads", i);
 			if (config_want(w, p, v, json_type_object))
-				parse_workload(w, p, v, plan,
+				config_parse_workload(w, p, v, plan,
 				    &plan->workloads[i]);
 		}
 		check_link_workloads(w, plan);
@@ -386,8 +386,8 @@ parse_plan(struct config_walk *w, struct json_object *root,
 		parse_stats(w, "stats", v, &plan->stats);
 }
 
-static void
-plan_defaults(struct config_plan *plan)
+void
+config_plan_defaults(struct config_plan *plan)
 {
 	plan->tso_on = CONFIG_TSO_ON_SENDER;
 	plan->repetitions = 1;
@@ -482,7 +482,8 @@ config_plan_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	plan = xcalloc(1, sizeof *plan);
 	plan->path = xstrdup(path);
-	plan_defaults(plan);
+	plan->text = xstrndup(text, len);
+	config_plan_defaults(plan);
 	w.file = path;
 	w.errs = errs;
 	w.dir = NULL;
@@ -515,7 +516,7 @@ config_plan_load(const char *path, const struct config_inventory *inv,
 void
 config_plan_free(struct config_plan *plan)
 {
-	size_t	i, j;
+	size_t	i;
 
 	if (plan == NULL)
 		return;
@@ -525,15 +526,47 @@ config_plan_free(struct config_plan *plan)
 	for (i = 0; i < plan->nper_link; i++)
 		free(plan->per_link[i].link);
 	free(plan->per_link);
-	for (i = 0; i < plan->nworkloads; i++) {
-		free(plan->workloads[i].len);
-		free(plan->workloads[i].window);
-		free(plan->workloads[i].size);
-		for (j = 0; j < plan->workloads[i].nlinks; j++)
-			free(plan->workloads[i].links[j]);
-		free(plan->workloads[i].links);
-	}
+	for (i = 0; i < plan->nworkloads; i++)
+		config_workload_clear(&plan->workloads[i]);
 	free(plan->workloads);
 	free(plan->path);
+	free(plan->text);
 	free(plan);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+void
+config_workload_copy(struct config_workload *dst,
+    const struct config_workload *src)
+{
+	size_t	i;
+
+	*dst = *src;
+	dst->len = dup_or_null(src->len);
+	dst->window = dup_or_null(src->window);
+	dst->size = dup_or_null(src->size);
+	if (src->links == NULL)
+		return;
+	dst->links = xcalloc(src->nlinks + 1, sizeof *dst->links);
+	for (i = 0; i < src->nlinks; i++)
+		dst->links[i] = xstrdup(src->links[i]);
+}
+
+void
+config_workload_clear(struct config_workload *wl)
+{
+	size_t	i;
+
+	free(wl->len);
+	free(wl->window);
+	free(wl->size);
+	for (i = 0; i < wl->nlinks; i++)
+		free(wl->links[i]);
+	free(wl->links);
+	memset(wl, 0, sizeof *wl);
 }

@@ -79,48 +79,17 @@ detect_params_default(struct detect_params *p)
 }
 
 void
-detect_params_plan(const struct config_plan *plan, struct detect_params *p)
+detect_params_set(struct detect_params *p, double alpha, double min_effect,
+    int min_samples, int max_samples, double collapse_factor, int adaptive)
 {
-	const struct config_stats *s = &plan->stats;
-
-	p->stats.alpha = s->alpha;
-	p->stats.min_effect = s->min_effect;
-	p->stats.min_samples = (size_t)s->min_samples;
-	p->stats.max_samples = (size_t)s->max_samples;
-	p->stats.collapse = s->collapse_factor;
+	p->stats.alpha = alpha;
+	p->stats.min_effect = min_effect;
+	p->stats.min_samples = (size_t)min_samples;
+	p->stats.max_samples = (size_t)max_samples;
+	p->stats.collapse = collapse_factor;
 	if (p->stats.collapse_min_samples > p->stats.min_samples)
 		p->stats.collapse_min_samples = p->stats.min_samples;
-	p->adaptive = s->adaptive;
-}
-
-int
-detect_params_run(struct store *st, int64_t run_id, struct detect_params *p,
-    char *err, size_t errlen)
-{
-	struct store_run	 run;
-	struct config_errors	 errs;
-	struct config_plan	*plan;
-	int			 rc;
-
-	detect_params_default(p);
-	if ((rc = store_run_get(st, run_id, &run, err, errlen)) != 1) {
-		if (rc == 0)
-			util_seterr(err, errlen, "%s: no run %lld",
-			    store_path(st), (long long)run_id);
-		return -1;
-	}
-	if (run.plan_text != NULL) {
-		config_errors_init(&errs);
-		plan = config_plan_parse(run.plan_path != NULL ?
-		    run.plan_path : "plan", run.plan_text,
-		    strlen(run.plan_text), NULL, &errs);
-		if (plan != NULL)
-			detect_params_plan(plan, p);
-		config_plan_free(plan);
-		config_errors_free(&errs);
-	}
-	store_run_free(&run);
-	return 0;
+	p->adaptive = adaptive;
 }
 
 /* Same link, workload and revision: one family. */
@@ -415,14 +384,8 @@ detect_result_free(struct detect_result *res)
 
 /* ---- run over run -------------------------------------------------------- */
 
-struct link_pair {
-	char	link[STORE_NAME_MAX];
-	char	client[STORE_NAME_MAX];
-	char	server[STORE_NAME_MAX];
-};
-
 static void
-pair_add(struct link_pair **pp, size_t *n, const char *link,
+pair_add(struct detect_link **pp, size_t *n, const char *link,
     const char *client, const char *server)
 {
 	size_t	i;
@@ -450,16 +413,16 @@ facts_host(const struct store_host_facts_row *f, size_t n, int64_t id)
 
 /*
  * The host pair of each link of a run: from the facts its done jobs
- * recorded, else from the inventory it stored.  Unknown links are absent.
+ * recorded, else from the inventory it stored (the caller's
+ * p->inventory_links).  Unknown links are absent.
  */
 static int
 run_pairs(struct store *st, const struct store_run *run,
-    struct link_pair **pp, size_t *np, char *err, size_t errlen)
+    const struct detect_params *p, struct detect_link **pp, size_t *np,
+    char *err, size_t errlen)
 {
 	struct store_job		*jobs = NULL;
 	struct store_host_facts_row	*facts = NULL;
-	struct config_inventory		*inv;
-	struct config_errors		 errs;
 	const char			*c, *s;
 	size_t				 nj = 0, nf = 0, i;
 
@@ -478,24 +441,23 @@ run_pairs(struct store *st, const struct store_run *run,
 			pair_add(pp, np, jobs[i].link, c, s);
 	free(jobs);
 	store_facts_free(facts, nf);
-	if (*np > 0 || run->inventory_text == NULL)
+	if (*np > 0 || run->inventory_text == NULL || p == NULL ||
+	    p->inventory_links == NULL)
 		return 0;
-	config_errors_init(&errs);
-	inv = config_inventory_parse(run->inventory_path != NULL ?
-	    run->inventory_path : "inventory", run->inventory_text,
-	    strlen(run->inventory_text), &errs);
-	config_errors_free(&errs);
-	for (i = 0; inv != NULL && i < inv->nlinks; i++)
-		pair_add(pp, np, inv->links[i].name, inv->links[i].client.host,
-		    inv->links[i].server.host);
-	config_inventory_free(inv);
+	if (p->inventory_links(run, pp, np, err, errlen) == -1) {
+		free(*pp);
+		*pp = NULL;
+		*np = 0;
+		return -1;
+	}
 	return 0;
 }
 
 /* Same with the texts, which store_run_list() leaves out. */
 static int
 run_pairs_get(struct store *st, const struct store_run *r,
-    struct link_pair **pp, size_t *np, char *err, size_t errlen)
+    const struct detect_params *p, struct detect_link **pp, size_t *np,
+    char *err, size_t errlen)
 {
 	struct store_run	run;
 	int			rc;
@@ -504,7 +466,7 @@ run_pairs_get(struct store *st, const struct store_run *r,
 	*np = 0;
 	if ((rc = store_run_get(st, r->id, &run, err, errlen)) != 1)
 		return rc == 0 ? 0 : -1;
-	rc = run_pairs(st, &run, pp, np, err, errlen);
+	rc = run_pairs(st, &run, p, pp, np, err, errlen);
 	store_run_free(&run);
 	return rc;
 }
@@ -514,8 +476,8 @@ run_pairs_get(struct store *st, const struct store_run *r,
  * when one side's pairs are unknown).
  */
 static int
-pairs_compatible(const struct link_pair *a, size_t na,
-    const struct link_pair *b, size_t nb)
+pairs_compatible(const struct detect_link *a, size_t na,
+    const struct detect_link *b, size_t nb)
 {
 	size_t	i, j, common = 0;
 
@@ -536,11 +498,12 @@ pairs_compatible(const struct link_pair *a, size_t na,
 #define DETECT_BASELINE_SCAN	100	/* earlier runs looked at */
 
 int
-detect_find_baseline(struct store *st, int64_t run_id, int64_t *baseline,
-    char *err, size_t errlen)
+detect_find_baseline(struct store *st, int64_t run_id,
+    const struct detect_params *p, int64_t *baseline, char *err,
+    size_t errlen)
 {
 	struct store_run	*runs = NULL, *me = NULL;
-	struct link_pair	*mine = NULL, *theirs;
+	struct detect_link	*mine = NULL, *theirs;
 	size_t			 nruns = 0, nmine = 0, ntheirs, i, seen = 0;
 	int			 rc = -1;
 
@@ -556,14 +519,14 @@ detect_find_baseline(struct store *st, int64_t run_id, int64_t *baseline,
 		goto fail;
 	}
 	/* store_run_list leaves the texts out: read them for the pairs. */
-	if (run_pairs_get(st, me, &mine, &nmine, err, errlen) == -1)
+	if (run_pairs_get(st, me, p, &mine, &nmine, err, errlen) == -1)
 		goto fail;
 	for (i = 0; i < nruns && seen < DETECT_BASELINE_SCAN; i++) {
 		if (runs[i].id >= run_id || runs[i].state != STORE_RUN_DONE ||
 		    strcmp(runs[i].kind, "bisect") == 0)
 			continue;
 		seen++;
-		if (run_pairs_get(st, &runs[i], &theirs, &ntheirs, err,
+		if (run_pairs_get(st, &runs[i], p, &theirs, &ntheirs, err,
 		    errlen) == -1)
 			goto fail;
 		if (pairs_compatible(mine, nmine, theirs, ntheirs)) {
@@ -612,7 +575,7 @@ detect_baseline(struct store *st, int64_t baseline_run,
 	size_t			 i, j, best, m;
 
 	if (baseline_run == 0 && detect_find_baseline(st, res->run_id,
-	    &baseline_run, err, errlen) == -1)
+	    &res->params, &baseline_run, err, errlen) == -1)
 		return -1;
 	if (baseline_run == 0)
 		return 0;

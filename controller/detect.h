@@ -25,7 +25,9 @@
  * the kernel revisions of both sides.
  *
  * Everything is read through the store; nothing is written except by the
- * caller of detect_more_jobs()'s specs.
+ * caller of detect_more_jobs()'s specs.  Configs are not parsed here: the
+ * parameters (a plan's stats section, the links of a stored inventory) come
+ * typed from the caller.
  */
 #ifndef LABRAT_DETECT_H
 #define LABRAT_DETECT_H
@@ -33,29 +35,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "stats.h"
 #include "store.h"
 
 #define DETECT_NONE	((size_t)-1)
+
+/* A link of an inventory and the hosts it joins. */
+struct detect_link {
+	char	link[STORE_NAME_MAX];
+	char	client[STORE_NAME_MAX];
+	char	server[STORE_NAME_MAX];
+};
+
+/*
+ * The links of the inventory a run stored, for a run whose done jobs
+ * recorded no host facts (run over run needs the host pairs of both
+ * sides).  Supplied by a caller that parses configs.  Sets *links (heap,
+ * detect frees it) and *n; 0 with *n = 0 when they are unknown, -1 with
+ * err to fail the detection.
+ */
+typedef int (*detect_links_fn)(const struct store_run *,
+	    struct detect_link **links, size_t *n, char *err, size_t errlen);
 
 struct detect_params {
 	struct stats_params	stats;
 	int			adaptive;	/* verdicts at the adaptive alpha */
 	int			family;		/* split alpha over a family */
 	char			metric[STORE_NAME_MAX];	/* throughput_bps */
+	detect_links_fn		inventory_links;	/* NULL: unknown */
 };
 
 /* stats defaults, adaptive on, family correction on, throughput_bps. */
 void	detect_params_default(struct detect_params *);
-/* The plan's stats section over the defaults. */
-void	detect_params_plan(const struct config_plan *, struct detect_params *);
 /*
- * The parameters a run was measured with: its stored plan text's stats
- * section, or the defaults when the run has no (parsable) plan text.
+ * A plan's stats section (as the caller has it typed: alpha, min_effect,
+ * min/max samples, collapse factor, adaptive) over p's values.
  */
-int	detect_params_run(struct store *, int64_t run_id,
-	    struct detect_params *, char *err, size_t errlen);
+void	detect_params_set(struct detect_params *p, double alpha,
+	    double min_effect, int min_samples, int max_samples,
+	    double collapse_factor, int adaptive);
 
 /* One comparison: series a (baseline) against series b (candidate). */
 struct detect_cmp {
@@ -108,10 +126,12 @@ int	detect_baseline(struct store *, int64_t baseline_run,
 	    struct detect_result *res, char *err, size_t errlen);
 /*
  * The newest done run before run_id whose inventory joins res's links
- * between the same hosts; 0 when there is none.
+ * between the same hosts; 0 when there is none.  p: for its
+ * inventory_links (may be NULL: pairs only from facts).
  */
-int	detect_find_baseline(struct store *, int64_t run_id, int64_t *baseline,
-	    char *err, size_t errlen);
+int	detect_find_baseline(struct store *, int64_t run_id,
+	    const struct detect_params *p, int64_t *baseline, char *err,
+	    size_t errlen);
 void	detect_result_free(struct detect_result *);
 
 /*

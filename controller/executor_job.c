@@ -290,51 +290,43 @@ job_workload(struct exec_worker *w, const struct config_workload *wl,
 	return job_iperf(w, wl, c, s, job, deadline, smp, out, reason, rlen);
 }
 
-/*
- * Runs one claimed job with both hosts leased.  Fills res (state, reason,
- * samples, raws, facts ids) and returns an exec_outcome.
- */
-int
-exec_job_execute(struct exec_worker *w, const struct store_job *job,
-    struct exec_samples *smp, struct store_job_result *res, char *reason,
-    size_t rlen, char *inforce, size_t inforcelen)
+/* The plan's workload of job (by its canonical key), or NULL + reason. */
+static const struct config_workload *
+job_find_workload(const struct executor *ex, const struct store_job *job,
+    char *reason, size_t rlen)
 {
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	const struct config_workload	*wl = NULL;
-	struct exec_host		*c = &ex->hosts[l->client.host_index];
-	struct exec_host		*s = &ex->hosts[l->server.host_index];
-	struct exec_host		*ends[2];
-	struct agentctl_reply		 ar[2], wr;
-	const char			*args[24];
-	char				 mtub[16], rbb[16], key[STORE_PARAMS_MAX];
+	const struct config_workload	*wl;
+	char				 key[STORE_PARAMS_MAX];
 	size_t				 i;
-	int				 rc = EXEC_INFRA, applied = 0, rb;
 
-	memset(ar, 0, sizeof ar);
-	memset(&wr, 0, sizeof wr);
 	for (i = 0; i < ex->plan->nworkloads; i++) {
 		wl = &ex->plan->workloads[i];
 		if (matrix_workload_key(wl, key, sizeof key) == 0 &&
 		    strcmp(key, job->params) == 0)
-			break;
-		wl = NULL;
+			return wl;
 	}
-	if (wl == NULL) {
-		util_seterr(reason, rlen, "job %lld: workload '%s' is not in "
-		    "the plan", (long long)job->id, job->params);
-		return EXEC_MEASURED;
-	}
-	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
-	    reason, rlen) == -1 || exec_host_ensure(ex, s, w->st, l->server.ifname,
-	    &res->server_facts_id, reason, rlen) == -1)
-		return EXEC_INFRA;
-	if (exec_stopped(ex))
-		return EXEC_STOPPED;
+	util_seterr(reason, rlen, "job %lld: workload '%s' is not in the plan",
+	    (long long)job->id, job->params);
+	return NULL;
+}
 
-	/* Apply: receiver first, so the sender never floods a small MTU. */
-	ends[0] = s;
-	ends[1] = c;
+/*
+ * Applies job's knobs on both ends, receiver first so the sender never
+ * floods a small MTU: ends[0] is the server, ends[1] the client.  Bit i of
+ * *applied is set once end i was asked (it must then be restored).
+ */
+static int
+job_apply(struct exec_worker *w, const struct store_job *job,
+    const struct config_workload *wl, struct exec_host *ends[2],
+    struct agentctl_reply ar[2], int *applied, char *reason, size_t rlen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	const char			*args[24];
+	char				 mtub[16], rbb[16];
+	size_t				 i;
+	int				 rc = EXEC_INFRA, rb;
+
 	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
 	    wl->time) + 60;
 	for (i = 0; i < 2; i++) {
@@ -350,13 +342,51 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		    args, mtub, sizeof mtub, rbb, sizeof rbb);
 		rc = exec_host_call(ends[i], args, EXEC_CALL_MS, &ar[i], reason,
 		    rlen);
-		applied |= 1 << i;
+		*applied |= 1 << i;
 		if (rc == EXEC_MEASURED && ar[i].has_result)
 			mismatch_reason(ends[i]->cfg->name, &ar[i].u.apply,
 			    reason, rlen);
 		if (rc != EXEC_OK)
-			goto restore;
+			return rc;
 	}
+	return EXEC_OK;
+}
+
+/*
+ * Runs one claimed job with both hosts leased.  Fills res (state, reason,
+ * samples, raws, facts ids) and returns an exec_outcome.
+ */
+int
+exec_job_execute(struct exec_worker *w, const struct store_job *job,
+    struct exec_samples *smp, struct store_job_result *res, char *reason,
+    size_t rlen, char *inforce, size_t inforcelen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	const struct config_workload	*wl;
+	struct exec_host		*c = &ex->hosts[l->client.host_index];
+	struct exec_host		*s = &ex->hosts[l->server.host_index];
+	struct exec_host		*ends[2];
+	struct agentctl_reply		 ar[2], wr;
+	struct store_raw		*raw;
+	size_t				 i;
+	int				 rc, applied = 0;
+
+	memset(ar, 0, sizeof ar);
+	memset(&wr, 0, sizeof wr);
+	if ((wl = job_find_workload(ex, job, reason, rlen)) == NULL)
+		return EXEC_MEASURED;
+	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
+	    reason, rlen) == -1 || exec_host_ensure(ex, s, w->st, l->server.ifname,
+	    &res->server_facts_id, reason, rlen) == -1)
+		return EXEC_INFRA;
+	if (exec_stopped(ex))
+		return EXEC_STOPPED;
+	ends[0] = s;
+	ends[1] = c;
+	rc = job_apply(w, job, wl, ends, ar, &applied, reason, rlen);
+	if (rc != EXEC_OK)
+		goto restore;
 	/* What is really in force, as the sender (and NAT host) report. */
 	in_force_key(&job->knobs, &ar[1].u.apply.in_force, l->nat != NULL &&
 	    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply.in_force :
@@ -373,10 +403,11 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 	}
 	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
 	if (wr.raw != NULL) {
-		res->raws = xcalloc(1, sizeof *res->raws);
-		((struct store_raw *)res->raws)->name = "client.agent";
-		((struct store_raw *)res->raws)->data = xstrdup(wr.raw);
-		((struct store_raw *)res->raws)->len = wr.rawlen;
+		raw = xcalloc(1, sizeof *raw);
+		raw->name = "client.agent";
+		raw->data = xstrdup(wr.raw);
+		raw->len = wr.rawlen;
+		res->raws = raw;
 		res->nraws = 1;
 	}
 restore:

@@ -145,15 +145,13 @@ exec_host_record(struct executor *ex, struct exec_host *h, struct store *st,
 	f.kernel_version = r->u.facts.kernel_version;
 	f.revision = r->u.facts.kernel_revision;
 	f.ifname = ifname;
+	/* The host's word is the evidence; the inventory's claim goes
+	 * beside it, never over it. */
 	f.driver = nic != NULL ? nic->driver : "";
 	f.chip = nic != NULL && nic->chip[0] != '\0' ? nic->chip : NULL;
 	if ((cn = config_host_nic(h->cfg, ifname)) != NULL) {
-		/* The inventory knows the hardware better than a veth. */
-		if (f.chip == NULL && cn->chip != NULL)
-			f.chip = cn->chip;
-		if (cn->driver != NULL && (nic == NULL ||
-		    strcmp(nic->driver, "veth") == 0))
-			f.driver = cn->driver;
+		f.declared_driver = cn->driver;
+		f.declared_chip = cn->chip;
 	}
 	f.facts_json = r->raw;
 	return store_host_facts_add(st, ex->run_id, &f, facts_id, err, errlen);

@@ -131,20 +131,17 @@ sess_specs(struct hunt_sess *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* The test of a bisect shown read-only whose file is gone: the stored
- * metric is all the steps need. */
-static struct config_bisect_test *
-sess_stand_in_test(const struct store_bisect *row, struct config_errors *errs)
+/*
+ * The inventory a bisect was started with: the text it stored (a bisect
+ * started before schema 4 has none: its file, read now).
+ */
+static struct config_inventory *
+sess_inventory(const struct store_bisect *row, struct config_errors *errs)
 {
-	struct config_bisect_test	*t;
-	char				*text;
-
-	text = xasprintf("{\"compare\":{\"type\":\"baseline\"},"
-	    "\"workload\":{\"tool\":\"iperf3\"},\"metric\":\"%s\"}",
-	    row->metric);
-	t = config_bisect_test_parse(row->plan_path, text, strlen(text), errs);
-	free(text);
-	return t;
+	if (row->inventory_text != NULL)
+		return config_inventory_parse(row->inventory_path,
+		    row->inventory_text, strlen(row->inventory_text), errs);
+	return config_inventory_load(row->inventory_path, errs);
 }
 
 /* The judging parameters of the test. */
@@ -194,22 +191,29 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 	s->v.msgs = r.msgs;
 	s->v.n = r.n;
 	config_errors_init(&errs);
-	/* Showing a bisect needs no inventory (the lab may be gone), nor
-	 * its test file: the steps hold the evidence. */
-	if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
-		s->v.test = sess_stand_in_test(&s->v.row, &errs);
+	/* The test as validated at the start (its text is stored).  An
+	 * older bisect has only the path: showing it needs no inventory
+	 * (the lab may be gone), nor its test file (the steps hold the
+	 * evidence). */
+	if (s->v.row.test_text != NULL)
+		s->v.test = config_bisect_test_parse(s->v.row.plan_path,
+		    s->v.row.test_text, strlen(s->v.row.test_text), &errs);
+	else if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
+		s->v.test = config_bisect_test_stand_in(s->v.row.plan_path,
+		    s->v.row.metric, &errs);
 		s->v.test_missing = 1;
 	}
-	if ((!readonly && (s->inv = config_inventory_load(
-	    s->v.row.inventory_path, &errs)) == NULL) || (s->v.test == NULL &&
+	if ((!readonly && (s->inv = sess_inventory(&s->v.row, &errs)) ==
+	    NULL) || (s->v.test == NULL && errs.n == 0 &&
 	    (s->v.test = config_bisect_test_load(s->v.row.plan_path,
-	    &errs)) == NULL) || (s->plan = config_bisect_plan(s->v.test,
+	    &errs)) == NULL) || s->v.test == NULL ||
+	    (s->plan = config_bisect_plan(s->v.test,
 	    s->v.row.link, s->inv, &errs)) == NULL) {
 		hunt_errs(&errs, err, errlen);
 		return -2;
 	}
 	config_errors_free(&errs);
-	s->plan_text = config_bisect_plan_text(s->v.test, s->v.row.link);
+	s->plan_text = config_plan_json(s->plan);
 	s->link = readonly ? NULL : config_inventory_link(s->inv,
 	    s->v.row.link);
 	sess_bisect_test(s);
@@ -542,13 +546,13 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 /* Stores the validated bisect; 0 or -1 with err. */
 static int
 create_store(const struct hunt_opts *o, const struct hunt_request *rq,
-    const struct config_bisect_test *t, const struct hunt_revs *r, long gi,
-    long bi, const char *ipath, const char *tpath, int64_t *id, char *err,
-    size_t errlen)
+    const char *inv_text, const struct config_bisect_test *t,
+    const struct hunt_revs *r, long gi, long bi, const char *ipath,
+    const char *tpath, int64_t *id, char *err, size_t errlen)
 {
 	struct store_bisect_spec	 sp;
 	struct store			*st = NULL;
-	char				*text, knobs[STORE_KEY_MAX];
+	char				*text, *wl, knobs[STORE_KEY_MAX];
 	int				 rc = -1;
 
 	text = hunt_revs_text(r, (size_t)gi, (size_t)bi);
@@ -556,21 +560,25 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 	memset(&sp, 0, sizeof sp);
 	sp.link = rq->link;
 	sp.knobs = knobs;
-	sp.tool = config_tool_name(t->tool);
-	sp.params = strlen(t->workload_json) < STORE_PARAMS_MAX ?
-	    t->workload_json : "";
+	wl = config_workload_json(&t->workload);
+	sp.tool = config_tool_name(t->workload.tool);
+	sp.params = strlen(wl) < STORE_PARAMS_MAX ? wl : "";
 	sp.metric = t->metric;
 	sp.good = r->ids[gi];
 	sp.bad = r->ids[bi];
 	sp.revisions = text;
 	sp.inventory_path = ipath;
 	sp.plan_path = tpath;
+	/* The texts validated here are what every resume parses. */
+	sp.inventory_text = inv_text;
+	sp.test_text = t->text;
 	if (store_open(o->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
 	    &st, err, errlen) == 0 && store_bisect_create(st, &sp, id, err,
 	    errlen) == 0)
 		rc = 0;
 	store_close(st);
 	free(text);
+	free(wl);
 	return rc;
 }
 
@@ -618,8 +626,8 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 	if (m == NULL)
 		goto out;
 	rc = -1;
-	if (create_store(o, rq, t, &r, gi, bi, ipath, tpath, id, err,
-	    errlen) == -1)
+	if (create_store(o, rq, inv->text, t, &r, gi, bi, ipath, tpath, id,
+	    err, errlen) == -1)
 		goto out;
 	hunt_emit(o, *id, HUNT_EV_STARTED, NULL, "bisect %lld started: %ld "
 	    "revisions %s..%s on link %s (db %s)", (long long)*id,

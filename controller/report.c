@@ -332,13 +332,16 @@ text_family(const struct detect_result *res, size_t f, FILE *fp)
 	fprintf(fp, "\n");
 }
 
-static void
-report_text(struct store *st, const struct detect_result *res, FILE *fp)
+static int
+report_text(struct store *st, const struct detect_result *res, FILE *fp,
+    char *err, size_t errlen)
 {
 	size_t	i, j;
 	int	first;
 
 	text_header(st, res, fp);
+	if (report_facts_text(st, res->run_id, fp, err, errlen) == -1)
+		return -1;
 	text_findings(res, fp);
 	text_baseline(res, fp);
 	for (i = 0; i < res->nrun_series; i++) {
@@ -357,6 +360,7 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp)
 	if (res->nrun_series == 0)
 		fprintf(fp, "no samples of %s in run %lld\n", res->params.metric,
 		    (long long)res->run_id);
+	return 0;
 }
 
 int
@@ -367,10 +371,10 @@ report_write(struct store *st, const struct detect_result *res,
 
 	switch (f) {
 	case REPORT_TEXT:
-		report_text(st, res, fp);
+		rc = report_text(st, res, fp, err, errlen);
 		break;
 	case REPORT_JSON:
-		rc = report_json(res, fp, err, errlen);
+		rc = report_json(st, res, fp, err, errlen);
 		break;
 	case REPORT_CSV:
 		rc = report_csv(res, fp);
@@ -445,7 +449,7 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
 	if (resolve_run(st, &run_id, err, errlen) == -1 ||
-	    detect_params_run(st, run_id, &p, err, errlen) == -1 ||
+	    report_params_run(st, run_id, &p, err, errlen) == -1 ||
 	    detect_run(st, run_id, &p, &res, err, errlen) == -1)
 		goto fail;
 	if (baseline_run >= 0 && detect_baseline(st, baseline_run, &res, err,
@@ -535,7 +539,7 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 		return -1;
 	if (resolve_run(st, &run_a, err, errlen) == -1 ||
 	    resolve_run(st, &run_b, err, errlen) == -1 ||
-	    detect_params_run(st, run_b, &p, err, errlen) == -1)
+	    report_params_run(st, run_b, &p, err, errlen) == -1)
 		goto fail;
 	if (o->metric != NULL)
 		snprintf(p.metric, sizeof p.metric, "%s", o->metric);

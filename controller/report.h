@@ -1,12 +1,15 @@
 /*
  * report: what detect found, written for people and for machines.
  *
- * `labrat report`: the isolated triggers first, in the words of a
- * mailing-list post ("em iperf3: TSO on with MTU 9000 is 17.9 % slower than
- * TSO off (p < 0.001, n = 10/10); TSO alone: no change; MTU 9000 alone: no
- * change"), then run over run against the baseline, then per link and
- * workload the knob matrix (n, median, IQR) and every one-knob comparison
- * with its verdict, effect, confidence interval, p and n.
+ * `labrat report`: what each host reported it ran (revision, driver,
+ * chip; the inventory's driver and chip beside them where they differ:
+ * "driver veth (inventory: em)"), then the isolated triggers, in the words
+ * of a mailing-list post ("em iperf3: TSO on with MTU 9000 is 17.9 %
+ * slower than TSO off (p < 0.001, n = 10/10); TSO alone: no change; MTU
+ * 9000 alone: no change"), then run over run against the baseline, then
+ * per link and workload the knob matrix (n, median, IQR) and every
+ * one-knob comparison with its verdict, effect, confidence interval, p
+ * and n.
  * Formats: text, JSON (one object), CSV (one row per series, comparison
  * and trigger, with a "section" column), JUnit XML (one testcase per
  * comparison; a regression is a failure, an inconclusive comparison is
@@ -53,6 +56,16 @@ int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	    size_t errlen);
 
 /*
+ * The detect parameters run_id was measured with (report_params.c): the
+ * stats section of the plan text it stored, or the defaults when it
+ * stored none or one that no longer parses (logged), and a
+ * p->inventory_links that reads the links of the inventory it stored.
+ * 0 or -1 with err (no such run, store error).
+ */
+int	report_params_run(struct store *, int64_t run_id,
+	    struct detect_params *p, char *err, size_t errlen);
+
+/*
  * A trigger as one sentence (no trailing newline) into buf; returns the
  * length it needed like snprintf.
  */
@@ -83,8 +96,15 @@ const char *report_cmp_name(const struct detect_result *,
 	    const struct detect_cmp *, char *buf, size_t len);
 const char *report_effect(const struct detect_cmp *,
 	    const struct store_series *, char *buf, size_t len);
-int	report_json(const struct detect_result *, FILE *, char *err,
+int	report_json(struct store *, const struct detect_result *, FILE *,
+	    char *err, size_t errlen);
+/* report_facts.c: the run's host facts, reported and declared (st may be
+ * NULL: nothing is written, or an empty "hosts" array).  0 or -1 + err. */
+struct json_writer;
+int	report_facts_text(struct store *, int64_t run_id, FILE *, char *err,
 	    size_t errlen);
+int	report_facts_json(struct json_writer *, struct store *,
+	    int64_t run_id, char *err, size_t errlen);
 int	report_csv(const struct detect_result *, FILE *);
 int	report_junit(const struct detect_result *, FILE *);
 #endif

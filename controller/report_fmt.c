@@ -122,8 +122,8 @@ json_trigger(struct json_writer *w, const struct detect_result *res,
 }
 
 int
-report_json(const struct detect_result *res, FILE *fp, char *err,
-    size_t errlen)
+report_json(struct store *st, const struct detect_result *res, FILE *fp,
+    char *err, size_t errlen)
 {
 	const struct detect_params *p = &res->params;
 	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
@@ -142,6 +142,10 @@ report_json(const struct detect_result *res, FILE *fp, char *err,
 	json_kv_num(w, "collapse_factor", p->stats.collapse);
 	json_kv_bool(w, "adaptive", p->adaptive);
 	json_end_obj(w);
+	if (report_facts_json(w, st, res->run_id, err, errlen) == -1) {
+		json_writer_free(w, e, sizeof e);
+		return -1;
+	}
 	json_key(w, "triggers");
 	json_begin_arr(w);
 	for (i = 0; i < res->ntriggers; i++)

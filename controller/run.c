@@ -47,7 +47,8 @@ run_alloc(const char *db_path, const char *owner, char *err, size_t errlen)
 	return r;
 }
 
-/* Loads inventory and plan (from files, or the texts a run stored). */
+/* Loads inventory and plan: each file read once (its text kept in
+ * ->text, which run_store() stores), or the texts a run stored. */
 static int
 run_load(struct run *r, const char *ipath, const char *itext,
     const char *ppath, const char *ptext, struct config_errors *errs)
@@ -69,22 +70,22 @@ run_store(struct run *r, const char *kind, char *err, size_t errlen)
 	struct store_job_spec	*specs = NULL;
 	struct matrix_job	*jobs = NULL;
 	char			(*params)[STORE_PARAMS_MAX] = NULL;
-	char			*itext = NULL, *ptext = NULL;
+	char			*built = NULL;
 	size_t			 njobs = 0, i;
 	int			 rc = -1;
 
 	if (matrix_expand(r->plan, r->inv, &jobs, &njobs, err, errlen) == -1)
 		goto fail;
-	if ((itext = util_read_file(r->inv->path, CONFIG_FILE_MAX, NULL, err,
-	    errlen)) == NULL || (ptext = util_read_file(r->plan->path,
-	    CONFIG_FILE_MAX, NULL, err, errlen)) == NULL)
-		goto fail;
+	/* The very texts that were parsed: a resume parses them again. */
 	memset(&spec, 0, sizeof spec);
 	spec.kind = kind;
 	spec.inventory_path = r->inv->path;
-	spec.inventory_text = itext;
+	spec.inventory_text = r->inv->text;
 	spec.plan_path = r->plan->path;
-	spec.plan_text = ptext;
+	/* A plan built as a struct has no text: its canonical JSON. */
+	if (r->plan->text == NULL)
+		built = config_plan_json(r->plan);
+	spec.plan_text = r->plan->text != NULL ? r->plan->text : built;
 	spec.owner = r->owner;
 	if (store_run_create(r->st, &spec, &r->id, err, errlen) == -1)
 		goto fail;
@@ -98,8 +99,7 @@ run_store(struct run *r, const char *kind, char *err, size_t errlen)
 	log_info("run %lld: %zu jobs", (long long)r->id, njobs);
 	rc = 0;
 fail:
-	free(itext);
-	free(ptext);
+	free(built);
 	free(specs);
 	free(params);
 	free(jobs);

@@ -30,7 +30,9 @@ run_adaptive_queue(struct store *st, const struct config_plan *plan,
 	*added = 0;
 	memset(&res, 0, sizeof res);
 	detect_params_default(&p);
-	detect_params_plan(plan, &p);
+	detect_params_set(&p, plan->stats.alpha, plan->stats.min_effect,
+	    plan->stats.min_samples, plan->stats.max_samples,
+	    plan->stats.collapse_factor, plan->stats.adaptive);
 	if (detect_run(st, run_id, &p, &res, err, errlen) == -1 ||
 	    detect_more_jobs(st, &res, &specs, added, err, errlen) == -1)
 		goto fail;

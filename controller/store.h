@@ -150,6 +150,9 @@ int	store_host_upsert(struct store *, const char *name, const char *os,
 /*
  * What a host was running at a point of a run.  Recorded at the start of a
  * run and again whenever it changes (a bisect installs another revision).
+ * driver and chip are what the host reported, never the inventory's;
+ * declared_driver and declared_chip are what the inventory says of ifname,
+ * kept beside them so that a mismatch can be shown.
  */
 struct store_host_facts {
 	const char	*host;		/* name; the host is upserted */
@@ -158,8 +161,10 @@ struct store_host_facts {
 	const char	*kernel_version;	/* e.g. "FreeBSD 8.1-PRERELEASE" */
 	const char	*revision;	/* kernel revision id, e.g. "r209169" */
 	const char	*ifname;	/* the test interface */
-	const char	*driver;
+	const char	*driver;	/* as reported; "" = none reported */
 	const char	*chip;		/* "0x164c14e4", may be NULL */
+	const char	*declared_driver;	/* the inventory's, may be NULL */
+	const char	*declared_chip;		/* the inventory's, may be NULL */
 	const char	*knobs;		/* knobs in force, canonical key */
 	const char	*facts_json;	/* the agent's raw facts, may be NULL */
 };
@@ -180,9 +185,19 @@ struct store_host_facts_row {
 	char	*ifname;
 	char	*driver;
 	char	*chip;
+	char	*declared_driver;	/* NULL: the inventory declared none */
+	char	*declared_chip;
 	char	*knobs;
 	char	*facts_json;
 };
+
+/*
+ * 1 when the inventory declares a driver (or chip) for the row's interface
+ * that differs from what the host reported (a chip compared ignoring case);
+ * 0 when it declares none or the same.
+ */
+int	store_facts_driver_differs(const struct store_host_facts_row *);
+int	store_facts_chip_differs(const struct store_host_facts_row *);
 
 /* Every facts row of a run, oldest first.  Free with store_facts_free(). */
 int	store_host_facts_list(struct store *, int64_t run_id,
@@ -390,6 +405,10 @@ struct store_bisect_spec {
 	const char	*revisions;	/* ordered candidate list, one per line */
 	const char	*inventory_path;
 	const char	*plan_path;
+	/* The texts of both files as validated at the start (may be NULL):
+	 * what a resume parses. */
+	const char	*inventory_text;
+	const char	*test_text;
 };
 
 struct store_bisect {
@@ -410,6 +429,8 @@ struct store_bisect {
 	char	*inventory_path;
 	char	*plan_path;
 	char	*reason;
+	char	*inventory_text;	/* NULL: started before schema 4 */
+	char	*test_text;
 };
 
 int	store_bisect_create(struct store *, const struct store_bisect_spec *,

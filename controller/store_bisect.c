@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store.h"
 #include "store_int.h"
@@ -48,6 +49,8 @@ store_host_facts_add(struct store *st, int64_t run_id,
 		{ "revision", f->revision, STORE_NAME_MAX, 0 },
 		{ "driver", f->driver, STORE_NAME_MAX, 0 },
 		{ "chip", f->chip, STORE_NAME_MAX, 0 },
+		{ "declared driver", f->declared_driver, STORE_NAME_MAX, 0 },
+		{ "declared chip", f->declared_chip, STORE_NAME_MAX, 0 },
 		{ "interface", f->ifname, STORE_NAME_MAX, 0 },
 		{ "os", f->os, STORE_NAME_MAX, 0 },
 		{ "kernel version", f->kernel_version, STORE_REASON_MAX, 0 },
@@ -64,10 +67,11 @@ store_host_facts_add(struct store *st, int64_t run_id,
 	    errlen) == -1 || store_do(st, facts_id, "record host facts",
 	    err, errlen, "INSERT INTO host_facts (run_id, host_id, "
 	    "recorded_at, os, kernel_version, revision, ifname, driver, chip, "
-	    "knobs, facts_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	    "IIIttttt" "ttt", run_id, host_id, store_now(), f->os,
-	    f->kernel_version, f->revision, f->ifname, f->driver, f->chip,
-	    f->knobs, f->facts_json) == -1) {
+	    "declared_driver, declared_chip, knobs, facts_json) VALUES (?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "IIIttttt" "ttttt", run_id,
+	    host_id, store_now(), f->os, f->kernel_version, f->revision,
+	    f->ifname, f->driver, f->chip, f->declared_driver,
+	    f->declared_chip, f->knobs, f->facts_json) == -1) {
 		store_rollback(st);
 		return -1;
 	}
@@ -79,9 +83,11 @@ facts_read(sqlite3_stmt *stmt, void *p)
 {
 	struct store_host_facts_row	*r = p;
 
-	store_cols(stmt, 0, "IIISSSSSSSSS", &r->id, &r->run_id, &r->recorded_at,
-	    &r->host, &r->os, &r->kernel_version, &r->revision, &r->ifname,
-	    &r->driver, &r->chip, &r->knobs, &r->facts_json);
+	store_cols(stmt, 0, "IIISSSSSSSSSSS", &r->id, &r->run_id,
+	    &r->recorded_at, &r->host, &r->os, &r->kernel_version,
+	    &r->revision, &r->ifname, &r->driver, &r->chip,
+	    &r->declared_driver, &r->declared_chip, &r->knobs,
+	    &r->facts_json);
 }
 
 static void
@@ -96,6 +102,8 @@ facts_free(void *p)
 	free(r->ifname);
 	free(r->driver);
 	free(r->chip);
+	free(r->declared_driver);
+	free(r->declared_chip);
 	free(r->knobs);
 	free(r->facts_json);
 }
@@ -112,14 +120,36 @@ store_host_facts_list(struct store *st, int64_t run_id,
 	return store_list(st, &facts_rows, rows, nrows, "list host facts",
 	    err, errlen, "SELECT f.id, f.run_id, f.recorded_at, h.name, f.os, "
 	    "f.kernel_version, f.revision, f.ifname, f.driver, f.chip, "
-	    "f.knobs, f.facts_json FROM host_facts f JOIN hosts h ON "
-	    "h.id = f.host_id WHERE f.run_id = ? ORDER BY f.id", "I", run_id);
+	    "f.declared_driver, f.declared_chip, f.knobs, f.facts_json "
+	    "FROM host_facts f JOIN hosts h ON h.id = f.host_id WHERE "
+	    "f.run_id = ? ORDER BY f.id", "I", run_id);
 }
 
 void
 store_facts_free(struct store_host_facts_row *v, size_t n)
 {
 	store_free_rows(&facts_rows, v, n);
+}
+
+/* NULL and "" are the same: nothing reported. */
+static const char *
+facts_str(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+int
+store_facts_driver_differs(const struct store_host_facts_row *r)
+{
+	return r->declared_driver != NULL && strcmp(r->declared_driver,
+	    facts_str(r->driver)) != 0;
+}
+
+int
+store_facts_chip_differs(const struct store_host_facts_row *r)
+{
+	return r->declared_chip != NULL && strcasecmp(r->declared_chip,
+	    facts_str(r->chip)) != 0;
 }
 
 /* ---- bisects ------------------------------------------------------------- */
@@ -167,16 +197,18 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 		return -1;
 	return store_do(st, bisect_id, "create bisect", err, errlen,
 	    "INSERT INTO bisects (state, created_at, link, knobs, tool, "
-	    "params, metric, good, bad, revisions, inventory_path, plan_path) "
-	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	    "Ittttt" "ttttt", store_now(), b->link, or_empty(b->knobs),
+	    "params, metric, good, bad, revisions, inventory_path, plan_path, "
+	    "inventory_text, test_text) "
+	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "Ittttt" "ttttttt", store_now(), b->link, or_empty(b->knobs),
 	    b->tool, or_empty(b->params), b->metric, b->good, b->bad,
-	    or_empty(b->revisions), b->inventory_path, b->plan_path);
+	    or_empty(b->revisions), b->inventory_path, b->plan_path,
+	    b->inventory_text, b->test_text);
 }
 
 #define BISECT_COLS "id, state, created_at, finished_at, link, knobs, tool, " \
 	"metric, good, bad, culprit, confidence, params, revisions, " \
-	"inventory_path, plan_path, reason"
+	"inventory_path, plan_path, reason, inventory_text, test_text"
 
 static void
 bisect_read(sqlite3_stmt *stmt, void *p)
@@ -184,13 +216,13 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	struct store_bisect	*b = p;
 
 	memset(b, 0, sizeof *b);
-	store_cols(stmt, 0, "IsIIsssssssdSSSSS", &b->id, b->state,
+	store_cols(stmt, 0, "IsIIsssssssdSSSSSSS", &b->id, b->state,
 	    sizeof b->state, &b->created_at, &b->finished_at, b->link,
 	    sizeof b->link, b->knobs, sizeof b->knobs, b->tool, sizeof b->tool,
 	    b->metric, sizeof b->metric, b->good, sizeof b->good, b->bad,
 	    sizeof b->bad, b->culprit, sizeof b->culprit, &b->confidence,
 	    &b->params, &b->revisions, &b->inventory_path, &b->plan_path,
-	    &b->reason);
+	    &b->reason, &b->inventory_text, &b->test_text);
 }
 
 static void
@@ -255,6 +287,8 @@ store_bisect_free(struct store_bisect *b)
 	free(b->inventory_path);
 	free(b->plan_path);
 	free(b->reason);
+	free(b->inventory_text);
+	free(b->test_text);
 	memset(b, 0, sizeof *b);
 }
 

@@ -3,8 +3,10 @@
 # namespaces joined by a veth pair named em0 on both sides and shaped to
 # 1 Gbit/s: apply + read back + restore of every knob (a knob veth refuses
 # must come back as a mismatch, exit 5), the rollback timer, restore after the
-# controller vanished (kill -9), iperf2/iperf3 throughput, scp through a
-# temporary sshd with an ephemeral key (keygen/authorize/deauthorize).
+# controller vanished (kill -9), the host lease (a second controller refused,
+# a dead one's lease taken over after its restore), iperf2/iperf3
+# throughput, scp through a temporary sshd with an ephemeral key
+# (keygen/authorize/deauthorize).
 set -u
 
 AGENT=${LABRAT_AGENT:-}
@@ -164,6 +166,29 @@ sleep 3
 [ "$(tso_a)" = off ] && ok "confirmed setting kept" || fail "timer fired after confirm"
 ag a $T/o restore --if em0
 check "restore after confirm" $T/o 'r["changed"] == ["tso"]'
+
+# ---- host lease: a second controller is refused; a dead one's lease expires --------
+ag a $T/o lease take --owner c1 --host ctl1 --pid 4242 --run 7 --ttl 2
+expect_rc 0 "lease take" $T/o
+ag a $T/o lease take --owner c2 --host ctl2 --pid 4711 --run 12
+expect_rc 7 "a second controller is refused" $T/o
+grep -q '"class":"leased","message":"leased by ctl1 pid 4242 run 7 since [0-2][0-9]:[0-5][0-9], expires [0-2][0-9]:[0-5][0-9]"' $T/o \
+    && ok "refusal names the owner" || { fail "refusal message"; cat $T/o >&2; }
+ag a $T/o apply --if em0 --tso off
+expect_rc 7 "apply without an owner is refused under a live lease" $T/o
+ag a $T/o facts --if em0
+expect_rc 0 "facts needs no lease" $T/o
+ag a $T/o apply --if em0 --tso off --owner c1
+expect_rc 0 "the owner applies" $T/o
+[ "$(tso_a)" = off ] || fail "owner's apply did not take effect"
+sleep 2.5	# c1 dies without restoring: its 2 s lease expires
+ag a $T/o lease take --owner c2 --host ctl2 --pid 4711 --run 12
+expect_rc 0 "the expired lease is taken over" $T/o
+check "takeover restored the dead owner's change first" $T/o \
+    'r["restored"] == ["em0"] and r["previous"]["owner"] == "c1" and r["lease"]["owner"] == "c2"'
+[ "$(tso_a)" = on ] || fail "tso not restored by the takeover"
+ag a $T/o lease release --owner c2
+check "release" $T/o 'r["released"] is True'
 
 # ---- iperf2 / iperf3 over the shaped pair -----------------------------------------
 ag b $T/o serve --tool iperf3 --bind $B

@@ -65,6 +65,25 @@ note "flagged: $flagged"
 # Adaptive sampling took the undecided comparisons to the cap.
 [ "$(jq '[.series[] | select(.link == "em") | .n] | max' "$J")" -eq 8 ] ||
     fail "em series did not reach 8 samples: $(jq -c '[.series[] | .n]' "$J")"
+# The simulated lab's NICs are veths its inventory declares em/bce: the
+# facts are the host's word, the claim beside it, in the report and in
+# `labrat hosts` alike.
+grep -qx "  em-a em0: r[0-9]*, driver veth (inventory: em), chip - (inventory: 0x10968086)" "$TMP/report.txt" ||
+    fail "report lacks em-a's veth/em mismatch line"
+grep -qx "  bce-b bce1: r[0-9]*, driver veth (inventory: bce), chip - (inventory: 0x164c14e4)" "$TMP/report.txt" ||
+    fail "report lacks bce-b's veth/bce mismatch line"
+[ "$(jq '[.hosts[] | select(.driver == "veth" and .chip == null and .mismatch and
+    .declared_driver == (.host | sub("-.*"; "")))] | length' "$J")" -eq 4 ] ||
+    fail "report JSON hosts: $(jq -c '.hosts' "$J")"
+"$LABRAT" hosts --inventory "$INV" >"$TMP/hosts.txt" || fail "labrat hosts failed"
+grep -qx "  em-b em0: driver veth (inventory: em), chip - (inventory: 0x10968086)" "$TMP/hosts.txt" ||
+    fail "labrat hosts lacks em-b's mismatch: $(cat "$TMP/hosts.txt")"
+grep -q "mgmt0.*inventory" "$TMP/hosts.txt" &&
+    fail "labrat hosts shows a mismatch on mgmt0 (declared veth): $(cat "$TMP/hosts.txt")"
+"$LABRAT" hosts --inventory "$INV" --format json >"$TMP/hosts.json" || fail "labrat hosts --format json"
+jq -e '.hosts[] | select(.name == "bce-a") | .facts.nics[] | select(.name == "bce1") |
+    .driver == "veth" and .declared_driver == "bce" and .declared_chip == "0x164c14e4" and .mismatch' \
+    "$TMP/hosts.json" >/dev/null || fail "hosts JSON bce-a bce1: $(cat "$TMP/hosts.json")"
 grep -q "em iperf3: TSO on with MTU 9000 is .* slower than TSO off" "$TMP/report.txt" ||
     fail "text report lacks the em sentence"
 grep -q "bce iperf3: TSO on with NAT kernel is ~[0-9]*x slower than TSO off" "$TMP/report.txt" ||

@@ -59,7 +59,9 @@ check_retried() {	# check_retried NAME REASON_PATTERN
 # --- sshd killed mid-iperf: the sshd processes serving em-a's sessions die
 # (the listener stays, as a supervisor would restart it).
 run_case sshd
-wait_proc em-a iperf3 30 >/dev/null || fail "sshd: no iperf3 on em-a"
+# (the first run also builds the agent on both hosts: ~5 s each on an idle
+# machine, 20 s on a loaded one)
+wait_proc em-a iperf3 120 >/dev/null || fail "sshd: no iperf3 on em-a: $(cat "$TMP/sshd.err")"
 listener=$(cat "$STATE/hosts/em-a/sshd.pid")
 kids=$(ns_procs em-a sshd | grep -vx "$listener" | tr '\n' ' ')
 [ -n "$kids" ] || fail "sshd: no session sshd besides the listener $listener"

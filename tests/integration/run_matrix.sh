@@ -103,15 +103,18 @@ bad=$(sq "$DB" "SELECT id, knobs, knobs_in_force FROM jobs WHERE run_id = $RUN
 [ -z "$bad" ] || fail "knobs in force differ: $bad"
 sq "$DB" "SELECT DISTINCT knobs FROM jobs WHERE run_id = $RUN AND link = 'bce'" |
     grep -qx "nat=kernel,tso=on" || fail "bce knob keys"
-# Host facts: revision, driver, chip of the right host on every job.
+# Host facts: revision, driver, chip of the right host on every job; the
+# driver and chip as the host reports them (a veth, no chip), the
+# inventory's em/bce and chip beside them.
 bad=$(sq "$DB" "SELECT j.id FROM jobs j JOIN host_facts c ON c.id = j.client_facts_id
     JOIN host_facts s ON s.id = j.server_facts_id JOIN hosts hc ON hc.id = c.host_id
     JOIN hosts hs ON hs.id = s.host_id WHERE j.run_id = $RUN AND NOT (
     c.revision = 'r200399' AND s.revision = 'r200399' AND
     hc.name = j.link || '-a' AND hs.name = j.link || '-b' AND
-    c.driver = j.link AND s.driver = j.link AND
-    c.chip = CASE j.link WHEN 'em' THEN '0x10968086' ELSE '0x164c14e4' END AND
-    s.chip = c.chip AND c.ifname = CASE j.link WHEN 'em' THEN 'em0' ELSE 'bce1' END)")
+    c.driver = 'veth' AND s.driver = 'veth' AND c.chip IS NULL AND s.chip IS NULL AND
+    c.declared_driver = j.link AND s.declared_driver = j.link AND
+    c.declared_chip = CASE j.link WHEN 'em' THEN '0x10968086' ELSE '0x164c14e4' END AND
+    s.declared_chip = c.declared_chip AND c.ifname = CASE j.link WHEN 'em' THEN 'em0' ELSE 'bce1' END)")
 [ -z "$bad" ] || fail "jobs with wrong or missing host facts: $bad"
 [ "$(sq "$DB" "SELECT count(*) FROM jobs WHERE run_id = $RUN AND
     (client_facts_id IS NULL OR server_facts_id IS NULL)")" = 0 ] ||

@@ -63,8 +63,12 @@ bridge=$(ip -o link show master "$(ip -o link | awk -F': ' '$2 ~ /br$/ {print $2
 [ "$bridge" -eq 4 ] || fail "want 4 bridge ports, found $bridge"
 
 t0=$(now_ms)
-"$LABRAT" lab down --name "$LAB" || fail "lab down failed"
+out=$("$LABRAT" lab down --name "$LAB") || fail "lab down failed"
 t1=$(now_ms)
+case $out in
+"lab $LAB: removed 4 host namespaces, "*", state /run/labrat-lab/$LAB") ;;
+*) fail "lab down said '$out'" ;;
+esac
 note "down: $((t1 - t0)) ms"
 [ $((t1 - t0)) -lt 2000 ] || fail "lab down took $((t1 - t0)) ms (limit 2000)"
 
@@ -75,14 +79,25 @@ ip route | grep -q "sbasic" && fail "routes left"
 [ -e "/run/labrat-lab/$LAB" ] && fail "state dir left"
 pgrep -f "labrat-lab/$LAB/" >/dev/null && fail "processes left: $(pgrep -af "labrat-lab/$LAB/")"
 pgrep -f -- "--name $LAB\$" >/dev/null && fail "helpers left: $(pgrep -af -- "--name $LAB\$")"
-"$LABRAT" lab down --name "$LAB" || fail "second down is not idempotent"
+out=$("$LABRAT" lab down --name "$LAB") || fail "second down is not idempotent"
+[ "$out" = "lab $LAB: nothing to remove (no lab of that name)" ] ||
+    fail "second down said '$out'"
+out=$("$LABRAT" lab status --name "$LAB" 2>&1) && fail "status of no lab exited 0"
+case $out in
+*"lab $LAB: not running"*) ;;
+*) fail "status of no lab said '$out'" ;;
+esac
 
 # A crashed, half-finished up: namespaces and a bridge but no state dir.
 TAGBR=$(ip -o link | awk -F': ' '{print $2}' | grep -c . )
 ip netns add "$LAB-em-a" && ip netns add "$LAB-bce-b" || fail "netns add"
 ip netns exec "$LAB-em-a" sleep 30 &
 sleep 0.2
-"$LABRAT" lab down --name "$LAB" || fail "down after crash failed"
+out=$("$LABRAT" lab down --name "$LAB") || fail "down after crash failed"
+case $out in
+"lab $LAB: removed 2 host namespaces, "*) ;;
+*) fail "down after a crash said '$out'" ;;
+esac
 ip netns list | grep -q "^$LAB-" && fail "down after a crash left namespaces"
 wait
 [ "$(ip -o link | awk -F': ' '{print $2}' | grep -c .)" -eq "$TAGBR" ] || fail "link count changed"

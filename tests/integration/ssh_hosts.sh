@@ -94,6 +94,13 @@ rc=0
 grep -q '"built":true' out1 || bad "first run did not build the agent"
 grep -q '"os":"linux"' out1 || bad "no facts in JSON"
 grep -q '"name":"lo"' out1 || bad "no lo NIC in facts"
+# lo is declared "loopback": the host's own driver name is shown as it
+# is, the inventory's beside it, and a mismatch flagged when they differ.
+jq -e '.hosts[0].facts.nics[] | select(.name == "lo") |
+    .declared_driver == "loopback" and .declared_chip == null and
+    .mismatch == (.driver != "loopback")' out1 >/dev/null ||
+	bad "lo without its declared driver: $(cat out1)"
+lodrv=$(jq -r '.hosts[0].facts.nics[] | select(.name == "lo") | .driver // "-"' out1)
 n=$(ls state/agent | grep -c '^[0-9a-f]\{16\}$' || true)
 [ "$n" -eq 1 ] || bad "$n agent hash dirs in state/agent"
 ls -A state/agent | grep -q build && bad "build directory left behind"
@@ -108,6 +115,12 @@ rc=0
 "$LABRAT" hosts --inventory mixed.json >out3 2>err3 || rc=$?
 [ "$rc" -eq 1 ] || bad "mixed inventory exited $rc, want 1"
 grep -q '^h1  *linux  *[^ ]*  *-  *lo  ' out3 || bad "h1 row: $(cat out3)"
+if [ "$lodrv" != loopback ]; then
+	grep -qxF "  h1 lo: driver $lodrv (inventory: loopback)" out3 ||
+		bad "h1 lo: no 'driver $lodrv (inventory: loopback)': $(cat out3)"
+else
+	grep -q "inventory:" out3 && bad "a mismatch shown where none is: $(cat out3)"
+fi
 grep -q "^bad .*ERROR: bad: HOST KEY MISMATCH .*$fp" out3 ||
 	bad "bad host row without mismatch and fingerprint $fp: $(cat out3)"
 

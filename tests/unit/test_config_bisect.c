@@ -2,8 +2,8 @@
  * test_config_bisect: the bisect test files (configs/bisect/em.json and
  * bce.json) load;
  * a broken file gets every error with its JSON path (workload errors from
- * the plan loader renamed to "workload..."); the generated one-workload
- * plan; simulated-lab history revisions.
+ * the workload's own parser: "workload..."); the one-workload plan built
+ * as a struct and its canonical JSON; simulated-lab history revisions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,6 +31,7 @@ test_examples(void **state)
 {
 	struct config_errors		 e;
 	struct config_bisect_test	*t;
+	struct config_plan		*built;
 	char				*p, *plan;
 
 	(void)state;
@@ -47,13 +48,22 @@ test_examples(void **state)
 	assert_true(knobs_isset(&t->knobs, KNOB_MTU));
 	assert_int_equal(knobs_get(&t->knobs, KNOB_MTU), 9000);
 	assert_true(t->threshold > 0.9 && t->threshold < 0.92);
-	plan = config_bisect_plan_text(t, "em");
+	/* The plan is built as a struct; what a step stores is its
+	 * canonical JSON (every key, defaults written out). */
+	built = config_bisect_plan(t, "em", NULL, &e);
+	assert_non_null(built);
+	assert_null(built->text);
+	plan = config_plan_json(built);
 	assert_string_equal(plan, "{\"links\":[\"em\"],\"knobs\":{\"mtu\":"
-	    "[9000],\"tso\":[false,true]},\"workloads\":[{\"tool\":"
-	    "\"iperf3\",\"len\":\"128k\",\"window\":\"1024k\","
-	    "\"nodelay\":true,\"time\":2}],\"repetitions\":1,"
-	    "\"timeouts\":{\"connect\":10,\"job\":60},\"retries\":2}");
+	    "[9000],\"tso\":[false,true]},\"tso_on\":\"sender\","
+	    "\"workloads\":[{\"tool\":\"iperf3\",\"len\":\"128k\","
+	    "\"window\":\"1024k\",\"nodelay\":true,\"time\":2,"
+	    "\"parallel\":1}],\"repetitions\":1,\"timeouts\":{\"connect\":"
+	    "10,\"job\":60,\"settle_ms\":200},\"retries\":2,\"stats\":"
+	    "{\"alpha\":0.05,\"min_effect\":0.03,\"min_samples\":5,"
+	    "\"max_samples\":20,\"collapse_factor\":5,\"adaptive\":true}}");
 	free(plan);
+	config_plan_free(built);
 	config_bisect_test_free(t);
 	free(p);
 	p = src_path("configs/bisect/bce.json");
@@ -134,6 +144,81 @@ test_errors(void **state)
 	config_errors_free(&e);
 }
 
+/* Message of the workload's own errors: each with its path in the test
+ * file, exactly as written there (no plan path such as workloads[0]). */
+static void
+expect_one(const char *text, const char *want)
+{
+	struct config_errors	e;
+
+	config_errors_init(&e);
+	assert_null(config_bisect_test_parse("t.json", text, strlen(text),
+	    &e));
+	if (e.n != 1 || strcmp(e.msgs[0], want) != 0)
+		print_error("got %zu: %s\nwant: %s\n", e.n, e.n > 0 ?
+		    e.msgs[0] : "", want);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0], want);
+	config_errors_free(&e);
+}
+
+static void
+test_workload_paths(void **state)
+{
+	(void)state;
+#define CMP "{\"compare\":{\"type\":\"baseline\"},"
+	expect_one(CMP "\"workload\":1}",
+	    "t.json: workload: 1 is not an object");
+	expect_one(CMP "\"workload\":{}}",
+	    "t.json: workload.tool: required key is missing");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf4\"}}",
+	    "t.json: workload.tool: \"iperf4\" is not one of iperf2, iperf3, "
+	    "scp");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf2\",\"len\":\"5x\"}}",
+	    "t.json: workload.len: \"5x\" is not a size like 512k, 1M or "
+	    "1048576");
+	expect_one(CMP "\"workload\":{\"tool\":\"scp\"}}",
+	    "t.json: workload.size: required key is missing");
+	expect_one(CMP "\"workload\":{\"tool\":\"scp\",\"size\":\"1M\","
+	    "\"time\":3}}", "t.json: workload.time: unknown key for tool scp");
+	expect_one(CMP "\"workload\":{\"tool\":\"iperf3\",\"parallel\":0}}",
+	    "t.json: workload.parallel: 0 is out of range 1-128");
+#undef CMP
+}
+
+/* A built plan for a bad link name says so instead of printing it into
+ * JSON text; the stand-in of a missing test file is typed. */
+static void
+test_built(void **state)
+{
+	struct config_errors		 e;
+	struct config_bisect_test	*t;
+	char				*p;
+
+	(void)state;
+	config_errors_init(&e);
+	p = src_path("configs/bisect/bce.json");
+	t = config_bisect_test_load(p, &e);
+	assert_non_null(t);
+	assert_null(config_bisect_plan(t, "a\"b", NULL, &e));
+	assert_int_equal(e.n, 1);
+	assert_non_null(strstr(e.msgs[0], "links[0]: \"a\"b\" is not a link "
+	    "name"));
+	config_bisect_test_free(t);
+	free(p);
+	config_errors_free(&e);
+	config_errors_init(&e);
+	t = config_bisect_test_stand_in("/gone.json", "rtt_us", &e);
+	assert_non_null(t);
+	assert_int_equal(t->compare, CONFIG_BISECT_BASELINE);
+	assert_int_equal(t->workload.tool, CONFIG_TOOL_IPERF3);
+	assert_string_equal(t->metric, "rtt_us");
+	config_bisect_test_free(t);
+	assert_null(config_bisect_test_stand_in("/gone.json", "Mbit/s", &e));
+	assert_int_equal(e.n, 1);
+	config_errors_free(&e);
+}
+
 static void
 test_history(void **state)
 {
@@ -162,6 +247,8 @@ main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_workload_paths),
+		cmocka_unit_test(test_built),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,7 +380,7 @@ test_run_over_run(void **state)
 		    NULL, err, sizeof err), 0);
 	}
 	/* Run 2 joined other hosts on link em: run 1 is the baseline. */
-	assert_int_equal(detect_find_baseline(st, run[2], &base, err,
+	assert_int_equal(detect_find_baseline(st, run[2], NULL, &base, err,
 	    sizeof err), 0);
 	assert_int_equal(base, run[0]);
 	params_fixed(&p, 8);
@@ -403,9 +403,83 @@ test_run_over_run(void **state)
 	assert_int_equal(nreg, 1);
 	detect_result_free(&res);
 	/* The first run has no baseline. */
-	assert_int_equal(detect_find_baseline(st, run[0], &base, err,
+	assert_int_equal(detect_find_baseline(st, run[0], NULL, &base, err,
 	    sizeof err), 0);
 	assert_int_equal(base, 0);
+	store_close(st);
+}
+
+/* detect_links_fn: every stored inventory joins em between a and b,
+ * or x and y for an inventory path "other.json". */
+static int
+links_hook(const struct store_run *run, struct detect_link **links,
+    size_t *n, char *err, size_t errlen)
+{
+	int	other = strcmp(run->inventory_path, "other.json") == 0;
+
+	(void)err;
+	(void)errlen;
+	*links = xcalloc(1, sizeof **links);
+	snprintf((*links)[0].link, sizeof (*links)[0].link, "em");
+	snprintf((*links)[0].client, sizeof (*links)[0].client, "%s",
+	    other ? "x" : "a");
+	snprintf((*links)[0].server, sizeof (*links)[0].server, "%s",
+	    other ? "y" : "b");
+	*n = 1;
+	return 0;
+}
+
+static int
+links_fail(const struct store_run *run, struct detect_link **links,
+    size_t *n, char *err, size_t errlen)
+{
+	(void)run;
+	*links = NULL;
+	*n = 0;
+	util_seterr(err, errlen, "bad stored inventory");
+	return -1;
+}
+
+/* Runs whose jobs recorded no facts: host pairs from the caller's typed
+ * links of their stored inventories. */
+static void
+test_baseline_links(void **state)
+{
+	struct store		*st = db_open();
+	struct store_run_spec	 spec;
+	struct detect_params	 p;
+	char			 err[512];
+	int64_t			 a, b, c, base;
+
+	(void)state;
+	memset(&spec, 0, sizeof spec);
+	spec.kind = "manual";
+	spec.inventory_text = "{}";	/* detect never parses it */
+	spec.inventory_path = "lab.json";
+	assert_int_equal(store_run_create(st, &spec, &a, err, sizeof err), 0);
+	spec.inventory_path = "other.json";
+	assert_int_equal(store_run_create(st, &spec, &b, err, sizeof err), 0);
+	spec.inventory_path = "lab.json";
+	assert_int_equal(store_run_create(st, &spec, &c, err, sizeof err), 0);
+	assert_int_equal(store_run_finish(st, a, STORE_RUN_DONE, NULL, err,
+	    sizeof err), 0);
+	assert_int_equal(store_run_finish(st, b, STORE_RUN_DONE, NULL, err,
+	    sizeof err), 0);
+	detect_params_default(&p);
+	/* Without the hook both sides are unknown: the newest earlier run. */
+	assert_int_equal(detect_find_baseline(st, c, &p, &base, err,
+	    sizeof err), 0);
+	assert_int_equal(base, b);
+	/* With it, run b joined other hosts on em: run a is the baseline. */
+	p.inventory_links = links_hook;
+	assert_int_equal(detect_find_baseline(st, c, &p, &base, err,
+	    sizeof err), 0);
+	assert_int_equal(base, a);
+	/* A caller that cannot read a stored inventory fails the search. */
+	p.inventory_links = links_fail;
+	assert_int_equal(detect_find_baseline(st, c, &p, &base, err,
+	    sizeof err), -1);
+	assert_non_null(strstr(err, "bad stored inventory"));
 	store_close(st);
 }
 
@@ -432,7 +506,10 @@ test_more_jobs(void **state)
 	(void)state;
 	stats_rng_seed(&rng, 5);
 	run = run_new(st, plan_text);
-	assert_int_equal(detect_params_run(st, run, &p, err, sizeof err), 0);
+	/* The plan's stats section, typed by the caller (detect parses no
+	 * plan: report_params_run() and run_adaptive read it). */
+	detect_params_default(&p);
+	detect_params_set(&p, 0.01, 0.05, 4, 8, 4, 1);
 	assert_true(p.adaptive);
 	assert_true(fabs(p.stats.alpha - 0.01) < 1e-12);
 	assert_int_equal(p.stats.min_samples, 4);
@@ -479,6 +556,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_run_over_run, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_more_jobs, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_baseline_links, setup,
 		    teardown),
 	};
 

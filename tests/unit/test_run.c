@@ -199,6 +199,8 @@ test_create(void **state)
 	text = util_read_file(plan, CONFIG_FILE_MAX, NULL, err, sizeof err);
 	assert_non_null(text);
 	assert_string_equal(rr.plan_text, text);
+	/* What is stored is the very text that was parsed. */
+	assert_string_equal(run_plan(r)->text, rr.plan_text);
 	free(text);
 	text = util_read_file(inv, CONFIG_FILE_MAX, NULL, err, sizeof err);
 	assert_non_null(text);

@@ -382,6 +382,21 @@ check_fixture_data(struct store *st)
 	assert_int_equal(nfacts, 2);
 	assert_string_equal(facts[1].host, "em-b");
 	assert_string_equal(facts[0].chip, "0x10968086");
+	/* Rows from before version 3 declare nothing. */
+	assert_null(facts[0].declared_driver);
+	assert_null(facts[1].declared_chip);
+	store_facts_free(facts, nfacts);
+	/* and a migrated database keeps both for new rows. */
+	assert_int_equal(store_host_facts_add(st, 2, &(struct store_host_facts){
+	    .host = "em-a", .driver = "veth", .declared_driver = "em",
+	    .declared_chip = "0x10968086" }, NULL, err, sizeof err), 0);
+	assert_int_equal(store_host_facts_list(st, 2, &facts, &nfacts, err,
+	    sizeof err), 0);
+	assert_int_equal(nfacts, 1);
+	assert_string_equal(facts[0].driver, "veth");
+	assert_null(facts[0].chip);
+	assert_string_equal(facts[0].declared_driver, "em");
+	assert_string_equal(facts[0].declared_chip, "0x10968086");
 	store_facts_free(facts, nfacts);
 
 	assert_int_equal(store_raw_get(st, 1, "client.stdout", &raw, &rawlen,
