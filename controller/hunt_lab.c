@@ -74,13 +74,22 @@ struct lab_install {
 	struct kernel_opts	 ko;
 };
 
+/*
+ * On the executor's session; without one (a host still booting after a
+ * controller crash, no kernel provider) on a connection of the kernel
+ * provider's own, which waits for the host and says what is wrong.
+ */
 static void *
 lab_install_thread(void *arg)
 {
 	struct lab_install	*li = arg;
 
-	li->in->rc = kernel_install_on(li->host, li->rev, &li->ko,
-	    &li->in->out, li->in->err, sizeof li->in->err);
+	if (li->host != NULL)
+		li->in->rc = kernel_install_on(li->host, li->rev, &li->ko,
+		    &li->in->out, li->in->err, sizeof li->in->err);
+	else
+		li->in->rc = kernel_install_host(li->in->host, li->rev,
+		    &li->ko, &li->in->out, li->in->err, sizeof li->in->err);
 	return NULL;
 }
 
@@ -108,16 +117,15 @@ lab_install(void *arg, const struct hunt_lab *lab, const char *rev,
 		if ((ex = lab_executor(arg, lab, in[i].err,
 		    sizeof in[i].err)) == NULL)
 			in[i].rc = -1;
-		else if ((li[i].host = executor_host(ex, in[i].host, e,
-		    sizeof e)) == NULL) {
-			/* As kernel_install_host() says it. */
-			util_seterr(in[i].err, sizeof in[i].err, "%s: before "
-			    "installing %s: %s", in[i].host->name, rev, e);
-			in[i].rc = -1;
-		}
+		else if (in[i].host->kernel.type != CONFIG_KERNEL_NONE &&
+		    (li[i].host = executor_host(ex, in[i].host, e,
+		    sizeof e)) == NULL)
+			log_debug("%s: %s; installing on a connection of its "
+			    "own", in[i].host->name, e);
 	}
 	for (i = 0; i < 2; i++) {
-		if (in[i].rc == -1 || (i == 1 && li[1].host == li[0].host))
+		if (in[i].rc == -1 || (i == 1 && li[1].host != NULL &&
+		    li[1].host == li[0].host))
 			continue;
 		if (pthread_create(&tid[i], NULL, lab_install_thread,
 		    &li[i]) == 0)
