@@ -1,11 +1,21 @@
 /*
- * cmd: the subcommands of labrat.  Each lives in its own cmd_NAME.c and gets
- * argv with argv[0] set to the subcommand's name.  Exit statuses follow
- * DESIGN.md: 0 success, 1 failure, 2 bad usage or bad config.
+ * cmd: the command table.  Each cmd_NAME.c defines constant entries, one
+ * per command and per subcommand (`report`, `lab up`, `bisect start`), and
+ * main.c lists them all in one table: a missing command is a link error.
+ * main parses the common options once (-v/-vv, --db FILE, --format F,
+ * --help/-h, before or after the command), prints --help from the entry,
+ * works out the database path and initialises libssh2 when the entry's
+ * flags ask for them, and calls the entry's exec with what is left of argv.
+ * `labrat help` and the man page (`labrat help --man`) come from the same
+ * table (cmd_help.c).
+ *
+ * Exit statuses follow DESIGN.md: 0 success, 1 failure, 2 bad usage or bad
+ * config.
  */
 #ifndef LABRAT_CMD_H
 #define LABRAT_CMD_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -13,24 +23,110 @@
 #define CMD_EXIT_FAIL	1
 #define CMD_EXIT_USAGE	2
 
-/*
- * Declared weak so the command table can list every planned subcommand while
- * a file may not exist yet: main() reports such a command plainly as not
- * implemented instead of pretending.
- */
-#define CMD_DECL(name) \
-	int cmd_##name(int, char **) __attribute__((weak))
+/* What an entry needs from main (cmd_entry.flags). */
+#define CMD_DB		0x01	/* uses the database: ctx->db is set */
+#define CMD_SSH		0x02	/* talks to hosts: libssh2 is initialised */
 
-CMD_DECL(demo);
-CMD_DECL(lab);
-CMD_DECL(config);
-CMD_DECL(db);
-CMD_DECL(hosts);
-CMD_DECL(run);
-CMD_DECL(report);
-CMD_DECL(compare);
-CMD_DECL(bisect);
-CMD_DECL(serve);
+/* One option of a command, for --help and the man page. */
+struct cmd_option {
+	const char	*flag;		/* "--name NAME" */
+	const char	*help;		/* one sentence */
+};
+
+struct cmd_ctx;
+
+struct cmd_entry {
+	const char		*name;	  /* "report", "lab up" */
+	const char		*args;	  /* synopsis after the name, without
+					   * --db and --format (added from
+					   * flags and formats) */
+	const char		*summary; /* what it does, one paragraph */
+	const struct cmd_option	*options; /* { NULL } terminated, or NULL */
+	int			 flags;	  /* CMD_DB | CMD_SSH */
+	const char		*formats; /* "text|json": what --format takes,
+					   * the first the default; NULL when
+					   * it prints no results */
+	int			(*exec)(struct cmd_ctx *);
+};
+
+/* What exec gets: argv after the command's words and the common options. */
+struct cmd_ctx {
+	const struct cmd_entry	*entry;
+	int			 argc;
+	char			**argv;	  /* argv[0] is the entry's name, as
+					   * getopt_long expects */
+	const char		*db;	  /* CMD_DB entries: the database
+					   * path; NULL otherwise */
+	const char		*format;  /* one of entry->formats (its first
+					   * unless --format said), or NULL */
+	int			 verbose; /* 0, 1 for -v, 2 for -vv */
+};
+
+/* The entries, each defined in its cmd_*.c; the table is in main.c. */
+extern const struct cmd_entry cmd_demo_entry;
+extern const struct cmd_entry cmd_lab_up_entry, cmd_lab_down_entry,
+	    cmd_lab_status_entry, cmd_lab_power_cycle_entry;
+extern const struct cmd_entry cmd_config_check_entry;
+extern const struct cmd_entry cmd_db_migrate_entry, cmd_db_check_entry,
+	    cmd_db_path_entry;
+extern const struct cmd_entry cmd_hosts_entry;
+extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_report_entry, cmd_compare_entry;
+extern const struct cmd_entry cmd_runs_entry;
+extern const struct cmd_entry cmd_bisect_start_entry,
+	    cmd_bisect_status_entry, cmd_bisect_log_entry,
+	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;
+extern const struct cmd_entry cmd_help_entry;
+
+/* main.c: the table, in the order `labrat help` lists it. */
+extern const struct cmd_entry *const cmd_table[];
+extern const size_t cmd_table_len;
+
+/*
+ * main.c: helpers for the entries.
+ *
+ * cmd_getopt: getopt_long over ctx's argv (long options only; set optind =
+ * 1 before the first call).  An unknown option or a missing value is
+ * reported here, naming the option, with the usage line; it then returns
+ * '?' and the caller returns CMD_EXIT_USAGE.
+ */
+int	cmd_getopt(struct cmd_ctx *, const struct option *);
+/* Prints "labrat NAME: MESSAGE" and the usage line to stderr; returns
+ * CMD_EXIT_USAGE. */
+int	cmd_usage_error(const struct cmd_ctx *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/*
+ * Checks the positional arguments argv[first..argc-1]: at least min, at
+ * most max; names says what they are ("RUN_A RUN_B").  0, or -1 after
+ * saying what is wrong (cmd_usage_error).
+ */
+int	cmd_positionals(const struct cmd_ctx *, int first, int min, int max,
+	    const char *names);
+/* Prints collected config errors to stderr, the one way every command
+ * does. */
+struct config_errors;
+void	cmd_config_errors(const struct config_errors *);
+/*
+ * Runs entry in-process (for `labrat demo`) with argv (NULL terminated,
+ * argv[0] the entry's name), the database and verbosity of parent, and the
+ * entry's default format.  Returns exec's status.
+ */
+int	cmd_call(const struct cmd_entry *, const struct cmd_ctx *parent,
+	    char **argv);
+/* Writes entry's usage line ("labrat report [RUN] ... [--format F]"). */
+void	cmd_usage_line(const struct cmd_entry *, char *buf, size_t len);
+
+/* cmd_help.c: entry's full help (usage, summary, options) to fp. */
+void	cmd_help_print(const struct cmd_entry *, FILE *fp);
+/* The full help of every subcommand of group ("lab"). */
+void	cmd_help_group(const char *group, FILE *fp);
+/* The usage lines of group's subcommands, or of every entry (NULL). */
+void	cmd_help_usages(const char *group, FILE *fp);
+/* --db FILE, then the options every command takes; { NULL } ends it. */
+extern const struct cmd_option cmd_common_options[];
+
+/* cmd_man.c: the man page labrat(1), roff, from the table. */
+void	cmd_man_print(FILE *fp);
 
 /*
  * cmd_run.c: drives rq (run.h: a new run or a resume) as `labrat run` does:

@@ -13,7 +13,6 @@
 #include "cmd.h"
 #include "hunt.h"
 #include "log.h"
-#include "ssh.h"
 #include "util.h"
 
 static volatile sig_atomic_t	cli_stop;
@@ -108,22 +107,8 @@ cli_reset(const char *db, int64_t id)
 	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 
-static void
-bisect_usage(void)
-{
-	fprintf(stderr,
-	    "usage: labrat bisect start --inventory F --link L --good REV "
-	    "--bad REV --test F\n"
-	    "                           [--revisions git:PATH[:SUB,...]|FILE] "
-	    "[--replay LOG]\n"
-	    "                           [--db F] [--format text|json] "
-	    "[--quiet] [--leave-on-culprit]\n"
-	    "       labrat bisect status|log|resume|reset [--bisect ID] "
-	    "[--db F] [--format text|json]\n");
-}
-
-int
-cmd_bisect(int argc, char **argv)
+static int
+bisect_start(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "inventory", required_argument, NULL, 'i' },
@@ -133,28 +118,16 @@ cmd_bisect(int argc, char **argv)
 		{ "test", required_argument, NULL, 't' },
 		{ "revisions", required_argument, NULL, 'r' },
 		{ "replay", required_argument, NULL, 'R' },
-		{ "bisect", required_argument, NULL, 'n' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "leave-on-culprit", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hunt_request		 rq;
-	const char			*sub, *dbopt = NULL, *errstr;
-	char				*db;
-	long long			 id = 0;
-	int				 ch, rc, json = 0, quiet = 0;
+	struct hunt_request	rq;
+	int			ch, quiet = 0;
 
-	if (argc < 2) {
-		bisect_usage();
-		return CMD_EXIT_USAGE;
-	}
-	sub = argv[1];
 	memset(&rq, 0, sizeof rq);
 	optind = 1;
-	while ((ch = getopt_long(argc - 1, argv + 1, "", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
 		case 'i': rq.inventory = optarg; break;
 		case 'l': rq.link = optarg; break;
@@ -163,54 +136,169 @@ cmd_bisect(int argc, char **argv)
 		case 't': rq.test = optarg; break;
 		case 'r': rq.revisions = optarg; break;
 		case 'R': rq.replay = optarg; break;
-		case 'd': dbopt = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'L': rq.leave_on_culprit = 1; break;
-		case 'n':
-			if (util_strtonum(optarg, 1, INT64_MAX, &id,
-			    &errstr) == -1) {
-				fprintf(stderr, "labrat bisect: --bisect %s: "
-				    "%s\n", optarg, errstr);
-				return CMD_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "text") != 0) {
-				bisect_usage();
-				return CMD_EXIT_USAGE;
-			}
-			break;
-		default:
-			bisect_usage();
-			return CMD_EXIT_USAGE;
+		default: return CMD_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || (strcmp(sub, "start") == 0 &&
-	    (rq.inventory == NULL || rq.link == NULL || rq.good == NULL ||
-	    rq.bad == NULL || rq.test == NULL))) {
-		bisect_usage();
+	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
-	}
-	db = cmd_db_path(dbopt);
-	if (strcmp(sub, "start") == 0 || strcmp(sub, "resume") == 0) {
-		if (ssh_global_init() == -1) {
-			free(db);
-			return CMD_EXIT_FAIL;
-		}
-		rc = cli_hunt(db, strcmp(sub, "start") == 0 ? &rq : NULL, id,
-		    json, quiet);
-		ssh_global_cleanup();
-	} else if (strcmp(sub, "status") == 0 || strcmp(sub, "log") == 0)
-		rc = bisect_cli_show(db, id, strcmp(sub, "log") == 0 ? 2 : 1,
-		    json, stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
-	else if (strcmp(sub, "reset") == 0)
-		rc = cli_reset(db, id);
-	else {
-		bisect_usage();
-		rc = CMD_EXIT_USAGE;
-	}
-	free(db);
-	return rc;
+	if (rq.inventory == NULL || rq.link == NULL || rq.good == NULL ||
+	    rq.bad == NULL || rq.test == NULL)
+		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
+		    "--inventory FILE" : rq.link == NULL ? "--link LINK" :
+		    rq.good == NULL ? "--good REV" : rq.bad == NULL ?
+		    "--bad REV" : "--test FILE");
+	return cli_hunt(ctx->db, &rq, 0, strcmp(ctx->format, "json") == 0,
+	    quiet);
 }
+
+/* The options of status, log, resume and reset: --bisect ID [--quiet]. */
+static int
+bisect_opts(struct cmd_ctx *ctx, int64_t *id, int *quiet)
+{
+	/* longopts + 1 when there is no --quiet. */
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "bisect", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*errstr;
+	long long	 v;
+	int		 ch;
+
+	*id = 0;
+	optind = 1;
+	while ((ch = cmd_getopt(ctx, quiet != NULL ? longopts :
+	    longopts + 1)) != -1) {
+		if (ch == 'q')
+			*quiet = 1;
+		else if (ch != 'n')
+			return -1;
+		else if (util_strtonum(optarg, 1, INT64_MAX, &v, &errstr) ==
+		    -1) {
+			cmd_usage_error(ctx, "--bisect %s: %s", optarg, errstr);
+			return -1;
+		} else
+			*id = v;
+	}
+	return cmd_positionals(ctx, optind, 0, 0, "");
+}
+
+static int
+bisect_status(struct cmd_ctx *ctx)
+{
+	int64_t	id;
+	int	what = strcmp(ctx->entry->name, "bisect log") == 0 ? 2 : 1;
+
+	if (bisect_opts(ctx, &id, NULL) == -1)
+		return CMD_EXIT_USAGE;
+	return bisect_cli_show(ctx->db, id, what, strcmp(ctx->format,
+	    "json") == 0, stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+}
+
+static int
+bisect_resume(struct cmd_ctx *ctx)
+{
+	int64_t	id;
+	int	quiet = 0;
+
+	if (bisect_opts(ctx, &id, &quiet) == -1)
+		return CMD_EXIT_USAGE;
+	return cli_hunt(ctx->db, NULL, id, strcmp(ctx->format, "json") == 0,
+	    quiet);
+}
+
+static int
+bisect_reset_exec(struct cmd_ctx *ctx)
+{
+	int64_t	id;
+
+	if (bisect_opts(ctx, &id, NULL) == -1)
+		return CMD_EXIT_USAGE;
+	return cli_reset(ctx->db, id);
+}
+
+#define BISECT_ID_OPT	{ "--bisect ID", "The bisect (default: the " \
+	"newest)." }
+
+const struct cmd_entry cmd_bisect_start_entry = {
+	.name = "bisect start",
+	.args = "--inventory FILE --link LINK --good REV --bad REV --test FILE "
+	    "[--revisions SOURCE] [--replay LOG] [--quiet] "
+	    "[--leave-on-culprit]",
+	.summary = "Finds the revision between GOOD and BAD that made the "
+	    "test's comparison regress on LINK: installs each revision on "
+	    "both hosts of the link, reboots them, checks they run it, "
+	    "measures and decides. Exit 0 when the culprit (or a range of "
+	    "untestable revisions) was found, 1 when the bisect failed or "
+	    "was interrupted.",
+	.options = (const struct cmd_option[]){
+		{ "--inventory FILE", "The lab; its hosts' kernel provider "
+		    "installs the revisions." },
+		{ "--link LINK", "The link whose two hosts are measured." },
+		{ "--good REV", "A revision without the regression." },
+		{ "--bad REV", "A revision with it." },
+		{ "--test FILE", "What to measure and the threshold (schema "
+		    "schemas/bisect-test.schema.json)." },
+		{ "--revisions SOURCE", "git:PATH[:SUBDIR,...] (first-parent "
+		    "history GOOD..BAD), a plain file (ID [message] per line) "
+		    "or a simulated lab's history.json (default: the "
+		    "history.json next to the inventory)." },
+		{ "--replay LOG", "Take the steps of an earlier `bisect log` "
+		    "first instead of measuring them again." },
+		{ "--quiet", "No progress lines." },
+		{ "--leave-on-culprit", "At the end leave the hosts on the "
+		    "culprit instead of the revision they ran before." },
+		{ NULL, NULL } },
+	.flags = CMD_DB | CMD_SSH,
+	.formats = "text|json",
+	.exec = bisect_start,
+};
+
+const struct cmd_entry cmd_bisect_status_entry = {
+	.name = "bisect status",
+	.args = "[--bisect ID]",
+	.summary = "Shows a bisect's state, its range and each step so far.",
+	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+		{ NULL, NULL } },
+	.flags = CMD_DB,
+	.formats = "text|json",
+	.exec = bisect_status,
+};
+
+const struct cmd_entry cmd_bisect_log_entry = {
+	.name = "bisect log",
+	.args = "[--bisect ID]",
+	.summary = "Prints a bisect's steps as a log (good|bad|skip REV "
+	    "lines with their evidence), which `bisect start --replay` "
+	    "takes.",
+	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+		{ NULL, NULL } },
+	.flags = CMD_DB,
+	.formats = "text|json",
+	.exec = bisect_status,
+};
+
+const struct cmd_entry cmd_bisect_resume_entry = {
+	.name = "bisect resume",
+	.args = "[--bisect ID] [--quiet]",
+	.summary = "Continues a bisect whose controller died, from its "
+	    "stored steps; a step cut short is measured again.",
+	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+		{ "--quiet", "No progress lines." },
+		{ NULL, NULL } },
+	.flags = CMD_DB | CMD_SSH,
+	.formats = "text|json",
+	.exec = bisect_resume,
+};
+
+const struct cmd_entry cmd_bisect_reset_entry = {
+	.name = "bisect reset",
+	.args = "[--bisect ID]",
+	.summary = "Ends a bisect: marks it reset in the store.",
+	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+		{ NULL, NULL } },
+	.flags = CMD_DB,
+	.exec = bisect_reset_exec,
+};

@@ -1,6 +1,6 @@
 /*
- * cmd_compare: `labrat compare RUN_A RUN_B [--db F] [--link L] [--knobs KEY]
- * [--metric M] [--width N]`: ministat-style, RUN_A the baseline.  Exit 0
+ * cmd_compare: `labrat compare RUN_A RUN_B [--link LINK] [--knobs KEY]
+ * [--metric METRIC] [--width N]`: ministat-style, RUN_A the baseline.  Exit 0
  * when no series regressed, 1 when at least one did, 2 on bad usage or
  * when the runs cannot be read or have nothing in common.
  */
@@ -13,19 +13,10 @@
 #include "report.h"
 #include "util.h"
 
-static void
-compare_usage(void)
-{
-	fprintf(stderr, "usage: labrat compare RUN_A RUN_B [--db FILE] "
-	    "[--link LINK] [--knobs KEY]\n"
-	    "                      [--metric METRIC] [--width N]\n");
-}
-
-int
-cmd_compare(int argc, char **argv)
+static int
+compare_exec(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
 		{ "link", required_argument, NULL, 'l' },
 		{ "knobs", required_argument, NULL, 'k' },
 		{ "metric", required_argument, NULL, 'm' },
@@ -33,18 +24,15 @@ cmd_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_compare_opts	 o;
-	const char			*dbopt = NULL, *errstr;
-	char				*db, err[1024];
+	const char			*errstr;
+	char				 err[1024], **argv = ctx->argv;
 	long long			 a, b, w;
 	int				 ch, nreg = 0, rc;
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
-		case 'd':
-			dbopt = optarg;
-			break;
 		case 'l':
 			o.link = optarg;
 			break;
@@ -55,33 +43,48 @@ cmd_compare(int argc, char **argv)
 			o.metric = optarg;
 			break;
 		case 'w':
-			if (util_strtonum(optarg, 20, 400, &w, &errstr) == -1) {
-				fprintf(stderr, "labrat compare: --width %s: "
-				    "%s\n", optarg, errstr);
-				return CMD_EXIT_USAGE;
-			}
+			if (util_strtonum(optarg, 20, 400, &w, &errstr) == -1)
+				return cmd_usage_error(ctx, "--width %s: %s",
+				    optarg, errstr);
 			o.width = (int)w;
 			break;
 		default:
-			compare_usage();
 			return CMD_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
-		compare_usage();
+	if (cmd_positionals(ctx, optind, 2, 2, "RUN_A RUN_B") == -1)
 		return CMD_EXIT_USAGE;
-	}
-	if (util_strtonum(argv[optind], 1, INT64_MAX, &a, &errstr) == -1 ||
-	    util_strtonum(argv[optind + 1], 1, INT64_MAX, &b, &errstr) == -1) {
-		fprintf(stderr, "labrat compare: run ids are numbers >= 1\n");
-		return CMD_EXIT_USAGE;
-	}
-	db = cmd_db_path(dbopt);
-	rc = report_compare(db, a, b, &o, stdout, &nreg, err, sizeof err);
-	free(db);
+	if (util_strtonum(argv[optind], 1, INT64_MAX, &a, &errstr) == -1)
+		return cmd_usage_error(ctx, "RUN_A %s: run id is %s",
+		    argv[optind], errstr);
+	if (util_strtonum(argv[optind + 1], 1, INT64_MAX, &b, &errstr) == -1)
+		return cmd_usage_error(ctx, "RUN_B %s: run id is %s",
+		    argv[optind + 1], errstr);
+	rc = report_compare(ctx->db, a, b, &o, stdout, &nreg, err,
+	    sizeof err);
 	if (rc == -1) {
 		fprintf(stderr, "labrat compare: %s\n", err);
 		return CMD_EXIT_USAGE;
 	}
 	return nreg > 0 ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.args = "RUN_A RUN_B [--link LINK] [--knobs KEY] [--metric METRIC] "
+	    "[--width N]",
+	.summary = "Puts RUN_B against RUN_A (the baseline), ministat-style, "
+	    "series by series. Exit 0 when no series regressed, 1 when one "
+	    "did, 2 when the runs cannot be read or have nothing in common.",
+	.options = (const struct cmd_option[]){
+		{ "--link LINK", "Only the series of this link." },
+		{ "--knobs KEY", "Only the series of this knob combination "
+		    "(its key, as the report prints it)." },
+		{ "--metric METRIC", "The metric to compare (default: "
+		    "throughput_bps)." },
+		{ "--width N", "Width of the plot, 20-400 columns (default: "
+		    "74)." },
+		{ NULL, NULL } },
+	.flags = CMD_DB,
+	.exec = compare_exec,
+};

@@ -1,5 +1,5 @@
 /*
- * labrat config check FILE... | --inventory F [--plan F]...
+ * labrat config check [--inventory FILE] [--plan FILE]... [FILE...]
  *
  * Validates inventory and plan files and prints every error at once.  A
  * positional FILE is recognised by its content and checked alone; a plan
@@ -14,13 +14,6 @@
 #include "config.h"
 #include "matrix.h"
 #include "util.h"
-
-static void
-config_usage(void)
-{
-	fprintf(stderr, "usage: labrat config check [--inventory FILE] "
-	    "[--plan FILE]... [FILE...]\n");
-}
 
 static void
 summary_inventory(const struct config_inventory *inv)
@@ -89,37 +82,59 @@ check_file(const char *path, struct config_errors *errs)
 	free(text);
 }
 
+/* The options: --inventory once, --plan any number of times. */
 static int
-config_check(int argc, char **argv)
+config_args(struct cmd_ctx *ctx, const char **invpath, const char **plans,
+    size_t *nplans)
+{
+	char	**argv = ctx->argv;
+	size_t	  nfiles = 0;
+	int	  a;
+
+	for (a = 1; a < ctx->argc; a++) {
+		if (strcmp(argv[a], "--inventory") == 0 ||
+		    strcmp(argv[a], "--plan") == 0) {
+			if (a + 1 >= ctx->argc)
+				return cmd_usage_error(ctx, "%s needs a value",
+				    argv[a]);
+			if (argv[a][2] == 'p')
+				plans[(*nplans)++] = argv[++a];
+			else if (*invpath != NULL)
+				return cmd_usage_error(ctx, "--inventory "
+				    "given twice (one inventory per check)");
+			else
+				*invpath = argv[++a];
+		} else if (argv[a][0] == '-' && argv[a][1] != '\0')
+			return cmd_usage_error(ctx, "unknown option %s",
+			    argv[a]);
+		else
+			nfiles++;
+	}
+	if (nfiles == 0 && *invpath == NULL && *nplans == 0)
+		return cmd_usage_error(ctx, "nothing to check: FILE..., or "
+		    "--inventory FILE and --plan FILE");
+	return CMD_EXIT_OK;
+}
+
+static int
+config_check(struct cmd_ctx *ctx)
 {
 	struct config_errors	 errs;
 	struct config_inventory	*inv = NULL;
 	struct config_plan	*plan;
 	const char		*invpath = NULL;
 	const char		**plans;
-	size_t			 nplans = 0, nfiles = 0, i;
+	char			**argv = ctx->argv;
+	size_t			 nplans = 0, i;
 	int			 a, rc;
 
-	plans = xcalloc((size_t)argc, sizeof *plans);
-	config_errors_init(&errs);
-	for (a = 1; a < argc; a++) {
-		if (strcmp(argv[a], "--inventory") == 0 && a + 1 < argc &&
-		    invpath == NULL)
-			invpath = argv[++a];
-		else if (strcmp(argv[a], "--plan") == 0 && a + 1 < argc)
-			plans[nplans++] = argv[++a];
-		else if (argv[a][0] == '-' && argv[a][1] != '\0') {
-			config_usage();
-			free(plans);
-			return CMD_EXIT_USAGE;
-		} else
-			nfiles++;
-	}
-	if (nfiles == 0 && invpath == NULL && nplans == 0) {
-		config_usage();
+	plans = xcalloc((size_t)ctx->argc, sizeof *plans);
+	rc = config_args(ctx, &invpath, plans, &nplans);
+	if (rc != CMD_EXIT_OK) {
 		free(plans);
-		return CMD_EXIT_USAGE;
+		return rc;
 	}
+	config_errors_init(&errs);
 	if (invpath != NULL) {
 		inv = config_inventory_load(invpath, &errs);
 		if (inv != NULL)
@@ -132,17 +147,14 @@ config_check(int argc, char **argv)
 			summary_plan(plan, inv);
 		config_plan_free(plan);
 	}
-	for (a = 1; a < argc; a++) {
+	for (a = 1; a < ctx->argc; a++) {
 		if (strcmp(argv[a], "--inventory") == 0 ||
 		    strcmp(argv[a], "--plan") == 0)
 			a++;
 		else
 			check_file(argv[a], &errs);
 	}
-	for (i = 0; i < errs.n; i++)
-		fprintf(stderr, "%s\n", errs.msgs[i]);
-	if (errs.dropped > 0)
-		fprintf(stderr, "... and %zu more errors\n", errs.dropped);
+	cmd_config_errors(&errs);
 	rc = errs.n > 0 ? CMD_EXIT_USAGE : CMD_EXIT_OK;
 	config_errors_free(&errs);
 	config_inventory_free(inv);
@@ -150,11 +162,20 @@ config_check(int argc, char **argv)
 	return rc;
 }
 
-int
-cmd_config(int argc, char **argv)
-{
-	if (argc >= 2 && strcmp(argv[1], "check") == 0)
-		return config_check(argc - 1, argv + 1);
-	config_usage();
-	return CMD_EXIT_USAGE;
-}
+const struct cmd_entry cmd_config_check_entry = {
+	.name = "config check",
+	.args = "[--inventory FILE] [--plan FILE]... [FILE...]",
+	.summary = "Validates inventory and plan files and prints every "
+	    "error at once, each with its JSON path; exit 2 when there is "
+	    "one. A FILE is recognised by its content and checked alone; a "
+	    "plan given with --plan is also checked against the --inventory "
+	    "file (its links exist, its NAT modes have a NAT host that can "
+	    "do them).",
+	.options = (const struct cmd_option[]){
+		{ "--inventory FILE", "The inventory the plans are checked "
+		    "against." },
+		{ "--plan FILE", "A plan to check against the inventory "
+		    "(repeatable)." },
+		{ NULL, NULL } },
+	.exec = config_check,
+};

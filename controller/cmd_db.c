@@ -14,20 +14,29 @@
 #include "store.h"
 #include "util.h"
 
+/* None of them takes an argument of its own. */
 static int
-db_usage(void)
+db_noargs(struct cmd_ctx *ctx)
 {
-	fprintf(stderr, "usage: labrat db migrate|check|path [--db FILE]\n");
-	return CMD_EXIT_USAGE;
+	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+
+	optind = 1;
+	if (cmd_getopt(ctx, none) != -1 ||
+	    cmd_positionals(ctx, optind, 0, 0, "") == -1)
+		return -1;
+	return 0;
 }
 
 static int
-db_migrate(const char *path)
+db_migrate(struct cmd_ctx *ctx)
 {
 	struct store	*st;
+	const char	*path = ctx->db;
 	char		 err[1024];
 	int		 from, to;
 
+	if (db_noargs(ctx) == -1)
+		return CMD_EXIT_USAGE;
 	if (store_open(path, STORE_OPEN_CREATE, &st, err, sizeof err) == -1) {
 		fprintf(stderr, "labrat db migrate: %s\n", err);
 		return CMD_EXIT_FAIL;
@@ -47,12 +56,15 @@ db_migrate(const char *path)
 }
 
 static int
-db_check(const char *path)
+db_check(struct cmd_ctx *ctx)
 {
 	struct store	*st;
+	const char	*path = ctx->db;
 	char		 err[1024];
 	int		 version, latest = store_schema_latest(), rc;
 
+	if (db_noargs(ctx) == -1)
+		return CMD_EXIT_USAGE;
 	if (store_open(path, STORE_OPEN_READONLY, &st, err, sizeof err) ==
 	    -1) {
 		fprintf(stderr, "labrat db check: %s\n", err);
@@ -80,35 +92,40 @@ db_check(const char *path)
 	return CMD_EXIT_OK;
 }
 
-int
-cmd_db(int argc, char **argv)
+static int
+db_path(struct cmd_ctx *ctx)
 {
-	const char	*verb = NULL, *opt = NULL;
-	char		*path;
-	int		 i, rc;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-			opt = argv[++i];
-		else if (strncmp(argv[i], "--db=", 5) == 0)
-			opt = argv[i] + 5;
-		else if (argv[i][0] != '-' && verb == NULL)
-			verb = argv[i];
-		else
-			return db_usage();
-	}
-	if (verb == NULL)
-		return db_usage();
-	path = cmd_db_path(opt);
-	if (strcmp(verb, "migrate") == 0)
-		rc = db_migrate(path);
-	else if (strcmp(verb, "check") == 0)
-		rc = db_check(path);
-	else if (strcmp(verb, "path") == 0) {
-		printf("%s\n", path);
-		rc = CMD_EXIT_OK;
-	} else
-		rc = db_usage();
-	free(path);
-	return rc;
+	if (db_noargs(ctx) == -1)
+		return CMD_EXIT_USAGE;
+	printf("%s\n", ctx->db);
+	return CMD_EXIT_OK;
 }
+
+const struct cmd_entry cmd_db_migrate_entry = {
+	.name = "db migrate",
+	.args = "",
+	.summary = "Creates the database (and its directory) if needed and "
+	    "brings its schema up to date. A database written by a newer "
+	    "labrat is refused and left unchanged.",
+	.flags = CMD_DB,
+	.exec = db_migrate,
+};
+
+const struct cmd_entry cmd_db_check_entry = {
+	.name = "db check",
+	.args = "",
+	.summary = "Runs SQLite's integrity and foreign key checks and "
+	    "compares the schema version with this labrat's, without "
+	    "writing; exit 1 when something is wrong or the schema is old.",
+	.flags = CMD_DB,
+	.exec = db_check,
+};
+
+const struct cmd_entry cmd_db_path_entry = {
+	.name = "db path",
+	.args = "",
+	.summary = "Prints which database file the --db, LABRAT_DB or "
+	    "per-user default rule picks.",
+	.flags = CMD_DB,
+	.exec = db_path,
+};

@@ -18,7 +18,6 @@
 #include "lab.h"
 #include "log.h"
 #include "run.h"
-#include "ssh.h"
 #include "util.h"
 
 #define DEMO_LAB	"demo"
@@ -30,22 +29,6 @@ demo_banner(const char *what)
 	fflush(stdout);
 }
 
-/* Runs another subcommand of this binary in-process. */
-static int
-demo_cmd(int (*fn)(int, char **), char **argv)
-{
-	int	argc = 0;
-
-	while (argv[argc] != NULL)
-		argc++;
-	if (fn == NULL) {
-		printf("(labrat %s is not implemented yet)\n", argv[0]);
-		return CMD_EXIT_FAIL;
-	}
-	fflush(stdout);
-	return fn(argc, argv);
-}
-
 /* Bisects one simulated fault with the demo's quicker test settings. */
 static int
 demo_bisect(const char *db, const char *inv, const char *link,
@@ -53,7 +36,6 @@ demo_bisect(const char *db, const char *inv, const char *link,
 {
 	struct hunt_request	rq;
 	char			test[1024];
-	int			rc;
 
 	snprintf(test, sizeof test, "%s/configs/bisect/%s", LABRAT_SOURCE_DIR,
 	    testname);
@@ -63,11 +45,7 @@ demo_bisect(const char *db, const char *inv, const char *link,
 	rq.good = good;
 	rq.bad = bad;
 	rq.test = test;
-	if (ssh_global_init() == -1)
-		return CMD_EXIT_FAIL;
-	rc = bisect_cli_start(db, &rq, 0, 0);
-	ssh_global_cleanup();
-	return rc;
+	return bisect_cli_start(db, &rq, 0, 0);
 }
 
 static int
@@ -87,29 +65,25 @@ demo_lab_up(const char *noise, char *err, size_t errlen)
 	return rc;
 }
 
-int
-cmd_demo(int argc, char **argv)
+static int
+demo_exec(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_request	 rq;
-	const char		*dbopt = NULL, *noise = "2";
+	const char		*db = ctx->db, *noise = "2";
 	char			 err[1024], plan[1024], runid[32];
-	char			*inv = NULL, *db = NULL;
+	char			*inv = NULL;
 	char			*down[] = { "--name", DEMO_LAB };
 	int64_t			 run_id = 0;
 	int			 ch, keep = 0, rc = CMD_EXIT_FAIL;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
-		case 'd':
-			dbopt = optarg;
-			break;
 		case 'n':
 			noise = optarg;
 			break;
@@ -117,17 +91,16 @@ cmd_demo(int argc, char **argv)
 			keep = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: labrat demo [--db FILE] "
-			    "[--noise PCT] [--keep]\n");
 			return CMD_EXIT_USAGE;
 		}
 	}
+	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
+		return CMD_EXIT_USAGE;
 	if (geteuid() != 0) {
 		fprintf(stderr, "labrat demo: the simulated lab needs root "
 		    "(network namespaces)\n");
 		return CMD_EXIT_FAIL;
 	}
-	db = cmd_db_path(dbopt);
 	snprintf(plan, sizeof plan, "%s/configs/plan-demo.json",
 	    LABRAT_SOURCE_DIR);
 	printf("labrat demo: a simulated lab with an em pair and a bce pair "
@@ -147,20 +120,18 @@ cmd_demo(int argc, char **argv)
 	{
 		char *a[] = { "hosts", "--inventory", inv, NULL };
 
-		if (demo_cmd(cmd_hosts, a) != 0)
+		if (cmd_call(&cmd_hosts_entry, ctx, a) != 0)
 			goto down;
 	}
 
 	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
 	    "(configs/plan-demo.json)");
 	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
 	rq.inventory = inv;
 	rq.plan = plan;
 	rq.kind = "demo";
-	if (ssh_global_init() == -1)
-		goto down;
 	rc = cmd_run_drive(&rq, 0, &run_id);
-	ssh_global_cleanup();
 	if (rc != CMD_EXIT_OK || run_id == 0)
 		goto down;
 	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
@@ -168,9 +139,9 @@ cmd_demo(int argc, char **argv)
 	demo_banner("labrat report: regressions told from noise, knobs "
 	    "isolated");
 	{
-		char *a[] = { "report", "--db", db, runid, NULL };
+		char *a[] = { "report", runid, NULL };
 
-		rc = demo_cmd(cmd_report, a);
+		rc = cmd_call(&cmd_report_entry, ctx, a);
 	}
 	if (rc != CMD_EXIT_OK)
 		goto down;
@@ -194,6 +165,23 @@ down:
 		    "--name %s\n", DEMO_LAB);
 out:
 	free(inv);
-	free(db);
 	return rc;
 }
+
+const struct cmd_entry cmd_demo_entry = {
+	.name = "demo",
+	.args = "[--noise PCT] [--keep]",
+	.summary = "Brings up a simulated lab (named demo) with an em pair and "
+	    "a bce pair whose synthetic kernel carries the two reports' bugs, "
+	    "shows its hosts, runs configs/plan-demo.json, reports what it "
+	    "found, bisects both faults to their culprit revisions and takes "
+	    "the lab down again. Needs root.",
+	.options = (const struct cmd_option[]){
+		{ "--noise PCT", "Random variation of the lab's links, 0-50 "
+		    "percent (default: 2)." },
+		{ "--keep", "Leave the lab up afterwards (labrat lab down "
+		    "--name demo takes it down)." },
+		{ NULL, NULL } },
+	.flags = CMD_DB | CMD_SSH,
+	.exec = demo_exec,
+};

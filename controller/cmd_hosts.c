@@ -21,7 +21,6 @@
 #include "host.h"
 #include "json.h"
 #include "log.h"
-#include "ssh.h"
 #include "util.h"
 
 #define HOSTS_CONNECT_MS	10000
@@ -311,46 +310,36 @@ hosts_print_json(const struct hosts_job *jobs, size_t n)
 }
 
 static int
-hosts_usage(void)
+hosts_exec(struct cmd_ctx *ctx)
 {
-	fprintf(stderr, "usage: labrat hosts --inventory FILE "
-	    "[--format text|json]\n");
-	return CMD_EXIT_USAGE;
-}
-
-int
-cmd_hosts(int argc, char **argv)
-{
+	static const struct option longopts[] = {
+		{ "inventory", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct config_inventory	*inv;
 	struct config_errors	 errs;
 	struct hosts_job	*jobs;
-	const char		*path = NULL, *format = "text";
+	const char		*path = NULL, *format = ctx->format;
 	size_t			 i;
-	int			 a, failed = 0;
+	int			 ch, failed = 0;
 
-	for (a = 1; a < argc; a++) {
-		if (strcmp(argv[a], "--inventory") == 0 && a + 1 < argc)
-			path = argv[++a];
-		else if (strcmp(argv[a], "--format") == 0 && a + 1 < argc)
-			format = argv[++a];
-		else if (strcmp(argv[a], "--db") == 0 && a + 1 < argc)
-			a++;	/* every command takes it; hosts has no use */
-		else
-			return hosts_usage();
+	optind = 1;
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
+		if (ch != 'i')
+			return CMD_EXIT_USAGE;
+		path = optarg;
 	}
-	if (path == NULL || (strcmp(format, "text") != 0 &&
-	    strcmp(format, "json") != 0))
-		return hosts_usage();
+	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
+		return CMD_EXIT_USAGE;
+	if (path == NULL)
+		return cmd_usage_error(ctx, "--inventory FILE missing");
 	config_errors_init(&errs);
 	if ((inv = config_inventory_load(path, &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msgs[i]);
+		cmd_config_errors(&errs);
 		config_errors_free(&errs);
 		return CMD_EXIT_USAGE;
 	}
 	config_errors_free(&errs);
-	if (ssh_global_init() == -1)
-		fatalx("libssh2_init failed");
 	jobs = xcalloc(inv->nhosts, sizeof *jobs);
 	for (i = 0; i < inv->nhosts; i++) {
 		jobs[i].host = &inv->hosts[i];
@@ -378,6 +367,20 @@ cmd_hosts(int argc, char **argv)
 		agentctl_reply_free(&jobs[i].facts);
 	free(jobs);
 	config_inventory_free(inv);
-	ssh_global_cleanup();
 	return failed ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }
+
+const struct cmd_entry cmd_hosts_entry = {
+	.name = "hosts",
+	.args = "--inventory FILE",
+	.summary = "Reaches every host of the inventory in parallel over SSH "
+	    "(strict host-key check), deploys the agent where its hash "
+	    "differs, and shows each host's facts: OS, kernel revision, "
+	    "driver, chip, link, MTU, offloads. Exit 1 when a host failed.",
+	.options = (const struct cmd_option[]){
+		{ "--inventory FILE", "The hosts to reach." },
+		{ NULL, NULL } },
+	.flags = CMD_SSH,
+	.formats = "text|json",
+	.exec = hosts_exec,
+};

@@ -1,5 +1,5 @@
 /*
- * labrat lab up|down|status|power-cycle [OPTIONS]
+ * labrat lab up|down|status|power-cycle [OPTIONS]: one entry each
  *
  * The simulated lab (DESIGN.md "The simulated lab").  Options are checked
  * for shape here and passed on, as argv, to simlab/labctl, which does the
@@ -11,83 +11,132 @@
 #include "cmd.h"
 #include "lab.h"
 
+#define LAB_NAME_OPT	{ "--name NAME", "The lab (default: lab); labs " \
+	"with different names coexist. ^[a-z][a-z0-9-]{0,31}$." }
+
+/*
+ * Checks the options (all of them take a value; only those in allowed)
+ * and runs labctl with them.
+ */
 static int
-lab_usage(void)
+lab_exec(struct cmd_ctx *ctx, const char *sub, const char *const *allowed)
 {
-	fprintf(stderr,
-	    "usage: labrat lab up [--name NAME] [--history FILE] [--noise PCT]\n"
-	    "                     [--boot-seconds S] [--pairs N] "
-	    "[--revision REV]\n"
-	    "       labrat lab down [--name NAME]\n"
-	    "       labrat lab status [--name NAME]\n"
-	    "       labrat lab power-cycle [--name NAME] --host HOST\n");
-	return CMD_EXIT_USAGE;
-}
+	char	 err[512];
+	int	 i, rc;
+	size_t	 k;
 
-/* Which options each subcommand takes (all of them take a value). */
-static int
-lab_option_ok(const char *sub, const char *opt)
-{
-	static const char *const up[] = { "--name", "--history", "--noise",
-	    "--boot-seconds", "--pairs", "--revision", NULL };
-	static const char *const pc[] = { "--name", "--host", NULL };
-	const char *const	*list;
-	size_t			 i;
-
-	if (strcmp(sub, "up") == 0)
-		list = up;
-	else if (strcmp(sub, "power-cycle") == 0)
-		list = pc;
-	else
-		return strcmp(opt, "--name") == 0;
-	for (i = 0; list[i] != NULL; i++)
-		if (strcmp(list[i], opt) == 0)
-			return 1;
-	return 0;
-}
-
-int
-cmd_lab(int argc, char **argv)
-{
-	const char	*sub;
-	char		 err[512];
-	int		 i, rc;
-
-	if (argc < 2)
-		return lab_usage();
-	sub = argv[1];
-	if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0) {
-		lab_usage();
-		return CMD_EXIT_OK;
+	for (i = 1; i < ctx->argc; i += 2) {
+		for (k = 0; allowed[k] != NULL; k++)
+			if (strcmp(allowed[k], ctx->argv[i]) == 0)
+				break;
+		if (allowed[k] == NULL)
+			return cmd_usage_error(ctx, ctx->argv[i][0] == '-' ?
+			    "unknown option %s" : "unexpected argument '%s'",
+			    ctx->argv[i]);
+		if (i + 1 >= ctx->argc)
+			return cmd_usage_error(ctx, "%s needs a value",
+			    ctx->argv[i]);
+		if (strcmp(ctx->argv[i], "--name") == 0 &&
+		    !lab_name_valid(ctx->argv[i + 1]))
+			return cmd_usage_error(ctx, "bad lab name '%s' (want "
+			    "^[a-z][a-z0-9-]{0,31}$)", ctx->argv[i + 1]);
 	}
-	if (strcmp(sub, "up") != 0 && strcmp(sub, "down") != 0 &&
-	    strcmp(sub, "status") != 0 && strcmp(sub, "power-cycle") != 0) {
-		fprintf(stderr, "labrat lab: unknown subcommand '%s'\n", sub);
-		return lab_usage();
-	}
-	for (i = 2; i < argc; i += 2) {
-		if (!lab_option_ok(sub, argv[i])) {
-			fprintf(stderr, "labrat lab %s: unknown option '%s'\n",
-			    sub, argv[i]);
-			return lab_usage();
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "labrat lab %s: %s needs a value\n",
-			    sub, argv[i]);
-			return lab_usage();
-		}
-		if (strcmp(argv[i], "--name") == 0 &&
-		    !lab_name_valid(argv[i + 1])) {
-			fprintf(stderr, "labrat lab %s: bad lab name '%s' "
-			    "(want ^[a-z][a-z0-9-]{0,31}$)\n", sub,
-			    argv[i + 1]);
-			return CMD_EXIT_USAGE;
-		}
-	}
-	rc = lab_labctl(sub, argv + 2, (size_t)(argc - 2), err, sizeof err);
+	rc = lab_labctl(sub, ctx->argv + 1, (size_t)(ctx->argc - 1), err,
+	    sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "labrat: %s\n", err);
 		return CMD_EXIT_FAIL;
 	}
 	return rc > CMD_EXIT_USAGE ? CMD_EXIT_FAIL : rc;
 }
+
+static int
+lab_up(struct cmd_ctx *ctx)
+{
+	static const char *const opts[] = { "--name", "--history", "--noise",
+	    "--boot-seconds", "--pairs", "--revision", NULL };
+
+	return lab_exec(ctx, "up", opts);
+}
+
+static int
+lab_down(struct cmd_ctx *ctx)
+{
+	static const char *const opts[] = { "--name", NULL };
+
+	return lab_exec(ctx, "down", opts);
+}
+
+static int
+lab_status(struct cmd_ctx *ctx)
+{
+	static const char *const opts[] = { "--name", NULL };
+
+	return lab_exec(ctx, "status", opts);
+}
+
+static int
+lab_power_cycle(struct cmd_ctx *ctx)
+{
+	static const char *const opts[] = { "--name", "--host", NULL };
+
+	return lab_exec(ctx, "power-cycle", opts);
+}
+
+const struct cmd_entry cmd_lab_up_entry = {
+	.name = "lab up",
+	.args = "[--name NAME] [--history FILE] [--noise PCT] "
+	    "[--boot-seconds S] [--pairs N] [--revision REV]",
+	.summary = "Brings up a simulated lab: network namespaces as hosts "
+	    "with a real sshd each, 1 Gbit/s test links, and a synthetic "
+	    "kernel history whose faults act on real traffic. Prints the "
+	    "path of the inventory it wrote "
+	    "(/run/labrat-lab/NAME/inventory.json). Needs root; fails when "
+	    "the lab is up already.",
+	.options = (const struct cmd_option[]){
+		LAB_NAME_OPT,
+		{ "--history FILE", "The revision history with its faults "
+		    "(default: configs/simlab/history.json)." },
+		{ "--noise PCT", "Random variation of the links' rate, "
+		    "0-50 percent (default: 0)." },
+		{ "--boot-seconds S", "How long a reboot takes, 0-600 "
+		    "(default: 1)." },
+		{ "--pairs N", "Host pairs, 2-14 (default: 2: em-a/em-b "
+		    "and bce-a/bce-b)." },
+		{ "--revision REV", "The revision the hosts run first "
+		    "(default: the history's newest)." },
+		{ NULL, NULL } },
+	.exec = lab_up,
+};
+
+const struct cmd_entry cmd_lab_down_entry = {
+	.name = "lab down",
+	.args = "[--name NAME]",
+	.summary = "Takes the simulated lab down and removes everything it "
+	    "made, also after a crashed or half-finished `lab up`; "
+	    "idempotent.",
+	.options = (const struct cmd_option[]){ LAB_NAME_OPT,
+		{ NULL, NULL } },
+	.exec = lab_down,
+};
+
+const struct cmd_entry cmd_lab_status_entry = {
+	.name = "lab status",
+	.args = "[--name NAME]",
+	.summary = "Shows the simulated lab's hosts: revision, sshd, state "
+	    "and the faults live on each.",
+	.options = (const struct cmd_option[]){ LAB_NAME_OPT,
+		{ NULL, NULL } },
+	.exec = lab_status,
+};
+
+const struct cmd_entry cmd_lab_power_cycle_entry = {
+	.name = "lab power-cycle",
+	.args = "[--name NAME] --host HOST",
+	.summary = "Hard-resets one host of the simulated lab, as a PDU "
+	    "would: it boots the last revision that booted.",
+	.options = (const struct cmd_option[]){ LAB_NAME_OPT,
+		{ "--host HOST", "The host to reset (em-a, bce-b, ...)." },
+		{ NULL, NULL } },
+	.exec = lab_power_cycle,
+};

@@ -1,6 +1,6 @@
 /*
- * cmd_report: `labrat report [RUN] [--db F] [--format text|json|csv|junit]
- * [--baseline RUN | --no-baseline]`.  Exit 0 when the report was written
+ * cmd_report: `labrat report [RUN] [--baseline RUN | --no-baseline]
+ * [--fail-on-regression]`.  Exit 0 when the report was written
  * (regressions or not: the report is the product; CI reads the JUnit
  * failures or the JSON), 1 when the database or the run cannot be read,
  * 2 on bad usage.  --fail-on-regression makes a regression exit 1 too.
@@ -14,51 +14,29 @@
 #include "report.h"
 #include "util.h"
 
-static void
-report_usage(void)
-{
-	fprintf(stderr, "usage: labrat report [RUN] [--db FILE] "
-	    "[--format text|json|csv|junit]\n"
-	    "                     [--baseline RUN | --no-baseline] "
-	    "[--fail-on-regression]\n");
-}
-
-int
-cmd_report(int argc, char **argv)
+static int
+report_exec(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "no-baseline", no_argument, NULL, 'n' },
 		{ "fail-on-regression", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum report_format	 fmt = REPORT_TEXT;
-	const char		*dbopt = NULL, *errstr;
-	char			*db, err[1024];
+	const char		*errstr;
+	char			 err[1024];
 	long long		 run = 0, base = 0;
 	int			 ch, failreg = 0, nreg = 0, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
-		case 'd':
-			dbopt = optarg;
-			break;
-		case 'f':
-			if (report_format_parse(optarg, &fmt) == -1) {
-				report_usage();
-				return CMD_EXIT_USAGE;
-			}
-			break;
 		case 'b':
 			if (util_strtonum(optarg, 1, INT64_MAX, &base,
-			    &errstr) == -1) {
-				fprintf(stderr, "labrat report: --baseline %s: "
-				    "run id is %s\n", optarg, errstr);
-				return CMD_EXIT_USAGE;
-			}
+			    &errstr) == -1)
+				return cmd_usage_error(ctx, "--baseline %s: "
+				    "run id is %s", optarg, errstr);
 			break;
 		case 'n':
 			base = -1;
@@ -67,26 +45,44 @@ cmd_report(int argc, char **argv)
 			failreg = 1;
 			break;
 		default:
-			report_usage();
 			return CMD_EXIT_USAGE;
 		}
 	}
-	if (argc - optind > 1) {
-		report_usage();
+	if (cmd_positionals(ctx, optind, 0, 1, "RUN") == -1)
 		return CMD_EXIT_USAGE;
-	}
-	if (optind < argc && util_strtonum(argv[optind], 1, INT64_MAX, &run,
-	    &errstr) == -1) {
-		fprintf(stderr, "labrat report: %s: run id is %s\n",
-		    argv[optind], errstr);
-		return CMD_EXIT_USAGE;
-	}
-	db = cmd_db_path(dbopt);
-	rc = report_run(db, run, base, fmt, stdout, &nreg, err, sizeof err);
-	free(db);
+	if (optind < ctx->argc && util_strtonum(ctx->argv[optind], 1,
+	    INT64_MAX, &run, &errstr) == -1)
+		return cmd_usage_error(ctx, "%s: run id is %s",
+		    ctx->argv[optind], errstr);
+	if (report_format_parse(ctx->format, &fmt) == -1)
+		return cmd_usage_error(ctx, "--format %s: unknown to the "
+		    "report module", ctx->format);
+	rc = report_run(ctx->db, run, base, fmt, stdout, &nreg, err,
+	    sizeof err);
 	if (rc == -1) {
 		fprintf(stderr, "labrat report: %s\n", err);
 		return CMD_EXIT_FAIL;
 	}
 	return failreg && nreg > 0 ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.args = "[RUN] [--baseline RUN | --no-baseline] "
+	    "[--fail-on-regression]",
+	.summary = "Judges one run (default: the newest that is not a "
+	    "bisect step): regressions between knob combinations that "
+	    "differ in one knob, and run over run against the newest earlier "
+	    "done run on the same host pairs, never a bisect step. Exit 0 "
+	    "when the report was written, regressions or not; 1 when the "
+	    "database or the run cannot be read.",
+	.options = (const struct cmd_option[]){
+		{ "--baseline RUN", "Compare run over run against RUN." },
+		{ "--no-baseline", "No run-over-run comparison." },
+		{ "--fail-on-regression", "Exit 1 when a regression was "
+		    "found." },
+		{ NULL, NULL } },
+	.flags = CMD_DB,
+	.formats = "text|json|csv|junit",
+	.exec = report_exec,
+};

@@ -18,7 +18,6 @@
 #include "json.h"
 #include "log.h"
 #include "run.h"
-#include "ssh.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
@@ -241,7 +240,6 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	struct config_errors	 errs;
 	char			 err[2048];
 	int			 tty = isatty(STDERR_FILENO);
-	size_t			 i;
 	enum run_status		 rc;
 
 	run_stop = 0;
@@ -261,12 +259,9 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 		*run_idp = res.run_id;
 	if (res.outcome != RUN_OUTCOME_NONE && tty)
 		fprintf(stderr, "\n");
-	if (rc == RUN_CONFIG) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msgs[i]);
-		if (errs.dropped > 0)
-			fprintf(stderr, "(%zu more errors)\n", errs.dropped);
-	} else if (res.outcome == RUN_OUTCOME_NONE && rc != RUN_OK)
+	if (rc == RUN_CONFIG)
+		cmd_config_errors(&errs);
+	else if (res.outcome == RUN_OUTCOME_NONE && rc != RUN_OK)
 		log_warnx("%s", err);
 	config_errors_free(&errs);
 	run_report_end(&res, err);
@@ -276,33 +271,24 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	return (int)rc;
 }
 
-static void
-run_usage(void)
-{
-	fprintf(stderr, "usage: labrat run --inventory FILE --plan FILE "
-	    "[--db FILE] [--format text|json]\n"
-	    "       labrat run --resume RUN [--db FILE] [--format text|json]\n");
-}
-
-int
-cmd_run(int argc, char **argv)
+static int
+run_exec(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "inventory", required_argument, NULL, 'i' },
 		{ "plan", required_argument, NULL, 'p' },
 		{ "resume", required_argument, NULL, 'r' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
+		{ "note", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_request	 rq;
-	const char		*dbopt = NULL, *errstr;
+	const char		*errstr;
 	long long		 v;
-	int			 ch, rc, json = 0;
+	int			 ch;
 
 	memset(&rq, 0, sizeof rq);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
 		case 'i':
 			rq.inventory = optarg;
@@ -312,42 +298,50 @@ cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			if (util_strtonum(optarg, 1, INT64_MAX, &v,
-			    &errstr) == -1) {
-				fprintf(stderr, "labrat run: --resume %s: run "
-				    "id is %s\n", optarg, errstr);
-				return CMD_EXIT_USAGE;
-			}
+			    &errstr) == -1)
+				return cmd_usage_error(ctx, "--resume %s: run "
+				    "id is %s", optarg, errstr);
 			rq.resume = v;
 			break;
-		case 'd':
-			dbopt = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "text") != 0) {
-				run_usage();
-				return CMD_EXIT_USAGE;
-			}
+		case 'n':
+			rq.note = optarg;
 			break;
 		default:
-			run_usage();
 			return CMD_EXIT_USAGE;
 		}
 	}
-	if (optind != argc || (rq.resume == 0 && (rq.inventory == NULL ||
-	    rq.plan == NULL)) || (rq.resume > 0 && (rq.inventory != NULL ||
-	    rq.plan != NULL))) {
-		run_usage();
+	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
-	}
-	rq.db_path = cmd_db_path(dbopt);
-	if (ssh_global_init() == -1) {
-		free((char *)rq.db_path);
-		return CMD_EXIT_FAIL;
-	}
-	rc = cmd_run_drive(&rq, json, NULL);
-	ssh_global_cleanup();
-	free((char *)rq.db_path);
-	return rc;
+	if (rq.resume > 0 && (rq.inventory != NULL || rq.plan != NULL))
+		return cmd_usage_error(ctx, "--resume takes the inventory and "
+		    "plan the run stored: no --inventory or --plan with it");
+	if (rq.resume == 0 && (rq.inventory == NULL || rq.plan == NULL))
+		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
+		    "--inventory FILE" : "--plan FILE");
+	rq.db_path = ctx->db;
+	return cmd_run_drive(&rq, strcmp(ctx->format, "json") == 0, NULL);
 }
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.args = "(--inventory FILE --plan FILE | --resume RUN) [--note TEXT]",
+	.summary = "Expands the plan into jobs in the store (links x knob "
+	    "combinations x workloads x repetitions, interleaved), runs them "
+	    "on the inventory's hosts and prints a summary; with "
+	    "stats.adaptive, adds repetitions to comparisons still "
+	    "inconclusive. --resume finishes a run whose controller died, "
+	    "with the inventory and plan it stored. Exit 1 when a job failed "
+	    "or the run was interrupted.",
+	.options = (const struct cmd_option[]){
+		{ "--inventory FILE", "The lab's hosts and links." },
+		{ "--plan FILE", "What to measure." },
+		{ "--resume RUN", "Finish run RUN (queued and interrupted "
+		    "jobs)." },
+		{ "--note TEXT", "Keep TEXT with the run (what was tried), "
+		    "shown by labrat runs and report; with --resume it "
+		    "replaces the note." },
+		{ NULL, NULL } },
+	.flags = CMD_DB | CMD_SSH,
+	.formats = "text|json",
+	.exec = run_exec,
+};
