@@ -524,6 +524,39 @@ confidence(const struct bisect *b)
 	return (exp(l));
 }
 
+static int
+measured(const struct rev *r)
+{
+	return r->ngood + r->nbad + r->nskip > 0;
+}
+
+/* A bound is named only once measured: an endpoint not checked yet is
+ * not known good or bad. */
+static void
+running_reason(const struct bisect *b, char *buf, size_t len)
+{
+	int	lo = measured(&b->revs[b->lo]), hi = measured(&b->revs[b->hi]);
+
+	if (lo && hi)
+		snprintf(buf, len, "running: last good %s, first bad %s",
+		    b->revs[b->lo].id, b->revs[b->hi].id);
+	else if (lo)
+		snprintf(buf, len, "running: last good %s; the bad endpoint "
+		    "not checked yet", b->revs[b->lo].id);
+	else if (hi)
+		snprintf(buf, len, "running: first bad %s; the good endpoint "
+		    "not checked yet", b->revs[b->hi].id);
+	else
+		snprintf(buf, len, "running: no endpoint checked yet");
+}
+
+void
+bisect_explain(struct bisect *b, const char *reason)
+{
+	if (b->phase == PH_FAILED && reason != NULL && reason[0] != '\0')
+		snprintf(b->reason, sizeof(b->reason), "%s", reason);
+}
+
 void
 bisect_result(const struct bisect *b, struct bisect_result *res)
 {
@@ -540,8 +573,7 @@ bisect_result(const struct bisect *b, struct bisect_result *res)
 	}
 	if (b->phase != PH_DONE) {
 		res->status = BISECT_RUNNING;
-		snprintf(res->reason, sizeof(res->reason), "running: last good "
-		    "%s, first bad %s", b->revs[b->lo].id, b->revs[b->hi].id);
+		running_reason(b, res->reason, sizeof(res->reason));
 		return;
 	}
 	res->last_good = b->lo;
