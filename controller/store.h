@@ -457,6 +457,10 @@ struct store_bisect {
 	char	*reason;
 	char	*inventory_text;	/* NULL: started before schema 4 */
 	char	*test_text;
+	/* What the link's client and server ran before the bisect: NULL
+	 * when the provider could not tell (or started before schema 6). */
+	char	*client_before;
+	char	*server_before;
 };
 
 int	store_bisect_create(struct store *, const struct store_bisect_spec *,
@@ -468,6 +472,10 @@ int	store_bisect_get(struct store *, int64_t bisect_id,
 int	store_bisect_update(struct store *, int64_t bisect_id,
 	    const char *state, const char *culprit, double confidence,
 	    const char *reason, char *err, size_t errlen);
+/* Records what the link's client and server ran before the bisect (either
+ * may be NULL: the provider could not tell).  0 or -1 with err. */
+int	store_bisect_set_before(struct store *, int64_t bisect_id,
+	    const char *client, const char *server, char *err, size_t errlen);
 /* Newest first; free with store_bisects_free(). */
 int	store_bisect_list(struct store *, struct store_bisect **, size_t *,
 	    char *err, size_t errlen);

@@ -208,7 +208,8 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 
 #define BISECT_COLS "id, state, created_at, finished_at, link, knobs, tool, " \
 	"metric, good, bad, culprit, confidence, params, revisions, " \
-	"inventory_path, plan_path, reason, inventory_text, test_text"
+	"inventory_path, plan_path, reason, inventory_text, test_text, " \
+	"client_before, server_before"
 
 static void
 bisect_read(sqlite3_stmt *stmt, void *p)
@@ -216,13 +217,14 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	struct store_bisect	*b = p;
 
 	memset(b, 0, sizeof *b);
-	store_cols(stmt, 0, "IsIIsssssssdSSSSSSS", &b->id, b->state,
+	store_cols(stmt, 0, "IsIIsssssssdSSSSSSSSS", &b->id, b->state,
 	    sizeof b->state, &b->created_at, &b->finished_at, b->link,
 	    sizeof b->link, b->knobs, sizeof b->knobs, b->tool, sizeof b->tool,
 	    b->metric, sizeof b->metric, b->good, sizeof b->good, b->bad,
 	    sizeof b->bad, b->culprit, sizeof b->culprit, &b->confidence,
 	    &b->params, &b->revisions, &b->inventory_path, &b->plan_path,
-	    &b->reason, &b->inventory_text, &b->test_text);
+	    &b->reason, &b->inventory_text, &b->test_text, &b->client_before,
+	    &b->server_before);
 }
 
 static void
@@ -269,6 +271,22 @@ store_bisect_update(struct store *st, int64_t bisect_id, const char *state,
 }
 
 int
+store_bisect_set_before(struct store *st, int64_t bisect_id,
+    const char *client, const char *server, char *err, size_t errlen)
+{
+	if (store_len_ok("client revision", client, STORE_NAME_MAX, 0, err,
+	    errlen) == -1 || store_len_ok("server revision", server,
+	    STORE_NAME_MAX, 0, err, errlen) == -1)
+		return -1;
+	if (store_do(st, NULL, "record revisions before bisect", err, errlen,
+	    "UPDATE bisects SET client_before = ?1, server_before = ?2 "
+	    "WHERE id = ?3", "ttI", client, server, bisect_id) == -1)
+		return -1;
+	return store_changed(st, "record revisions before bisect", "bisect",
+	    bisect_id, err, errlen);
+}
+
+int
 store_bisect_list(struct store *st, struct store_bisect **bs, size_t *nbs,
     char *err, size_t errlen)
 {
@@ -289,6 +307,8 @@ store_bisect_free(struct store_bisect *b)
 	free(b->reason);
 	free(b->inventory_text);
 	free(b->test_text);
+	free(b->client_before);
+	free(b->server_before);
 	memset(b, 0, sizeof *b);
 }
 

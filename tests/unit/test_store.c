@@ -1026,6 +1026,19 @@ test_bisect(void **state)
 	st = open_new("bisect.db");
 	assert_int_equal(store_bisect_create(st, &spec, &bid, err, sizeof err),
 	    0);
+	/* Nothing known of the hosts until the driver asked them. */
+	assert_int_equal(store_bisect_get(st, bid, &b, err, sizeof err), 1);
+	assert_null(b.client_before);
+	assert_null(b.server_before);
+	store_bisect_free(&b);
+	assert_int_equal(store_bisect_set_before(st, bid, "r100", NULL, err,
+	    sizeof err), 0);
+	assert_int_equal(store_bisect_get(st, bid, &b, err, sizeof err), 1);
+	assert_string_equal(b.client_before, "r100");
+	assert_null(b.server_before);
+	store_bisect_free(&b);
+	assert_int_equal(store_bisect_set_before(st, 77, "r1", "r1", err,
+	    sizeof err), -1);
 	memset(&step, 0, sizeof step);
 	snprintf(step.revision, sizeof step.revision, "r150");
 	assert_int_equal(store_bisect_step_add(st, bid, &step, &step.id, err,
