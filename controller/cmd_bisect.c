@@ -92,18 +92,19 @@ bisect_cli_start(const char *db, const struct hunt_request *rq, int json,
 static int
 cli_reset(const char *db, int64_t id)
 {
-	char	err[1024], was[16];
+	struct hunt_opts o = { .db_path = db };
+	char	err[1024], was[16], done[2048];
 	int64_t	rid;
 	int	r;
 
-	if ((r = hunt_reset(db, id, &rid, was, sizeof was, err,
-	    sizeof err)) == -1)
+	if ((r = hunt_reset(&o, id, &rid, was, sizeof was, done, sizeof done,
+	    err, sizeof err)) == -1)
 		log_warnx("%s", err);
 	else if (r == 0)
 		log_warnx("%s: no bisect %lld", db, (long long)id);
 	else
-		fprintf(stderr, "labrat: bisect %lld reset (was %s)\n",
-		    (long long)rid, was);
+		fprintf(stderr, "labrat: bisect %lld reset (was %s)%s%s\n",
+		    (long long)rid, was, done[0] != '\0' ? "; " : "", done);
 	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 

@@ -343,67 +343,6 @@ drive_row(struct hunt_sess *s, const struct bisect_request *req,
 	return 0;
 }
 
-/* Before a new bisect's first step: what both hosts run (s->before). */
-static void
-sess_before(struct hunt_sess *s)
-{
-	const struct config_host	*h[2];
-	char				 rev[2][128], e[1024];
-	int				 i;
-
-	s->before[0] = '\0';
-	if (s->ops->running == NULL || s->v.nsteps > 0)
-		return;
-	h[0] = &s->inv->hosts[s->link->client.host_index];
-	h[1] = &s->inv->hosts[s->link->server.host_index];
-	for (i = 0; i < 2; i++) {
-		if (s->ops->running(s->lab_arg, &s->lab, h[i], rev[i],
-		    sizeof rev[i], e, sizeof e) == -1) {
-			hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED,
-			    NULL, "bisect %lld: %s; the hosts stay on the "
-			    "revision the bisect leaves them on",
-			    (long long)s->v.row.id, e);
-			return;
-		}
-	}
-	if (strcmp(rev[0], rev[1]) != 0) {
-		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, NULL,
-		    "bisect %lld: %s runs %s, %s runs %s: the hosts stay on "
-		    "the revision the bisect leaves them on",
-		    (long long)s->v.row.id, h[0]->name, rev[0], h[1]->name,
-		    rev[1]);
-		return;
-	}
-	snprintf(s->before, sizeof s->before, "%s", rev[0]);
-}
-
-/*
- * At the end (found, range, failed): the hosts back on what they ran
- * before (ktest's SWITCH_TO_GOOD), or on the culprit when asked to leave
- * them there.  A failure is said, not fatal: the verdict stands.
- */
-static void
-sess_put_back(struct hunt_sess *s, const struct bisect_result *res)
-{
-	const char	*rev = s->before;
-	char		 reason[2048], e[1024];
-	int		 r;
-
-	if (s->opts->leave_on_culprit)
-		rev = res->status == BISECT_FOUND ? bisect_id(s->v.m,
-		    res->culprit) : "";
-	if (rev[0] == '\0' || strcmp(rev, s->installed) == 0)
-		return;
-	hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
-	    "bisect %lld: putting the hosts %s %s", (long long)s->v.row.id,
-	    s->opts->leave_on_culprit ? "on the culprit" : "back on", rev);
-	if ((r = hunt_install(s, rev, reason, sizeof reason, e,
-	    sizeof e)) != 0)
-		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
-		    "bisect %lld: hosts not put on %s: %s",
-		    (long long)s->v.row.id, rev, r == 1 ? reason : e);
-}
-
 /* Drives the machine to its end: 0 with *res, or -1 with err. */
 static int
 drive(struct hunt_sess *s, struct bisect_result *res, char *err,
@@ -418,7 +357,7 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 	if (sess_replay(s, &pending, err, errlen) == -1 ||
 	    hunt_load_base(s, err, errlen) == -1)
 		return -1;
-	sess_before(s);
+	hunt_before(s);
 	/* Driven again: no longer interrupted. */
 	if (s->v.row.reason != NULL && s->v.row.reason[0] != '\0' &&
 	    store_bisect_update(s->v.st, s->v.row.id, "running", NULL, 0, "",
@@ -448,7 +387,7 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 	    res->status == BISECT_FOUND ? bisect_id(s->v.m, res->culprit) :
 	    NULL, res->confidence, res->reason, err, errlen) == -1)
 		return -1;
-	sess_put_back(s, res);
+	hunt_put_back(s, res);
 	return 0;
 }
 
@@ -678,9 +617,27 @@ hunt_start(const struct hunt_opts *o0, const struct hunt_request *rq,
 	return hunt_resume(o, id, NULL, err, errlen);
 }
 
+/* A running bisect's hosts back where they were (done says what). */
+static void
+reset_back(const struct hunt_opts *o, int64_t id, char *done,
+    size_t donelen)
+{
+	struct hunt_sess	s;
+	volatile sig_atomic_t	nostop = 0;
+	char			e[1024];
+
+	if (sess_open(&s, o->db_path, id, 0, e, sizeof e) != 0)
+		snprintf(done, donelen, "hosts not put back: %s", e);
+	else {
+		sess_lab(&s, o, &nostop);
+		hunt_reset_back(&s, done, donelen);
+	}
+	sess_free(&s);
+}
+
 int
-hunt_reset(const char *db, int64_t id, int64_t *idp, char *was,
-    size_t waslen, char *err, size_t errlen)
+hunt_reset(const struct hunt_opts *o, int64_t id, int64_t *idp, char *was,
+    size_t waslen, char *done, size_t donelen, char *err, size_t errlen)
 {
 	struct store		*st = NULL;
 	struct store_bisect	 b;
@@ -690,10 +647,16 @@ hunt_reset(const char *db, int64_t id, int64_t *idp, char *was,
 	*idp = 0;
 	if (waslen > 0)
 		was[0] = '\0';
-	if (store_open(db, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st, err,
-	    errlen) == -1 || (r = store_bisect_get(st, id, &b, err,
-	    errlen)) == -1 || (r == 1 && store_bisect_update(st, b.id,
-	    "reset", NULL, 0, "reset by the user", err, errlen) == -1))
+	if (donelen > 0)
+		done[0] = '\0';
+	if (store_open(o->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
+	    &st, err, errlen) == -1 || (r = store_bisect_get(st, id, &b, err,
+	    errlen)) == -1)
+		r = -1;
+	else if (r == 1 && strcmp(b.state, "running") == 0)
+		reset_back(o, b.id, done, donelen);
+	if (r == 1 && store_bisect_update(st, b.id, "reset", NULL, 0,
+	    "reset by the user", err, errlen) == -1)
 		r = -1;
 	else if (r == 1) {
 		*idp = b.id;

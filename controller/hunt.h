@@ -168,10 +168,15 @@ enum hunt_status hunt_resume(const struct hunt_opts *, int64_t id,
 
 /*
  * Marks bisect id (0 = the newest) "reset".  *bisect_id gets its id and was
- * its state before.  1 done, 0 no such bisect, -1 with err.
+ * its state before.  A running one's hosts are first put back on the
+ * revision they ran before it (stored at its start; the inventory is the
+ * text stored then, the lab o->lab as for a hunt); done says what became
+ * of them ("em-a, em-b back on r200399", or why they stay; "" for a bisect
+ * that was not running).  1 done, 0 no such bisect, -1 with err.
  */
-int	hunt_reset(const char *db_path, int64_t id, int64_t *bisect_id,
-	    char *was, size_t waslen, char *err, size_t errlen);
+int	hunt_reset(const struct hunt_opts *, int64_t id, int64_t *bisect_id,
+	    char *was, size_t waslen, char *done, size_t donelen, char *err,
+	    size_t errlen);
 
 /* ---- reading a bisect back (status, log, result) ----------------------- */
 

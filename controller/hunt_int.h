@@ -68,6 +68,19 @@ int	hunt_install(struct hunt_sess *, const char *rev, char *reason,
  * (s->v.steps). */
 int	hunt_load_base(struct hunt_sess *, char *err, size_t errlen);
 
+/* hunt_back.c: before a new bisect's first step, asks both hosts what
+ * they run and stores it; on resume, takes what the start stored.  Sets
+ * s->before ("" when unknown or the hosts differ: said through
+ * o->event). */
+void	hunt_before(struct hunt_sess *);
+/* At the end (found, range, failed): the hosts back on s->before, or on
+ * the culprit with leave_on_culprit.  A failure is said, not fatal. */
+void	hunt_put_back(struct hunt_sess *, const struct bisect_result *);
+/* A reset of a running bisect: the hosts back on the stored revision;
+ * done says what was done ("em-a, em-b back on r200399", or why they
+ * stay).  0, or -1 when the install failed (done says so). */
+int	hunt_reset_back(struct hunt_sess *, char *done, size_t donelen);
+
 /* hunt_lab.c: the state of hunt_lab_real's ops for one bisect (their
  * arg): the executor whose sessions every step uses.  Heap, released
  * with hunt_lab_real_free() (NULL is fine), which closes the sessions. */
