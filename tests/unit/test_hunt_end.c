@@ -4,7 +4,8 @@
  * checked endpoints), endpoints inconclusive at max_samples (more samples,
  * then a failure that says why and what to do, with the p of the test
  * that decided), an unbootable endpoint, and the hosts put back on the
- * revision they ran before (or left on the culprit).
+ * revision they ran before (or left on the culprit) -- by the end of a
+ * resumed bisect and by a reset too, from what the start stored.
  */
 #include "hunt_fake.h"
 
@@ -29,6 +30,67 @@ static const struct hunt_lab_ops fake_ops_running = {
 	.measure = fake_measure,
 	.running = fake_running,
 };
+
+static int
+fake_cannot_tell(void *arg, const struct hunt_lab *lab,
+    const struct config_host *h, char *rev, size_t revlen, char *err,
+    size_t errlen)
+{
+	(void)arg;
+	(void)lab;
+	(void)rev;
+	(void)revlen;
+	snprintf(err, errlen, "%s: the provider cannot tell", h->name);
+	return -1;
+}
+
+/* A lab whose provider cannot say what its hosts run. */
+static const struct hunt_lab_ops fake_ops_cannot_tell = {
+	.install = fake_install,
+	.measure = fake_measure,
+	.running = fake_cannot_tell,
+};
+
+/* The last "hosts stay" line the driver said. */
+static char	stay_said[1024];
+
+static void
+on_event_stay(const struct hunt_event *ev, void *arg)
+{
+	on_event(ev, arg);
+	if (ev->kind == HUNT_EV_INSTALLED && strstr(ev->text,
+	    "the hosts stay") != NULL)
+		snprintf(stay_said, sizeof stay_said, "%s", ev->text);
+}
+
+/* Started on a lab whose hosts run r99, stopped after GOOD was checked
+ * (the 3rd measure call): what they ran is in the store. */
+static void
+start_stopped(struct fx *x, volatile sig_atomic_t *stop, int64_t *id)
+{
+	struct hunt_request	 rq;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	size_t			 n;
+	char			 err[1024] = "";
+
+	x->o.lab = &fake_ops_running;
+	x->o.stop = stop;
+	x->lab.installed = 99;
+	x->lab.stop_at_measure = 3;
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, id, err, sizeof err),
+	    HUNT_INTERRUPTED);
+	stored(x, *id, &b, &rows, &n);
+	assert_string_equal(b.client_before, "r99");
+	assert_string_equal(b.server_before, "r99");
+	assert_int_not_equal(x->lab.installed, 99);
+	free(rows);
+	store_bisect_free(&b);
+	*stop = 0;
+	x->lab.stop_at_measure = 0;
+	x->lab.measures = 0;
+}
 
 /* Stopped in its first batch: status says interrupted, and its reason
  * names no endpoint, none having been checked; resumed, it is running. */
@@ -222,6 +284,107 @@ t_put_back(void **state)
 	assert_int_equal(x->lab.installed, 110);
 }
 
+/* Resumed by a controller that never asked the hosts (its lab cannot
+ * tell): the end puts them back on what the start stored. */
+static void
+t_resume_puts_back(void **state)
+{
+	struct fx		*x = *state;
+	volatile sig_atomic_t	 stop = 0;
+	int64_t			 id;
+	char			 err[1024] = "";
+
+	start_stopped(x, &stop, &id);
+	x->o.lab = &fake_ops;
+	x->lab.installs = 0;
+	assert_int_equal(hunt_resume(&x->o, id, NULL, err, sizeof err),
+	    HUNT_FOUND);
+	assert_int_equal(x->lab.installed, 99);
+}
+
+/* A reset of the running bisect puts its hosts back, on the inventory it
+ * stored at the start (the file is gone), and says so. */
+static void
+t_reset_puts_back(void **state)
+{
+	struct fx		*x = *state;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	volatile sig_atomic_t	 stop = 0;
+	size_t			 n;
+	int64_t			 id, rid;
+	char			 err[1024] = "", was[16], done[1024];
+
+	start_stopped(x, &stop, &id);
+	assert_int_equal(unlink(x->inv), 0);
+	x->lab.installs = 0;
+	assert_int_equal(hunt_reset(&x->o, 0, &rid, was, sizeof was, done,
+	    sizeof done, err, sizeof err), 1);
+	assert_int_equal(rid, id);
+	assert_string_equal(was, "running");
+	assert_string_equal(done, "em-a, em-b back on r99");
+	assert_int_equal(x->lab.installs, 1);
+	assert_int_equal(x->lab.installed, 99);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.state, "reset");
+	free(rows);
+	store_bisect_free(&b);
+
+	/* An ended bisect's reset drives no host. */
+	assert_int_equal(hunt_reset(&x->o, id, &rid, was, sizeof was, done,
+	    sizeof done, err, sizeof err), 1);
+	assert_string_equal(was, "reset");
+	assert_string_equal(done, "");
+	assert_int_equal(x->lab.installs, 1);
+}
+
+/* The provider could not tell: NULL stored, the hosts stay where the
+ * bisect leaves them at its end and at a reset, and both say so. */
+static void
+t_before_unknown(void **state)
+{
+	struct fx		*x = *state;
+	struct hunt_request	 rq;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	volatile sig_atomic_t	 stop = 0;
+	size_t			 n;
+	int64_t			 id, rid;
+	int			 installs;
+	char			 err[1024] = "", was[16], done[1024];
+
+	x->o.lab = &fake_ops_cannot_tell;
+	x->o.event = on_event_stay;
+	x->o.stop = &stop;
+	x->lab.installed = 99;
+	stay_said[0] = '\0';
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_null(b.client_before);
+	assert_null(b.server_before);
+	assert_int_equal(x->lab.installs, (int)n);	/* not put back */
+	assert_int_not_equal(x->lab.installed, 99);
+	assert_non_null(strstr(stay_said, "what em-a ran before the bisect "
+	    "is not known: the hosts stay"));
+	free(rows);
+	store_bisect_free(&b);
+
+	/* Reset of one stopped midway: nothing installed, said why. */
+	x->lab.installed = 99;
+	x->lab.stop_at_measure = 3;
+	x->lab.measures = 0;
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_INTERRUPTED);
+	installs = x->lab.installs;
+	assert_int_equal(hunt_reset(&x->o, id, &rid, was, sizeof was, done,
+	    sizeof done, err, sizeof err), 1);
+	assert_string_equal(done, "em-a, em-b stay where the bisect left "
+	    "them: what em-a ran before the bisect is not known");
+	assert_int_equal(x->lab.installs, installs);
+}
+
 int
 main(void)
 {
@@ -235,6 +398,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(t_endpoint_extended, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_put_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_resume_puts_back, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_reset_puts_back, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_before_unknown, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
