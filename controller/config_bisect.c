@@ -94,8 +94,12 @@ bt_compare(struct config_walk *w, struct json_object *root,
 		return;
 	config_check_keys(w, "compare", o, bt_keys_compare, NULL);
 	if (config_get_enum(w, "compare", o, "type", 1, bt_compare_names,
-	    &type) != 1)
+	    &type) != 1) {
+		/* No type: still check the knob an A/B would compare. */
+		config_get_enum(w, "compare", o, "knob", 0, knobs_names,
+		    &knob);
 		return;
+	}
 	t->compare = type;
 	if (t->compare == CONFIG_BISECT_BASELINE) {
 		if (json_object_object_get_ex(o, "knob", NULL) ||

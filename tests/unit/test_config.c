@@ -607,6 +607,40 @@ test_mutations(void **state)
 	assert_true(ok > 0 && ok < 3 * 800);
 }
 
+/*
+ * Every error at once: a field whose error used to end the check of its
+ * object (a workload's tool, a bisect comparison's type) leaves the other
+ * fields checked, each error with its file and path.
+ */
+static void
+test_every_error(void **state)
+{
+	struct config_errors	 e;
+	const char		*t;
+
+	(void)state;
+	config_errors_init(&e);
+	t = "{\"links\": [\"em\"], \"workloads\": [{\"tool\": \"iperf4\", "
+	    "\"time\": 0}]}";
+	assert_null(config_plan_parse("p.json", t, strlen(t), NULL, &e));
+	assert_int_equal(e.n, 2);
+	assert_string_equal(e.msgs[0], "p.json: workloads[0].tool: "
+	    "\"iperf4\" is not one of iperf2, iperf3, scp");
+	assert_string_equal(e.msgs[1], "p.json: workloads[0].time: 0 is out "
+	    "of range 1-3600");
+	config_errors_free(&e);
+	config_errors_init(&e);
+	t = "{\"compare\": {\"type\": \"abc\", \"knob\": \"speed\"}, "
+	    "\"workload\": {\"tool\": \"iperf3\"}}";
+	assert_null(config_bisect_test_parse("t.json", t, strlen(t), &e));
+	assert_int_equal(e.n, 2);
+	assert_string_equal(e.msgs[0], "t.json: compare.type: \"abc\" is "
+	    "not one of ab, baseline");
+	assert_string_equal(e.msgs[1], "t.json: compare.knob: \"speed\" is "
+	    "not one of lro, mtu, nat, rxcsum, tso, txcsum");
+	config_errors_free(&e);
+}
+
 int
 main(void)
 {
@@ -623,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_bad_table),
 		cmocka_unit_test(test_cross_table),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_every_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
