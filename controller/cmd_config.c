@@ -49,12 +49,41 @@ summary_plan(const struct config_plan *plan,
 	    inv != NULL ? inv->path : "");
 }
 
-/* Checks one positional file of either kind. */
+static void
+summary_bisect_test(const struct config_bisect_test *t)
+{
+	if (t->compare == CONFIG_BISECT_BASELINE)
+		printf("%s: bisect test ok: against the good revision, "
+		    "metric %s, threshold %g\n", t->path, t->metric,
+		    t->threshold);
+	else
+		printf("%s: bisect test ok: %s A/B, metric %s, threshold %g\n",
+		    t->path, knobs_names[t->ab_knob], t->metric, t->threshold);
+}
+
+static void
+check_history(const char *path, const char *text, size_t len,
+    struct config_errors *errs)
+{
+	char	**ids, **msgs;
+	size_t	  n;
+
+	if (config_history_parse(path, text, len, &ids, &msgs, &n, errs) != 0)
+		return;
+	printf("%s: lab history ok: %zu revision%s%s%s%s%s\n", path, n,
+	    n == 1 ? "" : "s", n > 0 ? ", " : "", n > 0 ? ids[0] : "",
+	    n > 0 ? " .. " : "", n > 0 ? ids[n - 1] : "");
+	config_argv_free(ids);
+	config_argv_free(msgs);
+}
+
+/* Checks one positional file of any kind. */
 static void
 check_file(const char *path, struct config_errors *errs)
 {
 	struct config_inventory	*inv;
 	struct config_plan	*plan;
+	struct config_bisect_test *t;
 	char			*text, err[512];
 	size_t			 len;
 
@@ -75,6 +104,15 @@ check_file(const char *path, struct config_errors *errs)
 		if (plan != NULL)
 			summary_plan(plan, NULL);
 		config_plan_free(plan);
+		break;
+	case CONFIG_KIND_BISECT_TEST:
+		t = config_bisect_test_parse(path, text, len, errs);
+		if (t != NULL)
+			summary_bisect_test(t);
+		config_bisect_test_free(t);
+		break;
+	case CONFIG_KIND_HISTORY:
+		check_history(path, text, len, errs);
 		break;
 	default:
 		break;

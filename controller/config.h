@@ -388,6 +388,9 @@ struct config_plan *config_bisect_plan(const struct config_bisect_test *,
  */
 int	config_history_revisions(const char *path, char ***ids,
 	    char ***msgs, size_t *n, struct config_errors *errs);
+/* The same from a history file's text (path names it in errors). */
+int	config_history_parse(const char *path, const char *text, size_t len,
+	    char ***ids, char ***msgs, size_t *n, struct config_errors *errs);
 
 /* ---- kinds, names, templates ---------------------------------------- */
 
@@ -395,15 +398,21 @@ enum config_kind {
 	CONFIG_KIND_UNKNOWN,
 	CONFIG_KIND_INVENTORY,
 	CONFIG_KIND_PLAN,
+	CONFIG_KIND_BISECT_TEST,
+	CONFIG_KIND_HISTORY,
 };
 
 /*
- * Tells a file's kind from its content: a top-level "hosts" key makes an
- * inventory, "workloads" or "knobs" a plan.  UNKNOWN, with the reason
- * appended to errs (invalid JSON, neither key), otherwise.
+ * Tells a file's kind from its content, by its top-level keys, first match
+ * wins: "hosts" makes an inventory, "workloads" a plan, "revisions" a lab
+ * history, "workload", "compare", "metric" or "threshold" a bisect test,
+ * "knobs" a plan.  UNKNOWN, with the reason appended to errs (invalid
+ * JSON, none of the keys), otherwise.
  */
 enum config_kind config_detect(const char *path, const char *text,
 	    size_t len, struct config_errors *errs);
+/* "inventory", "plan", "bisect test", "lab history", "unknown". */
+const char *config_kind_name(enum config_kind);
 
 const char *config_tool_name(enum config_tool);	/* "iperf2" */
 const char *config_os_name(enum config_os);

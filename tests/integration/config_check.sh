@@ -19,6 +19,18 @@ for f in lab-freebsd.json plan-reports.json plan-demo.json; do
 	grep -q "^$f: \(inventory\|plan\) ok: " "$tmp/out" || bad "$f: summary"
 	[ -s "$tmp/err" ] && bad "$f: printed errors"
 done
+# A bisect test and a lab history are told from their content too.
+for f in bisect/em.json bisect/bce.json simlab/history.json; do
+	if ! "$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err"; then
+		bad "$f exited non-zero"; cat "$tmp/err" >&2
+	fi
+	[ -s "$tmp/err" ] && bad "$f: printed errors"
+done
+"$LABRAT" config check bisect/em.json simlab/history.json >"$tmp/out"
+grep -qx "bisect/em.json: bisect test ok: tso A/B, metric throughput_bps, threshold 0.91" \
+    "$tmp/out" || bad "bisect test summary: $(cat "$tmp/out")"
+grep -qx "simlab/history.json: lab history ok: 400 revisions, r200000 .. r200399" \
+    "$tmp/out" || bad "history summary: $(cat "$tmp/out")"
 "$LABRAT" config check --inventory lab-freebsd.json \
     --plan plan-reports.json --plan plan-demo.json >"$tmp/out" 2>"$tmp/err" ||
 	bad "cross-check of the examples failed"
@@ -37,6 +49,11 @@ for f in *.json; do
 		{ bad "$f: messages differ"; diff "${f%.json}.expected" "$tmp/err" >&2 || true; }
 done
 [ "$n" -ge 15 ] || bad "only $n bad fixtures"
+# A broken bisect test gets bisect-test errors, not plan ones.
+grep -q '^bisect-ranges.json: workload.time: ' bisect-ranges.expected ||
+	bad "bisect-ranges.expected: no bisect-test error"
+grep -q 'workloads\|links' bisect-ranges.expected &&
+	bad "bisect-ranges.expected: plan errors"
 
 # All at once, with a good file among them: every error, in file order.
 rc=0

@@ -90,8 +90,8 @@ check_standalone(const char *name, struct config_errors *e)
 {
 	struct config_inventory	*inv;
 	struct config_plan	*plan;
-	char			*text;
-	size_t			 len;
+	char			*text, **ids, **msgs;
+	size_t			 len, n;
 
 	text = slurp(name, &len);
 	switch (config_detect(name, text, len, e)) {
@@ -102,6 +102,13 @@ check_standalone(const char *name, struct config_errors *e)
 	case CONFIG_KIND_PLAN:
 		plan = config_plan_parse(name, text, len, NULL, e);
 		assert_null(plan);
+		break;
+	case CONFIG_KIND_BISECT_TEST:
+		assert_null(config_bisect_test_parse(name, text, len, e));
+		break;
+	case CONFIG_KIND_HISTORY:
+		assert_int_equal(config_history_parse(name, text, len, &ids,
+		    &msgs, &n, e), -1);
 		break;
 	default:
 		break;
@@ -349,6 +356,13 @@ test_json_errors(void **state)
 	t = "{\"knobs\": {}}";
 	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
 	    CONFIG_KIND_PLAN);
+	/* A bisect test has "knobs" too: its own keys win. */
+	t = "{\"knobs\": {}, \"workload\": {}}";
+	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
+	    CONFIG_KIND_BISECT_TEST);
+	t = "{\"description\": \"h\", \"revisions\": []}";
+	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
+	    CONFIG_KIND_HISTORY);
 	t = "\n\n{\"hosts\": []} {}";
 	assert_null(config_inventory_parse("d.json", t, strlen(t), &e));
 	assert_int_equal(e.n, 3);
