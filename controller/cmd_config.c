@@ -95,7 +95,8 @@ check_file(const char *path, struct config_errors *errs)
 	switch (config_detect(path, text, len, errs)) {
 	case CONFIG_KIND_INVENTORY:
 		inv = config_inventory_parse(path, text, len, errs);
-		if (inv != NULL)
+		if (inv != NULL && config_inventory_check_files(inv,
+		    errs) == 0)
 			summary_inventory(inv);
 		config_inventory_free(inv);
 		break;
@@ -175,7 +176,8 @@ config_check(struct cmd_ctx *ctx)
 	config_errors_init(&errs);
 	if (invpath != NULL) {
 		inv = config_inventory_load(invpath, &errs);
-		if (inv != NULL)
+		if (inv != NULL && config_inventory_check_files(inv,
+		    &errs) == 0)
 			summary_inventory(inv);
 	}
 	for (i = 0; i < nplans; i++) {

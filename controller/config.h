@@ -185,6 +185,15 @@ struct config_inventory *config_inventory_load(const char *path,
 struct config_inventory *config_inventory_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
 void	config_inventory_free(struct config_inventory *);
+/*
+ * Checks that every host's ssh.key and ssh.known_hosts (resolved as the
+ * loader resolves them) can be opened for reading, which the loader does
+ * not (a file may be checked on another machine): one error per distinct file,
+ * "hosts[0].ssh.key: /root/.ssh/labrat_ed25519: No such file or
+ * directory".  For `config check` and the start of a run.  0 or -1.
+ */
+int	config_inventory_check_files(const struct config_inventory *,
+	    struct config_errors *errs);
 
 /* Lookups: NULL when absent.  The result points into the inventory. */
 const struct config_host *config_inventory_host(

@@ -55,6 +55,9 @@ run_load(struct run *r, const char *ipath, const char *itext,
 {
 	r->inv = itext != NULL ? config_inventory_parse(ipath, itext,
 	    strlen(itext), errs) : config_inventory_load(ipath, errs);
+	if (r->inv != NULL && itext == NULL &&
+	    config_inventory_check_files(r->inv, errs) == -1)
+		return -1;	/* a fresh start: its key files must be there */
 	if (r->inv != NULL)
 		r->plan = ptext != NULL ? config_plan_parse(ppath, ptext,
 		    strlen(ptext), r->inv, errs) : config_plan_load(ppath,

@@ -10,8 +10,35 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "config_check: FAIL: $*" >&2; fail=1; }
 
+# The example inventory names key files in /root/.ssh, which config check
+# opens: check a copy whose files are relative (resolved against the
+# inventory's directory, not the current one) and exist.
+mkdir "$tmp/lab"
+sed -e 's|/root/.ssh/labrat_ed25519|labrat_ed25519|' \
+    -e 's|/root/.ssh/labrat_known_hosts|labrat_known_hosts|' \
+    "$LABRAT_SOURCE_DIR/configs/lab-freebsd.json" >"$tmp/lab/lab.json"
+: >"$tmp/lab/labrat_ed25519"; : >"$tmp/lab/labrat_known_hosts"
+"$LABRAT" config check "$tmp/lab/lab.json" >"$tmp/out" 2>"$tmp/err" ||
+	{ bad "example inventory with its files"; cat "$tmp/err" >&2; }
+grep -q "^$tmp/lab/lab.json: inventory ok: " "$tmp/out" ||
+	bad "example inventory summary: $(cat "$tmp/out")"
+rm "$tmp/lab/labrat_ed25519"
+rc=0
+"$LABRAT" config check "$tmp/lab/lab.json" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "missing key file: exit $rc"
+[ -s "$tmp/out" ] && bad "missing key file: printed a summary"
+printf '%s\n' "$tmp/lab/lab.json: hosts[0].ssh.key: $tmp/lab/labrat_ed25519: No such file or directory" >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	bad "missing key file message: $(cat "$tmp/err")"
+if [ "$(id -u)" -ne 0 ]; then
+	: >"$tmp/lab/labrat_ed25519"; chmod 0 "$tmp/lab/labrat_known_hosts"
+	"$LABRAT" config check "$tmp/lab/lab.json" 2>"$tmp/err" >/dev/null || true
+	grep -qx "$tmp/lab/lab.json: hosts\[0\].ssh.known_hosts: $tmp/lab/labrat_known_hosts: Permission denied" \
+	    "$tmp/err" || bad "unreadable known_hosts: $(cat "$tmp/err")"
+fi
+
 cd "$LABRAT_SOURCE_DIR/configs"
-for f in lab-freebsd.json plan-reports.json plan-demo.json; do
+for f in plan-reports.json plan-demo.json; do
 	if ! "$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err"; then
 		bad "$f exited non-zero"; cat "$tmp/err" >&2
 	fi
@@ -31,10 +58,11 @@ grep -qx "bisect/em.json: bisect test ok: tso A/B, metric throughput_bps, thresh
     "$tmp/out" || bad "bisect test summary: $(cat "$tmp/out")"
 grep -qx "simlab/history.json: lab history ok: 400 revisions, r200000 .. r200399" \
     "$tmp/out" || bad "history summary: $(cat "$tmp/out")"
-"$LABRAT" config check --inventory lab-freebsd.json \
+: >"$tmp/lab/labrat_ed25519"; chmod 600 "$tmp/lab/labrat_known_hosts"
+"$LABRAT" config check --inventory "$tmp/lab/lab.json" \
     --plan plan-reports.json --plan plan-demo.json >"$tmp/out" 2>"$tmp/err" ||
 	bad "cross-check of the examples failed"
-grep -q "^plan-reports.json: plan ok: 3 links, 2 workloads, 5 repetitions, 60 jobs, checked against lab-freebsd.json$" \
+grep -q "^plan-reports.json: plan ok: 3 links, 2 workloads, 5 repetitions, 60 jobs, checked against $tmp/lab/lab.json$" \
     "$tmp/out" || bad "plan-reports summary: $(cat "$tmp/out")"
 
 cd "$LABRAT_FIXTURES/config/bad"

@@ -655,6 +655,59 @@ test_every_error(void **state)
 	config_errors_free(&e);
 }
 
+/* Key files: resolved against the inventory's directory, each distinct
+ * file checked once, the error naming path, file and strerror. */
+static void
+test_key_files(void **state)
+{
+	struct config_errors	 e;
+	struct config_inventory	*inv;
+	char			 dir[] = "/tmp/labrat-keysXXXXXX", path[512],
+				 want[1024];
+	const char		*t;
+	FILE			*f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	t = "{\"hosts\": [{\"name\": \"a\", \"os\": \"linux\", \"address\": "
+	    "\"192.0.2.1\", \"ssh\": {\"key\": \"k\", \"known_hosts\": "
+	    "\"kh\"}, \"nics\": [{\"name\": \"eth0\", \"driver\": \"em\", "
+	    "\"role\": \"test\"}]}, {\"name\": \"b\", \"os\": \"linux\", "
+	    "\"address\": \"192.0.2.2\", \"ssh\": {\"key\": \"k\", "
+	    "\"known_hosts\": \"kh\"}, \"nics\": [{\"name\": \"eth0\", "
+	    "\"driver\": \"em\", \"role\": \"test\"}]}], \"links\": [{\"name\": "
+	    "\"l\", \"client\": {\"host\": \"a\", \"if\": \"eth0\", \"address\": "
+	    "\"198.18.1.1\"}, \"server\": {\"host\": \"b\", \"if\": \"eth0\", "
+	    "\"address\": \"198.18.1.2\"}}]}";
+	snprintf(path, sizeof path, "%s/lab.json", dir);
+	config_errors_init(&e);
+	inv = config_inventory_parse(path, t, strlen(t), &e);
+	if (inv == NULL)
+		print_error("%s\n", e.n > 0 ? e.msgs[0] : "?");
+	assert_non_null(inv);
+	snprintf(path, sizeof path, "%s/kh", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(config_inventory_check_files(inv, &e), -1);
+	assert_int_equal(e.n, 1);
+	snprintf(want, sizeof want, "%s/lab.json: hosts[0].ssh.key: %s/k: "
+	    "No such file or directory", dir, dir);
+	assert_string_equal(e.msgs[0], want);
+	config_errors_free(&e);
+	config_errors_init(&e);
+	snprintf(path, sizeof path, "%s/k", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(config_inventory_check_files(inv, &e), 0);
+	assert_int_equal(e.n, 0);
+	config_errors_free(&e);
+	config_inventory_free(inv);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/kh", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
@@ -672,6 +725,7 @@ main(void)
 		cmocka_unit_test(test_cross_table),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_every_error),
+		cmocka_unit_test(test_key_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
