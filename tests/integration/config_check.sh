@@ -94,6 +94,20 @@ grep -q 'plan-demo.json: plan ok' "$tmp/out" || bad "several files: good file"
 grep -qx 'inv-patterns.json: hosts\[2\].nics\[0\].name: "em0; rm -rf /" is not an interface name' \
     "$tmp/err" || bad "the issue's example message"
 
+# A run's start checks the same, every error at once: the inventory's
+# missing key files and the plan's errors (the plan was skipped before).
+mkdir "$tmp/run"
+cp "$LABRAT_FIXTURES/config/cross/lab.json" "$tmp/run/lab.json"
+rc=0
+"$LABRAT" run --inventory "$tmp/run/lab.json" --plan plan-ranges.json \
+    --db "$tmp/run/db.sqlite" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "run with config errors: exit $rc"
+{ printf '%s\n' "$tmp/run/lab.json: hosts[0].ssh.key: $tmp/run/k: No such file or directory" \
+    "$tmp/run/lab.json: hosts[0].ssh.known_hosts: $tmp/run/kh: No such file or directory"
+  cat plan-ranges.expected; } >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	{ bad "run: not every error"; diff "$tmp/want" "$tmp/err" >&2 || true; }
+
 cd "$LABRAT_FIXTURES/config/cross"
 for f in plan-nat.json plan-unknown-link.json; do
 	"$LABRAT" config check "$f" >/dev/null 2>&1 || bad "$f alone must pass"
