@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "run.h"
 #include "run_int.h"
+#include "ssh.h"
 #include "store.h"
 #include "util.h"
 
@@ -270,6 +271,7 @@ run_start(struct run *r, const struct run_drive *drive,
 {
 	struct executor_opts	 opts;
 	struct executor		*ex;
+	struct ssh_stats	 s0, s1;
 	struct run_track	 t;
 	char			 e[1024];
 
@@ -289,10 +291,12 @@ run_start(struct run *r, const struct run_drive *drive,
 	memset(&res->sum, 0, sizeof res->sum);
 	res->run_id = r->id;
 	res->ncancelled = 0;
+	res->handshakes = 0;
 	if (run_track_init(&t, r, drive, e, sizeof e) == -1)
 		return run_not_started(r, res, e, err, errlen);
 	/* One executor for the planned jobs and every adaptive round: each
 	 * host is connected (and its agent checked) once. */
+	ssh_stats_get(&s0);
 	if ((ex = executor_new(r->inv, r->plan, &opts, e, sizeof e)) == NULL)
 		return run_not_started(r, res, e, err, errlen);
 	if (run_drive_all(r, ex, &t, &res->sum, e, sizeof e) == -1) {
@@ -300,6 +304,10 @@ run_start(struct run *r, const struct run_drive *drive,
 		return run_not_started(r, res, e, err, errlen);
 	}
 	executor_free(ex);
+	ssh_stats_get(&s1);
+	res->handshakes = s1.handshakes - s0.handshakes;
+	log_info("run %lld: %lld SSH handshakes in all its rounds",
+	    (long long)r->id, (long long)res->handshakes);
 	if (res->sum.stopped) {
 		res->outcome = RUN_OUTCOME_INTERRUPTED;
 		if (run_cancel_as(r, "interrupted", "interrupted by a signal",

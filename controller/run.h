@@ -51,6 +51,8 @@ struct run_result {
 						 * round's once; restore
 						 * failures of every round */
 	int64_t			ncancelled;	/* RUN_OUTCOME_INTERRUPTED */
+	int64_t			handshakes;	/* SSH handshakes the run's
+						 * executor made, all rounds */
 };
 
 /*

@@ -32,7 +32,7 @@ cat > "$TMP/plan.json" <<'PLAN'
 }
 PLAN
 t0=$(now_ms)
-"$LABRAT" run --db "$DB" --inventory "$INV" --plan "$TMP/plan.json" \
+"$LABRAT" -v run --db "$DB" --inventory "$INV" --plan "$TMP/plan.json" \
     >"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err"; fail "labrat run failed"; }
 njobs=$(sq "$DB" 'SELECT count(*) FROM jobs')
 note "run: $(( ($(now_ms) - t0) / 1000 )) s, $njobs jobs"
@@ -46,6 +46,10 @@ grep -q "^labrat: round 2: [0-9]* more jobs for [0-9]* inconclusive comparisons*
     fail "round 2 not announced: $(grep 'round\|adaptive' "$TMP/run.err")"
 grep -q "^labrat: adaptive sampling done after round [0-9]*: $njobs jobs" "$TMP/run.err" ||
     fail "adaptive end not said: $(grep 'adaptive' "$TMP/run.err")"
+# One executor for the planned jobs and every adaptive round: each of the
+# lab's 4 hosts is connected once, not once per round.
+grep -q "^labrat: run [0-9]*: 4 SSH handshakes in all its rounds" "$TMP/run.err" ||
+    fail "not one SSH session per host: $(grep 'SSH handshakes' "$TMP/run.err")"
 grep -q "^labrat: job $njobs/$njobs " "$TMP/run.err" ||
     fail "the job counter does not end at $njobs/$njobs: $(grep '^labrat: job' "$TMP/run.err" | tail -1)"
 

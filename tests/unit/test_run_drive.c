@@ -53,7 +53,7 @@ write_lo_lab(void)
 {
 	struct passwd	*pw = getpwuid(geteuid());
 	char		 text[4096], host[2][1024];
-	int		 i;
+	int		 i, port;
 
 	for (i = 0; i < 2; i++)
 		snprintf(host[i], sizeof host[i], "{ \"name\": \"lo-%c\", "
@@ -71,13 +71,18 @@ write_lo_lab(void)
 	    "\"127.0.0.1\" }, \"nat\": null } ] }\n", host[0], host[1]);
 	snprintf(loinv, sizeof loinv, "%s/lo-lab.json", tmp);
 	write_text(loinv, text);
+	/* iperf3 on a port of this run's own, not 5201: two test runs at
+	 * once must not meet on it. */
+	if ((port = fx_free_port()) == -1)
+		fail_msg("no free port on 127.0.0.1");
 	for (i = 1; i <= 2; i++) {
 		snprintf(text, sizeof text, "{ \"links\": [\"lo\"], "
 		    "\"workloads\": [ { \"tool\": \"iperf3\", \"len\": "
-		    "\"128k\", \"time\": 1 } ], \"repetitions\": %d, "
+		    "\"128k\", \"time\": 1, \"port\": %d } ], "
+		    "\"repetitions\": %d, "
 		    "\"timeouts\": { \"connect\": 5, \"job\": 30, "
 		    "\"settle_ms\": 0 }, \"retries\": 0, "
-		    "\"stats\": { \"adaptive\": false } }\n", i);
+		    "\"stats\": { \"adaptive\": false } }\n", port, i);
 		snprintf(i == 1 ? loplan1 : loplan2, sizeof loplan1,
 		    "%s/lo-plan%d.json", tmp, i);
 		write_text(i == 1 ? loplan1 : loplan2, text);
