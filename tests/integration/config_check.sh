@@ -108,6 +108,17 @@ rc=0
 cmp -s "$tmp/err" "$tmp/want" ||
 	{ bad "run: not every error"; diff "$tmp/want" "$tmp/err" >&2 || true; }
 
+# So does a bisect's start: the test is checked even when the inventory
+# has errors.
+rc=0
+"$LABRAT" bisect start --inventory inv-ranges.json --link em --good r1 \
+    --bad r2 --test bisect-ranges.json --db "$tmp/run/bisect.sqlite" \
+    >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "bisect start with config errors: exit $rc"
+cat inv-ranges.expected bisect-ranges.expected >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	{ bad "bisect start: not every error"; diff "$tmp/want" "$tmp/err" >&2 || true; }
+
 cd "$LABRAT_FIXTURES/config/cross"
 for f in plan-nat.json plan-unknown-link.json; do
 	"$LABRAT" config check "$f" >/dev/null 2>&1 || bad "$f alone must pass"
