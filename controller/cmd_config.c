@@ -1,8 +1,9 @@
 /*
  * labrat config check [--inventory FILE] [--plan FILE]... [FILE...]
  *
- * Validates inventory and plan files and prints every error at once.  A
- * positional FILE is recognised by its content and checked alone; a plan
+ * Validates inventory, plan, bisect test and lab history files and prints
+ * every error at once, an inventory's key and known_hosts files included.
+ * A positional FILE is recognised by its content and checked alone; a plan
  * given with --plan is also checked against the --inventory file (links
  * exist, NAT modes have a NAT host that can do them).
  */
@@ -205,9 +206,12 @@ config_check(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_config_check_entry = {
 	.name = "config check",
 	.args = "[--inventory FILE] [--plan FILE]... [FILE...]",
-	.summary = "Validates inventory and plan files and prints every "
-	    "error at once, each with its JSON path; exit 2 when there is "
-	    "one. A FILE is recognised by its content and checked alone; a "
+	.summary = "Validates inventory, plan, bisect test and lab history "
+	    "files and prints every error at once, each with its JSON path; "
+	    "exit 2 when there is one. An inventory's ssh.key and "
+	    "ssh.known_hosts files must exist and be readable. A FILE is "
+	    "recognised by its content (its kind is named in the ok line) "
+	    "and checked alone; a "
 	    "plan given with --plan is also checked against the --inventory "
 	    "file (its links exist, its NAT modes have a NAT host that can "
 	    "do them).",
