@@ -139,6 +139,10 @@ jq -e '[.evidence[] | "\(.revision) \(.why)"] | length == (unique | length)' "$O
     fail "a step was repeated: $(jq -c '[.evidence[] | "\(.revision) \(.why)"]' "$O")"
 jq -e '[.evidence[] | select(.verdict == "")] | length == 0' "$O" >/dev/null ||
     fail "an unfinished step is left"
+# The resumed controller never asked the hosts: it puts them back on what
+# the killed one stored at the start.
+grep -q "putting the hosts back on r" "$T/em2.err" ||
+    fail "em resume: hosts not put back: $(tail -5 "$T/em2.err")"
 note "em: killed after $(wc -l < "$T/before.txt") finished steps; culprit r200131, confidence $(jq .confidence "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, $(cat "$T/em.ms") ms"
 B log --db "$T/em.db" > "$T/em.log"
 grep -q "^# first bad commit: \[r200131\]" "$T/em.log" || fail "log: $(cat "$T/em.log")"
