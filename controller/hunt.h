@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bisect.h"
 #include "config.h"
