@@ -1,99 +1,22 @@
 /*
  * labrat hosts --inventory F [--format text|json]
  *
- * Reaches every host of the inventory in parallel (one thread per host):
- * SSH with strict host-key checking, deploys the agent when its hash
- * differs, reads the host's facts and prints them as a table (one row per
+ * host_survey() reaches every host of the inventory in parallel (SSH with
+ * strict host-key checking), deploys the agent when its hash differs and
+ * reads the host's facts; this prints them as a table (one row per
  * inventory NIC) or as JSON.  Driver and chip are the host's; where the
  * inventory declares others, both are shown (a line under the row, or
  * declared_driver / declared_chip / mismatch in JSON).  A host that fails
  * is shown with its error; then the exit status is 1.
  */
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "agentctl.h"
 #include "cmd.h"
 #include "config.h"
 #include "host.h"
 #include "json.h"
 #include "log.h"
-#include "util.h"
-
-#define HOSTS_CONNECT_MS	10000
-#define HOSTS_DEPLOY_MS		300000	/* a slow host's cc */
-#define HOSTS_FACTS_MS		30000
-
-struct hosts_job {
-	const struct config_host	*host;
-	pthread_t			 thread;
-	int				 started;
-	int				 ok;
-	char				 err[1024];
-	struct agentctl_deploy_info	 deploy;
-	struct agentctl_reply		 facts;
-};
-
-static const struct agentctl_nic *
-hosts_find_nic(const struct agentctl_facts *f, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < f->nnics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return &f->nics[i];
-	return NULL;
-}
-
-/*
- * `facts` lists the host's physical NICs; an inventory NIC it leaves out
- * (a loopback, a veth) is asked for by name and appended.
- */
-static int
-hosts_more_nics(struct hosts_job *j, struct host *a)
-{
-	const struct config_host	*h = j->host;
-	struct agentctl_facts		*f = &j->facts.u.facts;
-	struct agentctl_reply		 r;
-	size_t				 k;
-
-	for (k = 0; k < h->nnics; k++) {
-		if (hosts_find_nic(f, h->nics[k].name) != NULL)
-			continue;
-		if (host_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
-		    j->err, sizeof j->err) == -1) {
-			agentctl_reply_free(&r);
-			return -1;
-		}
-		if (r.u.facts.nnics == 1 && f->nnics < AGENTCTL_NICS_MAX)
-			f->nics[f->nnics++] = r.u.facts.nics[0];
-		agentctl_reply_free(&r);
-	}
-	return 0;
-}
-
-static void *
-hosts_worker(void *arg)
-{
-	struct hosts_job	*j = arg;
-	struct host_opts	 o;
-	struct host		*h;
-
-	memset(&o, 0, sizeof o);
-	o.connect_timeout_ms = HOSTS_CONNECT_MS;
-	o.deploy_timeout_ms = HOSTS_DEPLOY_MS;
-	if (host_open(j->host, &o, &h, j->err, sizeof j->err) == -1)
-		return NULL;
-	j->deploy = *host_deploy_info(h);
-	if (host_facts(h, NULL, HOSTS_FACTS_MS, &j->facts, j->err,
-	    sizeof j->err) == 0 && hosts_more_nics(j, h) == 0)
-		j->ok = 1;
-	host_close(h);
-	return NULL;
-}
 
 static const char *
 tri(int v)
@@ -107,22 +30,6 @@ dash(const char *s)
 	return s != NULL && *s != '\0' ? s : "-";
 }
 
-/* 1 when the inventory declares a driver for the NIC and the host has
- * another (the host's word is shown as it is, the claim beside it). */
-static int
-hosts_driver_differs(const struct config_nic *cn,
-    const struct agentctl_nic *nic)
-{
-	return cn->driver != NULL && strcmp(cn->driver, nic->driver) != 0;
-}
-
-static int
-hosts_chip_differs(const struct config_nic *cn,
-    const struct agentctl_nic *nic)
-{
-	return cn->chip != NULL && strcasecmp(cn->chip, nic->chip) != 0;
-}
-
 /*
  * Under a NIC's row, what the inventory declares when the host says
  * otherwise: "  em-a em0: driver veth (inventory: em), chip - (inventory:
@@ -132,7 +39,7 @@ static void
 hosts_print_mismatch(const struct config_host *h, const struct config_nic *cn,
     const struct agentctl_nic *nic)
 {
-	int	d = hosts_driver_differs(cn, nic), c = hosts_chip_differs(cn,
+	int	d = host_nic_driver_differs(cn, nic), c = host_nic_chip_differs(cn,
 		    nic);
 
 	if (!d && !c)
@@ -147,7 +54,7 @@ hosts_print_mismatch(const struct config_host *h, const struct config_nic *cn,
 }
 
 static void
-hosts_print_text(const struct hosts_job *jobs, size_t n)
+hosts_print_text(const struct host_survey *jobs, size_t n)
 {
 	const struct agentctl_facts	*f;
 	const struct agentctl_nic	*nic;
@@ -168,7 +75,7 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 		snprintf(tools, sizeof tools, "iperf2 %s, iperf3 %s, scp %s",
 		    dash(f->iperf2), dash(f->iperf3), dash(f->scp));
 		for (k = 0; k < h->nnics; k++) {
-			nic = hosts_find_nic(f, h->nics[k].name);
+			nic = host_survey_nic(f, h->nics[k].name);
 			if (nic == NULL) {
 				printf("%-12s %-8s %-16.16s %-10s %-8s (not on "
 				    "the host)\n", h->name, f->os,
@@ -225,8 +132,8 @@ hosts_json_declared(struct json_writer *w, const struct config_host *h,
 
 	hosts_kv(w, "declared_driver", cn != NULL ? cn->driver : NULL);
 	hosts_kv(w, "declared_chip", cn != NULL ? cn->chip : NULL);
-	json_kv_bool(w, "mismatch", cn != NULL && (hosts_driver_differs(cn,
-	    n) || hosts_chip_differs(cn, n)));
+	json_kv_bool(w, "mismatch", cn != NULL && (host_nic_driver_differs(cn,
+	    n) || host_nic_chip_differs(cn, n)));
 }
 
 static void
@@ -272,7 +179,7 @@ hosts_json_facts(struct json_writer *w, const struct config_host *h,
 }
 
 static void
-hosts_print_json(const struct hosts_job *jobs, size_t n)
+hosts_print_json(const struct host_survey *jobs, size_t n)
 {
 	struct json_writer	*w = json_writer_new(stdout, JSON_PRETTY);
 	char			 err[256];
@@ -318,10 +225,11 @@ hosts_exec(struct cmd_ctx *ctx)
 	};
 	struct config_inventory	*inv;
 	struct config_errors	 errs;
-	struct hosts_job	*jobs;
-	const char		*path = NULL, *format = ctx->format;
+	struct host_survey	*jobs;
+	const char		*path = NULL;
 	size_t			 i;
-	int			 ch, failed = 0;
+	int			 ch, failed, json = strcmp(ctx->format,
+				    "json") == 0;
 
 	optind = 1;
 	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
@@ -340,32 +248,15 @@ hosts_exec(struct cmd_ctx *ctx)
 		return CMD_EXIT_USAGE;
 	}
 	config_errors_free(&errs);
-	jobs = xcalloc(inv->nhosts, sizeof *jobs);
-	for (i = 0; i < inv->nhosts; i++) {
-		jobs[i].host = &inv->hosts[i];
-		if (pthread_create(&jobs[i].thread, NULL, hosts_worker,
-		    &jobs[i]) != 0)
-			snprintf(jobs[i].err, sizeof jobs[i].err, "%s: cannot "
-			    "start a thread", inv->hosts[i].name);
-		else
-			jobs[i].started = 1;
-	}
-	for (i = 0; i < inv->nhosts; i++) {
-		if (jobs[i].started)
-			pthread_join(jobs[i].thread, NULL);
-		if (!jobs[i].ok) {
-			failed = 1;
-			if (strcmp(format, "json") == 0)
-				log_warnx("%s", jobs[i].err);
-		}
-	}
-	if (strcmp(format, "json") == 0)
+	failed = host_survey(inv, NULL, &jobs) > 0;
+	for (i = 0; i < inv->nhosts && json; i++)
+		if (!jobs[i].ok)
+			log_warnx("%s", jobs[i].err);
+	if (json)
 		hosts_print_json(jobs, inv->nhosts);
 	else
 		hosts_print_text(jobs, inv->nhosts);
-	for (i = 0; i < inv->nhosts; i++)
-		agentctl_reply_free(&jobs[i].facts);
-	free(jobs);
+	host_survey_free(jobs, inv->nhosts);
 	config_inventory_free(inv);
 	return failed ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }

@@ -98,4 +98,38 @@ unsigned	 host_generation(const struct host *);
 /* How the last deploy went (zeroes before the first). */
 const struct agentctl_deploy_info *host_deploy_info(const struct host *);
 
+/* ---- surveying an inventory (host_survey.c) ---------------------------- */
+
+/* One host of a survey. */
+struct host_survey {
+	const struct config_host	*host;	/* the inventory's */
+	int				 ok;	/* 0: err says why */
+	char				 err[1024];
+	struct agentctl_deploy_info	 deploy;
+	/* u.facts: the host's physical NICs, then each inventory NIC the
+	 * host left out (asked for by name) */
+	struct agentctl_reply		 facts;
+};
+
+/*
+ * Reaches every host of inv in parallel (one thread per host): host_open()
+ * with opts (copied per host; NULL = defaults), the agent deployed, the
+ * facts read.  *out gets inv->nhosts results in inventory order, which
+ * point into inv and which the caller frees with host_survey_free().
+ * Returns the number of hosts that failed (their ok 0, err set).
+ */
+size_t	host_survey(const struct config_inventory *inv,
+	    const struct host_opts *opts, struct host_survey **out);
+void	host_survey_free(struct host_survey *, size_t n);
+
+/* The NIC called name among f's, or NULL. */
+const struct agentctl_nic *host_survey_nic(const struct agentctl_facts *f,
+	    const char *name);
+/* 1 when the inventory declares a driver (chip) for the NIC and the host
+ * reported another; chips compare case-insensitively. */
+int	host_nic_driver_differs(const struct config_nic *,
+	    const struct agentctl_nic *);
+int	host_nic_chip_differs(const struct config_nic *,
+	    const struct agentctl_nic *);
+
 #endif
