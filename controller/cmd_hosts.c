@@ -4,7 +4,7 @@
  * host_survey() reaches every host of the inventory in parallel (SSH with
  * strict host-key checking), deploys the agent when its hash differs and
  * reads the host's facts; this prints them as a table (one row per
- * inventory NIC) or as JSON.  Driver and chip are the host's; where the
+ * inventory NIC) or as JSON (host_survey_json()).  Driver and chip are the host's; where the
  * inventory declares others, both are shown (a line under the row, or
  * declared_driver / declared_chip / mismatch in JSON).  A host that fails
  * is shown with its error; then the exit status is 1.
@@ -15,7 +15,6 @@
 #include "cmd.h"
 #include "config.h"
 #include "host.h"
-#include "json.h"
 #include "log.h"
 
 static const char *
@@ -94,128 +93,6 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 	}
 }
 
-/* An empty or unknown string, count or flag is null. */
-static void
-hosts_kv(struct json_writer *w, const char *k, const char *v)
-{
-	json_kv_str(w, k, v != NULL && *v != '\0' ? v : NULL);
-}
-
-static void
-hosts_num(struct json_writer *w, const char *k, long long v)
-{
-	if (v < 0)
-		json_kv_null(w, k);
-	else
-		json_kv_int(w, k, v);
-}
-
-static void
-hosts_tri(struct json_writer *w, const char *k, int v)
-{
-	if (v < 0)
-		json_kv_null(w, k);
-	else
-		json_kv_bool(w, k, v);
-}
-
-/*
- * The inventory's word on a NIC beside the host's: declared_driver and
- * declared_chip (null when the inventory names neither or does not list
- * the NIC) and whether either differs from what the host reported.
- */
-static void
-hosts_json_declared(struct json_writer *w, const struct config_host *h,
-    const struct agentctl_nic *n)
-{
-	const struct config_nic	*cn = config_host_nic(h, n->name);
-
-	hosts_kv(w, "declared_driver", cn != NULL ? cn->driver : NULL);
-	hosts_kv(w, "declared_chip", cn != NULL ? cn->chip : NULL);
-	json_kv_bool(w, "mismatch", cn != NULL && (host_nic_driver_differs(cn,
-	    n) || host_nic_chip_differs(cn, n)));
-}
-
-static void
-hosts_json_facts(struct json_writer *w, const struct config_host *h,
-    const struct agentctl_facts *f)
-{
-	const struct agentctl_nic	*n;
-	size_t				 i;
-
-	hosts_kv(w, "os", f->os);
-	hosts_kv(w, "hostname", f->hostname);
-	json_key(w, "kernel");
-	json_begin_obj(w);
-	hosts_kv(w, "release", f->kernel_release);
-	hosts_kv(w, "version", f->kernel_version);
-	hosts_kv(w, "revision", f->kernel_revision);
-	hosts_num(w, "osreldate", f->osreldate);
-	json_end_obj(w);
-	json_key(w, "nics");
-	json_begin_arr(w);
-	for (i = 0; i < f->nnics; i++) {
-		n = &f->nics[i];
-		json_begin_obj(w);
-		hosts_kv(w, "name", n->name);
-		hosts_kv(w, "driver", n->driver);
-		hosts_kv(w, "chip", n->chip);
-		hosts_json_declared(w, h, n);
-		hosts_num(w, "speed_mbps", n->speed_mbps);
-		hosts_num(w, "mtu", n->mtu);
-		hosts_tri(w, "tso", n->tso);
-		hosts_tri(w, "lro", n->lro);
-		hosts_tri(w, "rxcsum", n->rxcsum);
-		hosts_tri(w, "txcsum", n->txcsum);
-		json_end_obj(w);
-	}
-	json_end_arr(w);
-	json_key(w, "tools");
-	json_begin_obj(w);
-	hosts_kv(w, "iperf2", f->iperf2);
-	hosts_kv(w, "iperf3", f->iperf3);
-	hosts_kv(w, "scp", f->scp);
-	json_end_obj(w);
-}
-
-static void
-hosts_print_json(const struct host_survey *jobs, size_t n)
-{
-	struct json_writer	*w = json_writer_new(stdout, JSON_PRETTY);
-	char			 err[256];
-	size_t			 i;
-
-	json_begin_obj(w);
-	json_key(w, "hosts");
-	json_begin_arr(w);
-	for (i = 0; i < n; i++) {
-		json_begin_obj(w);
-		hosts_kv(w, "name", jobs[i].host->name);
-		hosts_kv(w, "address", jobs[i].host->address);
-		json_kv_bool(w, "ok", jobs[i].ok);
-		if (!jobs[i].ok) {
-			hosts_kv(w, "error", jobs[i].err);
-			json_end_obj(w);
-			continue;
-		}
-		json_key(w, "agent");
-		json_begin_obj(w);
-		hosts_kv(w, "path", jobs[i].deploy.path);
-		json_kv_bool(w, "built", jobs[i].deploy.built);
-		json_kv_int(w, "ms", jobs[i].deploy.ms);
-		json_end_obj(w);
-		json_key(w, "facts");
-		json_begin_obj(w);
-		hosts_json_facts(w, jobs[i].host, &jobs[i].facts.u.facts);
-		json_end_obj(w);
-		json_end_obj(w);
-	}
-	json_end_arr(w);
-	json_end_obj(w);
-	if (json_writer_free(w, err, sizeof err) == -1)
-		log_warnx("hosts: %s", err);
-}
-
 static int
 hosts_exec(struct cmd_ctx *ctx)
 {
@@ -227,6 +104,7 @@ hosts_exec(struct cmd_ctx *ctx)
 	struct config_errors	 errs;
 	struct host_survey	*jobs;
 	const char		*path = NULL;
+	char			 err[256];
 	size_t			 i;
 	int			 ch, failed, json = strcmp(ctx->format,
 				    "json") == 0;
@@ -252,9 +130,10 @@ hosts_exec(struct cmd_ctx *ctx)
 	for (i = 0; i < inv->nhosts && json; i++)
 		if (!jobs[i].ok)
 			log_warnx("%s", jobs[i].err);
-	if (json)
-		hosts_print_json(jobs, inv->nhosts);
-	else
+	if (json && host_survey_json(jobs, inv->nhosts, stdout, err,
+	    sizeof err) == -1)
+		log_warnx("hosts: %s", err);
+	else if (!json)
 		hosts_print_text(jobs, inv->nhosts);
 	host_survey_free(jobs, inv->nhosts);
 	config_inventory_free(inv);

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "agentctl.h"
 #include "config.h"
@@ -121,6 +122,14 @@ struct host_survey {
 size_t	host_survey(const struct config_inventory *inv,
 	    const struct host_opts *opts, struct host_survey **out);
 void	host_survey_free(struct host_survey *, size_t n);
+/*
+ * The n results as `labrat hosts --format json` prints them: {"hosts":
+ * [...]} with each host's agent deploy and facts, each NIC with the
+ * inventory's declared_driver / declared_chip and mismatch; unknown
+ * values null.  0 or -1 with err (the writer failed).
+ */
+int	host_survey_json(const struct host_survey *, size_t n, FILE *fp,
+	    char *err, size_t errlen);
 
 /* The NIC called name among f's, or NULL. */
 const struct agentctl_nic *host_survey_nic(const struct agentctl_facts *f,
