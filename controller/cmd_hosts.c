@@ -4,10 +4,10 @@
  * host_survey() reaches every host of the inventory in parallel (SSH with
  * strict host-key checking), deploys the agent when its hash differs and
  * reads the host's facts; this prints them as a table (one row per
- * inventory NIC) or as JSON (host_survey_json()).  Driver and chip are the host's; where the
- * inventory declares others, both are shown (a line under the row, or
- * declared_driver / declared_chip / mismatch in JSON).  A host that fails
- * is shown with its error; then the exit status is 1.
+ * inventory NIC) or as JSON (host_survey_json()).  Driver and chip are
+ * the host's; where the inventory declares others, both are shown (a line
+ * under the row, or declared_driver / declared_chip / mismatch in JSON).
+ * A host that fails is shown with its error; then the exit status is 1.
  */
 #include <stdio.h>
 #include <string.h>
