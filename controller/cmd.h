@@ -72,6 +72,7 @@ extern const struct cmd_entry cmd_db_migrate_entry, cmd_db_check_entry,
 extern const struct cmd_entry cmd_hosts_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_report_entry, cmd_compare_entry;
+extern const struct cmd_entry cmd_runs_entry;
 extern const struct cmd_entry cmd_bisect_start_entry,
 	    cmd_bisect_status_entry, cmd_bisect_log_entry,
 	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;

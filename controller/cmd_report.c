@@ -70,9 +70,10 @@ const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.args = "[RUN] [--baseline RUN | --no-baseline] "
 	    "[--fail-on-regression]",
-	.summary = "Judges one run (default: the newest): regressions "
-	    "between knob combinations that differ in one knob, and run over "
-	    "run against the newest earlier run with the same plan. Exit 0 "
+	.summary = "Judges one run (default: the newest that is not a "
+	    "bisect step): regressions between knob combinations that "
+	    "differ in one knob, and run over run against the newest earlier "
+	    "done run on the same host pairs, never a bisect step. Exit 0 "
 	    "when the report was written, regressions or not; 1 when the "
 	    "database or the run cannot be read.",
 	.options = (const struct cmd_option[]){

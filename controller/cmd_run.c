@@ -189,6 +189,7 @@ run_exec(struct cmd_ctx *ctx)
 		{ "inventory", required_argument, NULL, 'i' },
 		{ "plan", required_argument, NULL, 'p' },
 		{ "resume", required_argument, NULL, 'r' },
+		{ "note", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_request	 rq;
@@ -213,6 +214,9 @@ run_exec(struct cmd_ctx *ctx)
 				    "id is %s", optarg, errstr);
 			rq.resume = v;
 			break;
+		case 'n':
+			rq.note = optarg;
+			break;
 		default:
 			return CMD_EXIT_USAGE;
 		}
@@ -231,7 +235,7 @@ run_exec(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.args = "(--inventory FILE --plan FILE | --resume RUN)",
+	.args = "(--inventory FILE --plan FILE | --resume RUN) [--note TEXT]",
 	.summary = "Expands the plan into jobs in the store (links x knob "
 	    "combinations x workloads x repetitions, interleaved), runs them "
 	    "on the inventory's hosts and prints a summary; with "
@@ -244,6 +248,9 @@ const struct cmd_entry cmd_run_entry = {
 		{ "--plan FILE", "What to measure." },
 		{ "--resume RUN", "Finish run RUN (queued and interrupted "
 		    "jobs)." },
+		{ "--note TEXT", "Keep TEXT with the run (what was tried), "
+		    "shown by labrat runs and report; with --resume it "
+		    "replaces the note." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",

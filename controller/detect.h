@@ -105,7 +105,7 @@ struct detect_result {
 	size_t			 ncmps;
 	struct detect_trigger	*triggers;
 	size_t			 ntriggers;
-	int64_t			 baseline_run;	/* 0: no run over run */
+	int64_t			 baseline_run;	/* 0: none; report: -1 off */
 	struct detect_cmp	*rcmps;		/* run over run: a baseline */
 	size_t			 nrcmps;
 };

@@ -30,6 +30,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,
 	&cmd_report_entry,
 	&cmd_compare_entry,
+	&cmd_runs_entry,
 	&cmd_bisect_start_entry,
 	&cmd_bisect_status_entry,
 	&cmd_bisect_log_entry,

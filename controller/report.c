@@ -100,7 +100,10 @@ report_effect(const struct detect_cmp *c, const struct store_series *s,
 	return buf;
 }
 
-/* The evidence in parentheses of a flagged comparison. */
+/*
+ * The evidence in parentheses of a flagged comparison.  n is a/b
+ * (baseline/candidate) here as in every table, JSON and CSV field.
+ */
 static const char *
 evidence(const struct detect_result *res, const struct detect_cmp *c,
     char *buf, size_t len)
@@ -112,10 +115,10 @@ evidence(const struct detect_result *res, const struct detect_cmp *c,
 	if (c->v.collapse)
 		snprintf(buf, len, "collapse: median %.1f vs %.1f %s, "
 		    "n = %zu/%zu", c->v.median_b / sc, c->v.median_a / sc, unit,
-		    c->v.n_b, c->v.n_a);
+		    c->v.n_a, c->v.n_b);
 	else
 		snprintf(buf, len, "%s, n = %zu/%zu", report_p(c->v.p, p,
-		    sizeof p), c->v.n_b, c->v.n_a);
+		    sizeof p), c->v.n_a, c->v.n_b);
 	return buf;
 }
 
@@ -188,7 +191,7 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 {
 	const struct detect_params *p = &res->params;
 	struct store_run	run;
-	char			when[32], err[256];
+	char			when[32], err[256], *note = NULL;
 	time_t			t;
 	struct tm		tm;
 
@@ -198,13 +201,19 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 		t = (time_t)(run.created_at / 1000);
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-		fprintf(fp, " (%s, %s, %s)", run.kind,
-		    store_run_state_name(run.state), when);
+		fprintf(fp, " (%s, %s, %s)", run.kind, report_run_state(&run),
+		    when);
+		note = run.note;
+		run.note = NULL;
 		store_run_free(&run);
 	}
-	fprintf(fp, ", metric %s\nverdicts: alpha %.3g split over each "
+	fprintf(fp, ", metric %s\n", p->metric);
+	if (note != NULL)
+		fprintf(fp, "note: %s\n", note);
+	free(note);
+	fprintf(fp, "verdicts: alpha %.3g split over each "
 	    "link's comparisons%s, minimum effect %.1f %%, collapse %.0fx, "
-	    "%zu-%zu samples per side\n\n", p->metric, p->stats.alpha,
+	    "%zu-%zu samples per side\n\n", p->stats.alpha,
 	    p->adaptive ? " and looks (adaptive)" : "",
 	    p->stats.min_effect * 100.0, p->stats.collapse,
 	    p->stats.min_samples, p->stats.max_samples);
@@ -232,12 +241,13 @@ text_findings(const struct detect_result *res, FILE *fp)
 	fprintf(fp, "\n");
 }
 
+/* A comparison as a row of the family's comparison table. */
 static void
 text_cmp_row(const struct detect_result *res, const struct detect_cmp *c,
-    FILE *fp)
+    struct report_table *t)
 {
 	const struct stats_verdict *v = &c->v;
-	char	name[256], p[32], ci[64], eff[32];
+	char	name[256], p[32], ci[64], eff[32], n[48];
 
 	if (isfinite(v->ci_low) && isfinite(v->ci_high))
 		snprintf(ci, sizeof ci, "[%+.1f, %+.1f] %%",
@@ -254,43 +264,105 @@ text_cmp_row(const struct detect_result *res, const struct detect_cmp *c,
 		snprintf(p, sizeof p, "<0.001");
 	else
 		snprintf(p, sizeof p, "%.3f", v->p);
-	fprintf(fp, "  %-36s %-12s %8s  %-20s %-11s %zu/%zu%s\n",
-	    report_cmp_name(res, c, name, sizeof name),
-	    stats_verdict_name(v->verdict), eff, ci, p, v->n_a, v->n_b,
-	    v->collapse ? " collapse" : "");
+	snprintf(n, sizeof n, "%zu/%zu", v->n_a, v->n_b);
+	report_table_row(t, report_cmp_name(res, c, name, sizeof name),
+	    stats_verdict_name(v->verdict), eff, ci, p, n,
+	    v->collapse ? "collapse" : "");
+}
+
+/* The distinct revisions of series [from, to): "r3", "r3, r4". */
+static const char *
+revs_of(const struct detect_result *res, size_t from, size_t to, char *buf,
+    size_t len)
+{
+	size_t	i, j, off = 0;
+
+	buf[0] = '\0';
+	for (i = from; i < to && off < len; i++) {
+		for (j = from; j < i; j++)
+			if (strcmp(res->series[i].revision,
+			    res->series[j].revision) == 0)
+				break;
+		if (j == i)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+			    off > 0 ? ", " : "", rev_str(res->series[i].revision));
+	}
+	if (buf[0] == '\0')
+		snprintf(buf, len, "%s", rev_str(""));
+	return buf;
+}
+
+/*
+ * 1 when a run-over-run series is worth a line: a verdict of change, or
+ * an undecided move of at least the minimum effect (+20 % on 2 samples).
+ */
+static int
+moved(const struct detect_result *res, const struct detect_cmp *c)
+{
+	return detect_flagged(c) || (c->v.verdict == STATS_INCONCLUSIVE &&
+	    isfinite(c->v.effect) && fabs(c->v.effect) >=
+	    res->params.stats.min_effect);
 }
 
 static void
 text_baseline(const struct detect_result *res, FILE *fp)
 {
-	const struct store_series *a, *b;
-	char	eff[64], p[32];
-	size_t	i, nflag = 0;
+	const struct detect_cmp	*c;
+	const struct store_series *b;
+	struct report_table	 t;
+	char			 ra[256], rb[256], eff[64], p[32], r[32];
+	char			 ev[96];
+	size_t			 i, nflag = 0, nmove = 0;
 
+	if (res->baseline_run < 0) {
+		fprintf(fp, "Run over run: baseline off\n\n");
+		return;
+	}
 	if (res->baseline_run == 0) {
 		fprintf(fp, "Run over run: no earlier done run on the same "
 		    "host pairs\n\n");
 		return;
 	}
-	fprintf(fp, "Run over run: against run %lld\n",
-	    (long long)res->baseline_run);
+	fprintf(fp, "Run over run: run %lld (%s) against run %lld (%s)\n",
+	    (long long)res->run_id, revs_of(res, 0, res->nrun_series, rb,
+	    sizeof rb), (long long)res->baseline_run, revs_of(res,
+	    res->nrun_series, res->nseries, ra, sizeof ra));
+	report_table_init(&t, 7, "llllrll");
 	for (i = 0; i < res->nrcmps; i++) {
-		const struct detect_cmp *c = &res->rcmps[i];
-
-		if (!detect_flagged(c))
+		c = &res->rcmps[i];
+		if (!moved(res, c))
 			continue;
-		nflag++;
-		a = &res->series[c->sa];
 		b = &res->series[c->sb];
-		fprintf(fp, "  %s %s %s: %s in run %lld (%s) than in run %lld "
-		    "(%s) (%s, n = %zu/%zu)\n", b->link, b->knobs_key, b->tool,
-		    report_effect(c, b, eff, sizeof eff), (long long)res->run_id,
-		    rev_str(b->revision), (long long)res->baseline_run,
-		    rev_str(a->revision), report_p(c->v.p, p, sizeof p),
-		    c->v.n_b, c->v.n_a);
+		if (detect_flagged(c)) {
+			nflag++;
+			report_effect(c, b, eff, sizeof eff);
+		} else {
+			nmove++;
+			snprintf(eff, sizeof eff, "%+.1f %%", c->v.effect * 100);
+		}
+		snprintf(r, sizeof r, "ratio %.3f", c->v.ratio);
+		snprintf(ev, sizeof ev, "(%s, n = %zu/%zu)", report_p(c->v.p,
+		    p, sizeof p), c->v.n_a, c->v.n_b);
+		report_table_row(&t, b->link, b->knobs_key[0] ? b->knobs_key :
+		    "(as is)", b->tool, stats_verdict_name(c->v.verdict), r,
+		    eff, ev);
 	}
-	fprintf(fp, "  %zu series compared, %zu changed\n\n", res->nrcmps,
-	    nflag);
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
+	fprintf(fp, "  %zu series compared, %zu changed", res->nrcmps, nflag);
+	if (nmove > 0)
+		fprintf(fp, ", %zu moved %.0f %% or more but inconclusive "
+		    "(more repetitions would decide them)",
+		    nmove, res->params.stats.min_effect * 100);
+	fprintf(fp, "\n\n");
+}
+
+static int
+same_series_family(const struct store_series *a, const struct store_series *b)
+{
+	return strcmp(a->link, b->link) == 0 && strcmp(a->tool, b->tool) ==
+	    0 && strcmp(a->params, b->params) == 0 && strcmp(a->revision,
+	    b->revision) == 0;
 }
 
 /* The knob matrix and comparisons of the family of series f. */
@@ -299,37 +371,65 @@ text_family(const struct detect_result *res, size_t f, FILE *fp)
 {
 	const struct store_series *s0 = &res->series[f], *s;
 	struct stats_summary	 sum;
+	struct report_table	 t;
 	const char		*unit;
 	double			 sc = report_scale(s0, &unit);
-	char			 err[128];
+	char			 err[128], n[24], med[32], iqr[32], u[72];
 	size_t			 i;
 
-	fprintf(fp, "Link %s, %s (%s)\n  %-28s %5s %10s %10s  (%s)\n",
-	    s0->link, s0->params, rev_str(s0->revision), "knobs",
-	    "n", "median", "IQR", unit);
+	fprintf(fp, "Link %s, %s (%s)\n", s0->link, s0->params,
+	    rev_str(s0->revision));
+	snprintf(u, sizeof u, "(%s)", unit);
+	report_table_init(&t, 5, "lrrrl");
+	report_table_row(&t, "knobs", "n", "median", "IQR", u);
 	for (i = f; i < res->nrun_series; i++) {
 		s = &res->series[i];
-		if (strcmp(s->link, s0->link) != 0 || strcmp(s->tool,
-		    s0->tool) != 0 || strcmp(s->params, s0->params) != 0 ||
-		    strcmp(s->revision, s0->revision) != 0)
-			continue;
-		if (s->n == 0 || stats_summarize(s->values, s->n, &sum, err,
+		if (!same_series_family(s, s0) || s->n == 0 ||
+		    stats_summarize(s->values, s->n, &sum, err,
 		    sizeof err) == -1)
 			continue;
-		fprintf(fp, "  %-28s %5zu %10.1f %10.1f\n", s->knobs_key[0] ?
-		    s->knobs_key : "(as is)", s->n, sum.median / sc,
-		    sum.iqr / sc);
+		snprintf(n, sizeof n, "%zu", s->n);
+		snprintf(med, sizeof med, "%.1f", sum.median / sc);
+		snprintf(iqr, sizeof iqr, "%.1f", sum.iqr / sc);
+		report_table_row(&t, s->knobs_key[0] ? s->knobs_key :
+		    "(as is)", n, med, iqr, NULL);
 	}
-	fprintf(fp, "  %-36s %-12s %8s  %-20s %-11s %s\n", "comparison",
-	    "verdict", "effect", "CI of ratio", "p", "n (a/b)");
-	for (i = 0; i < res->ncmps; i++) {
-		s = &res->series[res->cmps[i].sa];
-		if (strcmp(s->link, s0->link) == 0 && strcmp(s->tool,
-		    s0->tool) == 0 && strcmp(s->params, s0->params) == 0 &&
-		    strcmp(s->revision, s0->revision) == 0)
-			text_cmp_row(res, &res->cmps[i], fp);
-	}
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
+	report_table_init(&t, 7, "llrllrl");
+	report_table_row(&t, "comparison", "verdict", "effect",
+	    "CI of ratio", "p", "n (a/b)", NULL);
+	for (i = 0; i < res->ncmps; i++)
+		if (same_series_family(&res->series[res->cmps[i].sa], s0))
+			text_cmp_row(res, &res->cmps[i], &t);
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
 	fprintf(fp, "\n");
+}
+
+/* Instead of empty tables: "run 7: no samples (0 of 48 jobs done)". */
+static void
+text_no_samples(struct store *st, const struct detect_result *res, FILE *fp)
+{
+	struct store_counts	c;
+	char			err[256];
+
+	fprintf(fp, "run %lld: no samples", (long long)res->run_id);
+	if (st == NULL || store_job_counts(st, res->run_id, NULL, &c, err,
+	    sizeof err) == -1) {
+		fprintf(fp, " of %s\n", res->params.metric);
+		return;
+	}
+	if (c.n[STORE_JOB_DONE] > 0)
+		fprintf(fp, " of %s", res->params.metric);
+	fprintf(fp, " (%lld of %lld jobs done", (long long)c.n[STORE_JOB_DONE],
+	    (long long)c.total);
+	if (c.n[STORE_JOB_FAILED] > 0)
+		fprintf(fp, ", %lld failed", (long long)c.n[STORE_JOB_FAILED]);
+	if (c.n[STORE_JOB_CANCELLED] > 0)
+		fprintf(fp, ", %lld cancelled",
+		    (long long)c.n[STORE_JOB_CANCELLED]);
+	fprintf(fp, ")\n");
 }
 
 static int
@@ -342,24 +442,21 @@ report_text(struct store *st, const struct detect_result *res, FILE *fp,
 	text_header(st, res, fp);
 	if (report_facts_text(st, res->run_id, fp, err, errlen) == -1)
 		return -1;
+	if (res->nrun_series == 0) {
+		text_no_samples(st, res, fp);
+		return 0;
+	}
 	text_findings(res, fp);
 	text_baseline(res, fp);
 	for (i = 0; i < res->nrun_series; i++) {
 		first = 1;
 		for (j = 0; j < i && first; j++)
-			if (strcmp(res->series[i].link, res->series[j].link) ==
-			    0 && strcmp(res->series[i].tool,
-			    res->series[j].tool) == 0 && strcmp(
-			    res->series[i].params, res->series[j].params) == 0 &&
-			    strcmp(res->series[i].revision,
-			    res->series[j].revision) == 0)
+			if (same_series_family(&res->series[i],
+			    &res->series[j]))
 				first = 0;
 		if (first)
 			text_family(res, i, fp);
 	}
-	if (res->nrun_series == 0)
-		fprintf(fp, "no samples of %s in run %lld\n", res->params.metric,
-		    (long long)res->run_id);
 	return 0;
 }
 
@@ -391,25 +488,32 @@ report_write(struct store *st, const struct detect_result *res,
 	return rc;
 }
 
-/* run_id 0: the newest run. */
+/*
+ * run_id 0: the newest run that is not a bisect step (a step measures one
+ * combination at one revision for the bisect; `report` is about a matrix).
+ */
 static int
 resolve_run(struct store *st, int64_t *run_id, char *err, size_t errlen)
 {
 	struct store_run	*runs = NULL, run;
-	size_t			 n = 0;
+	size_t			 n = 0, i;
 	int			 rc;
 
 	if (*run_id == 0) {
-		if (store_run_list(st, 1, &runs, &n, err, errlen) == -1)
+		if (store_run_list(st, 0, &runs, &n, err, errlen) == -1)
 			return -1;
-		if (n == 0) {
+		for (i = 0; i < n && *run_id == 0; i++)
+			if (strcmp(runs[i].kind, "bisect") != 0)
+				*run_id = runs[i].id;
+		if (*run_id == 0 && n == 0)
 			util_seterr(err, errlen, "%s: no runs yet",
 			    store_path(st));
-			return -1;
-		}
-		*run_id = runs[0].id;
+		else if (*run_id == 0)
+			util_seterr(err, errlen, "%s: no matrix run yet, only "
+			    "%zu bisect steps (name one: labrat report %lld)",
+			    store_path(st), n, (long long)runs[0].id);
 		store_runs_free(runs, n);
-		return 0;
+		return *run_id == 0 ? -1 : 0;
 	}
 	if ((rc = store_run_get(st, *run_id, &run, err, errlen)) == -1)
 		return -1;
@@ -455,6 +559,8 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (baseline_run >= 0 && detect_baseline(st, baseline_run, &res, err,
 	    errlen) == -1)
 		goto fail;
+	if (baseline_run < 0)
+		res.baseline_run = -1;	/* off, not "none found" */
 	if (regressions != NULL)
 		*regressions = count_regressions(&res);
 	rc = report_write(st, &res, f, fp, err, errlen);
@@ -529,8 +635,9 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	struct store		*st = NULL;
 	struct detect_params	 p;
 	struct detect_result	 res;
+	struct report_table	 t;
 	size_t			 i, n = 0, k[4] = { 0, 0, 0, 0 };
-	char			 eff[64], pv[32];
+	char			 eff[64], pv[32], line[160];
 	int			 rc = -1;
 
 	*regressions = 0;
@@ -563,22 +670,25 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	    "regressions, %zu improvements, %zu no change, %zu inconclusive\n",
 	    (long long)run_a, (long long)run_b, n, k[STATS_REGRESSION],
 	    k[STATS_IMPROVEMENT], k[STATS_NO_CHANGE], k[STATS_INCONCLUSIVE]);
+	report_table_init(&t, 4, "llll");
 	for (i = 0; i < res.nrcmps; i++) {
 		const struct detect_cmp *c = &res.rcmps[i];
 		const struct store_series *b = &res.series[c->sb];
 
 		if (!compare_selected(&res, c, o))
 			continue;
-		eff[0] = pv[0] = '\0';
-		if (detect_flagged(c)) {
-			report_effect(c, b, eff, sizeof eff);
-			report_p(c->v.p, pv, sizeof pv);
-		}
-		fprintf(fp, "  %-6s %-28s %-7s %s%s%s%s%s%s\n", b->link,
-		    b->knobs_key[0] ? b->knobs_key : "(as is)", b->tool,
-		    stats_verdict_name(c->v.verdict), eff[0] ? ", " : "", eff,
-		    pv[0] ? " (" : "", pv, pv[0] ? ")" : "");
+		line[0] = '\0';
+		if (detect_flagged(c))
+			snprintf(line, sizeof line, "%s, %s (%s)",
+			    stats_verdict_name(c->v.verdict), report_effect(c,
+			    b, eff, sizeof eff), report_p(c->v.p, pv,
+			    sizeof pv));
+		report_table_row(&t, b->link, b->knobs_key[0] ? b->knobs_key :
+		    "(as is)", b->tool, line[0] != '\0' ? line :
+		    stats_verdict_name(c->v.verdict));
 	}
+	report_table_print(&t, "  ", fp);
+	report_table_free(&t);
 	*regressions = (int)k[STATS_REGRESSION];
 	rc = 0;
 fail:

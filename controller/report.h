@@ -11,7 +11,8 @@
  * one-knob comparison with its verdict, effect, confidence interval, p
  * and n.
  * Formats: text, JSON (one object), CSV (one row per series, comparison
- * and trigger, with a "section" column), JUnit XML (one testcase per
+ * and trigger, with a "section" column, the unit of its values and the
+ * run ids of both sides), JUnit XML (one testcase per
  * comparison; a regression is a failure, an inconclusive comparison is
  * skipped).
  *
@@ -46,8 +47,9 @@ int	report_write(struct store *st, const struct detect_result *res,
 
 /*
  * The whole `labrat report`: opens db_path read-only, run_id 0 = the
- * newest run, baseline_run 0 = the newest earlier done run on the same
- * host pairs, -1 = no run over run; detects and writes.  *regressions
+ * newest run that is not a bisect step, baseline_run 0 = the newest
+ * earlier done run on the same host pairs that is not a bisect step
+ * either, -1 = no run over run; detects and writes.  *regressions
  * (may be NULL) gets the number of regressions found (within the run and
  * run over run).  0 or -1 with err.
  */
@@ -71,6 +73,30 @@ int	report_params_run(struct store *, int64_t run_id,
  */
 int	report_trigger_text(const struct detect_result *,
 	    const struct detect_trigger *, char *buf, size_t len);
+
+/*
+ * How a run's state is shown: its store state, or "interrupted" for a run
+ * left "running" by a controller that died (report_owner_gone()).
+ */
+const char	*report_run_state(const struct store_run *);
+/*
+ * 1 when owner, "hostname:pid" as run_owner_default() writes it, names
+ * this host and a pid that no longer exists; 0 when it is alive, on
+ * another host, or not of that form (NULL too).
+ */
+int		 report_owner_gone(const char *owner);
+
+/*
+ * `labrat runs`: the newest limit runs (0 = all) of db_path, newest first:
+ * id, kind, state (report_run_state()), started, the revisions its hosts
+ * ran, its links, jobs done/total, plan, and notes; text (a table) or
+ * json (an array of objects: id, kind, state, started, finished, revisions
+ * [], links [], jobs {total, queued, running, done, failed, cancelled},
+ * plan, inventory, note, owner, reason, bisect, schedule).  0 or -1 + err
+ * (another format, the store cannot be read).
+ */
+int	report_runs(const char *db_path, size_t limit, enum report_format,
+	    FILE *fp, char *err, size_t errlen);
 
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
@@ -117,6 +143,26 @@ int	report_facts_json(struct json_writer *, struct store *,
 	    int64_t run_id, char *err, size_t errlen);
 int	report_csv(const struct detect_result *, FILE *);
 int	report_junit(const struct detect_result *, FILE *);
+
+/*
+ * A text table (report_table.c): each column as wide as its widest cell,
+ * two blanks between columns, align[i] 'r' right-aligns column i.  The
+ * table owns copies of its cells: report_table_free().
+ */
+#define REPORT_TABLE_COLS	8
+struct report_table {
+	size_t	  ncols;
+	char	  align[REPORT_TABLE_COLS + 1];
+	char	**cells;	/* nrows * ncols, heap */
+	size_t	  nrows;
+};
+void	report_table_init(struct report_table *, size_t ncols,
+	    const char *align);
+/* Appends a row: ncols const char * (NULL = empty), copied. */
+void	report_table_row(struct report_table *, ...);
+void	report_table_print(const struct report_table *, const char *indent,
+	    FILE *);
+void	report_table_free(struct report_table *);
 #endif
 
 #endif

@@ -208,8 +208,17 @@ csv_num(FILE *fp, double d, int last)
 }
 
 static void
+csv_run(FILE *fp, int64_t run, int last)
+{
+	if (run > 0)
+		fprintf(fp, "%lld", (long long)run);
+	fputc(last ? '\n' : ',', fp);
+}
+
+/* run_a: the run of the baseline side (the report's, or its baseline's). */
+static void
 csv_cmp(const struct detect_result *res, const struct detect_cmp *c,
-    const char *section, const char *knob, FILE *fp)
+    const char *section, const char *knob, int64_t run_a, FILE *fp)
 {
 	const struct store_series *a = &res->series[c->sa];
 	const struct store_series *b = &res->series[c->sb];
@@ -240,7 +249,10 @@ csv_cmp(const struct detect_result *res, const struct detect_cmp *c,
 	csv_num(fp, v->p, 0);
 	csv_num(fp, v->alpha, 0);
 	csv_str(fp, stats_verdict_name(v->verdict), 0);
-	csv_str(fp, v->collapse ? "1" : "0", 1);
+	csv_str(fp, v->collapse ? "1" : "0", 0);
+	csv_str(fp, b->unit, 0);
+	csv_run(fp, run_a, 0);
+	csv_run(fp, res->run_id, 1);
 }
 
 int
@@ -252,7 +264,7 @@ report_csv(const struct detect_result *res, FILE *fp)
 
 	fputs("section,link,tool,params,revision_a,revision_b,knobs_a,"
 	    "knobs_b,knob,n_a,n_b,median_a,median_b,iqr_a,effect,ci_low,"
-	    "ci_high,p,alpha,verdict,collapse\n", fp);
+	    "ci_high,p,alpha,verdict,collapse,unit,run_a,run_b\n", fp);
 	for (i = 0; i < res->nrun_series; i++) {
 		const struct store_series *s = &res->series[i];
 
@@ -274,16 +286,20 @@ report_csv(const struct detect_result *res, FILE *fp)
 		csv_num(fp, sum.median, 0);
 		csv_num(fp, NAN, 0);
 		csv_num(fp, sum.iqr, 0);
-		fputs(",,,,,,\n", fp);
+		fputs(",,,,,,,", fp);
+		csv_str(fp, s->unit, 0);
+		csv_run(fp, res->run_id, 0);
+		csv_run(fp, 0, 1);
 	}
 	for (i = 0; i < res->ncmps; i++)
-		csv_cmp(res, &res->cmps[i], "knob", NULL, fp);
+		csv_cmp(res, &res->cmps[i], "knob", NULL, res->run_id, fp);
 	for (i = 0; i < res->nrcmps; i++)
-		csv_cmp(res, &res->rcmps[i], "baseline", NULL, fp);
+		csv_cmp(res, &res->rcmps[i], "baseline", NULL,
+		    res->baseline_run, fp);
 	/* A trigger row: its headline comparison, knob = the trigger. */
 	for (i = 0; i < res->ntriggers; i++)
 		csv_cmp(res, &res->cmps[res->triggers[i].headline], "trigger",
-		    res->triggers[i].key, fp);
+		    res->triggers[i].key, res->run_id, fp);
 	return 0;
 }
 

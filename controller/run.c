@@ -312,6 +312,11 @@ run_execute(const struct run_request *rq, struct run_result *res,
 		    rq->owner, &r, errs, err, errlen);
 	if (rc != RUN_OK)
 		return rc;
+	if (rq->note != NULL && store_run_set_note(r->st, r->id, rq->note,
+	    err, errlen) == -1) {
+		run_free(r);
+		return RUN_FAIL;
+	}
 	res->run_id = r->id;
 	res->resumed = rq->resume > 0;
 	if (rq->started != NULL)

@@ -127,6 +127,8 @@ struct run_request {
 	const char	*kind;		/* "manual" when NULL */
 	int64_t		 resume;	/* run id to resume, 0 = a new run */
 	const char	*owner;		/* NULL = run_owner_default() */
+	const char	*note;		/* the run's note (a resume replaces
+					 * it), NULL = keep / none */
 	struct run_drive drive;
 	/* Called once the run exists (created or resumed), before its jobs
 	 * are driven; may be NULL. */

@@ -37,6 +37,7 @@
 #define STORE_PARAMS_MAX	1024	/* workload params text, incl. NUL */
 #define STORE_REASON_MAX	512	/* failure reasons, incl. NUL */
 #define STORE_OWNER_MAX		128	/* lease owner, incl. NUL */
+#define STORE_NOTE_MAX		1024	/* a run's note, incl. NUL */
 #define STORE_RAW_MAX		(64 * 1024 * 1024)	/* one raw output */
 #define STORE_FACTS_MAX		(1024 * 1024)	/* facts JSON of a host */
 
@@ -99,6 +100,7 @@ struct store_run_spec {
 	const char	*plan_path;
 	const char	*plan_text;
 	const char	*owner;		/* e.g. "host:pid", may be NULL */
+	const char	*note;		/* the user's words, may be NULL */
 	int64_t		 schedule_id;	/* 0 = none */
 	int64_t		 bisect_id;	/* 0 = none */
 };
@@ -117,6 +119,7 @@ struct store_run {
 	int64_t			 bisect_id;
 	char			*owner;
 	char			*reason;	/* why it failed / was cancelled */
+	char			*note;		/* NULL = none */
 	char			*inventory_path;
 	char			*plan_path;
 	char			*inventory_text;
@@ -140,6 +143,10 @@ int	store_run_list(struct store *, size_t limit, struct store_run **runs,
 	    size_t *nruns, char *err, size_t errlen);
 void	store_run_free(struct store_run *);
 void	store_runs_free(struct store_run *, size_t);
+/* Sets (NULL: clears) the note of a run. */
+int	store_run_set_note(struct store *, int64_t run_id, const char *note,
+	    char *err, size_t errlen);
+
 
 /* ---- hosts and host facts ---------------------------------------------- */
 
@@ -337,6 +344,25 @@ struct store_counts {
 /* Job counts of a run by state, for one link (NULL = all). */
 int	store_job_counts(struct store *, int64_t run_id, const char *link,
 	    struct store_counts *, char *err, size_t errlen);
+
+/*
+ * What `labrat runs` shows of a run beyond its row: the kernel revisions
+ * its hosts ran ("r200140,r200199": distinct, from the facts rows), the
+ * links of its jobs ("bce,em") and its job counts.  The strings are heap
+ * copies owned by the struct ("" when there are none).
+ */
+struct store_run_info {
+	int64_t			 run_id;
+	char			*revisions;
+	char			*links;
+	struct store_counts	 jobs;
+};
+/* Newest first, at most limit (0 = all), the same runs as store_run_list()
+ * with that limit.  *infos: store_run_infos_free(). */
+int	store_run_infos(struct store *, size_t limit,
+	    struct store_run_info **infos, size_t *n, char *err,
+	    size_t errlen);
+void	store_run_infos_free(struct store_run_info *, size_t);
 
 /* ---- samples, raw output ------------------------------------------------ */
 

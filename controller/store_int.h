@@ -2,7 +2,7 @@
  * store_int.h: internals shared by the store module's files (store.c:
  * opening, migrations, checks; store_sql.c: the SQL helpers below;
  * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
- * their facts, bisects, schedules).  Nothing outside the store module
+ * their facts, bisects, schedules; store_runs.c: run notes and overviews).  Nothing outside the store module
  * includes it: callers see store.h only.
  */
 #ifndef LABRAT_STORE_INT_H

@@ -56,21 +56,22 @@ store_run_create(struct store *st, const struct store_run_spec *spec,
 	const struct store_len	 lens[] = {
 		{ "run kind", kind, 16, 1 },
 		{ "run owner", spec->owner, STORE_OWNER_MAX, 0 },
+		{ "run note", spec->note, STORE_NOTE_MAX, 0 },
 	};
 
 	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
 		return -1;
 	return store_do(st, run_id, "create run", err, errlen,
-	    "INSERT INTO runs (kind, state, created_at, owner, inventory_path, "
-	    "inventory_text, plan_path, plan_text, schedule_id, bisect_id) "
-	    "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)", "tIttttt" "nn",
-	    kind, store_now(), spec->owner, spec->inventory_path,
-	    spec->inventory_text, spec->plan_path, spec->plan_text,
-	    spec->schedule_id, spec->bisect_id);
+	    "INSERT INTO runs (kind, state, created_at, owner, note, "
+	    "inventory_path, inventory_text, plan_path, plan_text, schedule_id, "
+	    "bisect_id) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "tItttttt" "nn", kind, store_now(), spec->owner, spec->note,
+	    spec->inventory_path, spec->inventory_text, spec->plan_path,
+	    spec->plan_text, spec->schedule_id, spec->bisect_id);
 }
 
 #define RUN_COLS "id, state, kind, created_at, finished_at, schedule_id, " \
-	"bisect_id, owner, reason, inventory_path, plan_path"
+	"bisect_id, owner, reason, inventory_path, plan_path, note"
 
 static void
 run_read(sqlite3_stmt *stmt, void *p)
@@ -78,9 +79,10 @@ run_read(sqlite3_stmt *stmt, void *p)
 	struct store_run	*r = p;
 
 	memset(r, 0, sizeof *r);
-	store_cols(stmt, 0, "I-sIIIISSSS", &r->id, r->kind, sizeof r->kind,
+	store_cols(stmt, 0, "I-sIIIISSSSS", &r->id, r->kind, sizeof r->kind,
 	    &r->created_at, &r->finished_at, &r->schedule_id, &r->bisect_id,
-	    &r->owner, &r->reason, &r->inventory_path, &r->plan_path);
+	    &r->owner, &r->reason, &r->inventory_path, &r->plan_path,
+	    &r->note);
 	r->state = state_parse((const char *)sqlite3_column_text(stmt, 1),
 	    run_states, STORE_NITEMS(run_states), STORE_RUN_FAILED);
 }
@@ -92,7 +94,7 @@ run_read_texts(sqlite3_stmt *stmt, void *p)
 	struct store_run	*r = p;
 
 	run_read(stmt, r);
-	store_cols(stmt, 11, "SS", &r->inventory_text, &r->plan_text);
+	store_cols(stmt, 12, "SS", &r->inventory_text, &r->plan_text);
 }
 
 static void
@@ -165,6 +167,7 @@ store_run_free(struct store_run *r)
 		return;
 	free(r->owner);
 	free(r->reason);
+	free(r->note);
 	free(r->inventory_path);
 	free(r->plan_path);
 	free(r->inventory_text);

@@ -89,11 +89,34 @@ grep -q "em iperf3: TSO on with MTU 9000 is .* slower than TSO off" "$TMP/report
 grep -q "bce iperf3: TSO on with NAT kernel is ~[0-9]*x slower than TSO off" "$TMP/report.txt" ||
     fail "text report lacks the bce sentence"
 
+# The first run has nothing to compare with; --no-baseline says it is off.
+grep -qx "Run over run: no earlier done run on the same host pairs" "$TMP/report.txt" ||
+    fail "text report of the first run: $(grep '^Run over run' "$TMP/report.txt")"
+"$LABRAT" report --db "$DB" --no-baseline >"$TMP/nobase.txt" || fail "report --no-baseline"
+grep -qx "Run over run: baseline off" "$TMP/nobase.txt" || fail "--no-baseline: $(grep '^Run over run' "$TMP/nobase.txt")"
+# Columns stay in line: in every comparison table the CI starts under its
+# heading, whatever the width of the effect before it.
+awk '/^  comparison / { col = index($0, "CI of ratio"); next }
+    col && /^  / && index($0, "[") { if (index($0, "[") != col) bad = bad NR ": " $0 "\n" }
+    /^$/ { col = 0 }
+    END { printf "%s", bad; exit bad != "" }' "$TMP/report.txt" ||
+    fail "comparison table columns out of line"
 "$LABRAT" report --db "$DB" --format junit >"$TMP/junit.xml" || fail "report --format junit"
 [ "$(grep -c '<testcase ' "$TMP/junit.xml")" -eq 8 ] || fail "want 8 testcases"
 [ "$(grep -c '<failure ' "$TMP/junit.xml")" -eq 4 ] || fail "want 4 failures"
 "$LABRAT" report --db "$DB" --format csv >"$TMP/report.csv" || fail "report --format csv"
 [ "$(grep -c '^knob,' "$TMP/report.csv")" -eq 8 ] || fail "want 8 knob rows in the CSV"
+head -1 "$TMP/report.csv" | grep -q ',unit,run_a,run_b$' || fail "CSV header: $(head -1 "$TMP/report.csv")"
+[ "$(grep -c '^knob,.*,bit/s,1,1$' "$TMP/report.csv")" -eq 8 ] || fail "CSV knob rows lack unit and run ids"
+
+# labrat runs lists the run: done, its revision, both links, every job done.
+"$LABRAT" runs --db "$DB" >"$TMP/runs.txt" || fail "labrat runs failed"
+grep -Eq "^ *1  manual  done  +[0-9-]+ [0-9:]+  r[0-9]+  +(bce,em|em,bce)  +$njobs/$njobs  " "$TMP/runs.txt" ||
+    fail "labrat runs: $(cat "$TMP/runs.txt")"
+"$LABRAT" runs --db "$DB" --format json >"$TMP/runs.json" || fail "labrat runs --format json"
+jq -e --argjson n "$njobs" '.[0] | .id == 1 and .state == "done" and .jobs.done == $n and
+    (.links | sort) == ["bce", "em"] and (.revisions | length) == 1' "$TMP/runs.json" >/dev/null ||
+    fail "labrat runs JSON: $(cat "$TMP/runs.json")"
 
 # A run against itself: nothing changed, exit 0.
 "$LABRAT" compare 1 1 --db "$DB" --link em >"$TMP/compare.txt" || fail "compare 1 1 exited $?"

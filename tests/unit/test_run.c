@@ -470,6 +470,8 @@ test_execute(void **state)
 	struct config_errors	errs;
 	struct run_request	rq;
 	struct run_result	res;
+	struct store		*st;
+	struct store_run	row;
 	char			err[1024];
 
 	(void)state;
@@ -478,6 +480,7 @@ test_execute(void **state)
 	rq.inventory = deadinv;
 	rq.plan = plan;
 	rq.kind = "demo";
+	rq.note = "hosts are down";
 	rq.started = on_started;
 	rq.started_arg = &nstarted;
 	nstarted = 0;
@@ -486,6 +489,12 @@ test_execute(void **state)
 	    RUN_FAIL);
 	assert_int_equal(nstarted, 1);
 	assert_true(res.run_id > 0);
+	st = db_open();
+	assert_int_equal(store_run_get(st, res.run_id, &row, err, sizeof err),
+	    1);
+	assert_string_equal(row.note, "hosts are down");
+	store_run_free(&row);
+	store_close(st);
 	assert_int_equal(started_id, res.run_id);
 	assert_int_equal(started_resumed, 0);
 	assert_int_equal(res.outcome, RUN_OUTCOME_NOT_STARTED);

@@ -1,0 +1,81 @@
+/*
+ * store_runs: a run's note and the overview of runs `labrat runs` lists
+ * (revisions, links, job counts per run, in one query).  See store.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "util.h"
+
+int
+store_run_set_note(struct store *st, int64_t run_id, const char *note,
+    char *err, size_t errlen)
+{
+	if (store_len_ok("run note", note, STORE_NOTE_MAX, 0, err,
+	    errlen) == -1)
+		return -1;
+	if (store_do(st, NULL, "set run note", err, errlen, "UPDATE runs SET "
+	    "note = ? WHERE id = ?", "tI", note, run_id) == -1)
+		return -1;
+	return store_changed(st, "set run note", "run", run_id, err, errlen);
+}
+
+static void
+info_read(sqlite3_stmt *stmt, void *p)
+{
+	struct store_run_info	*r = p;
+	int			 k;
+
+	memset(r, 0, sizeof *r);
+	store_cols(stmt, 0, "ISS", &r->run_id, &r->revisions, &r->links);
+	if (r->revisions == NULL)
+		r->revisions = xstrdup("");
+	if (r->links == NULL)
+		r->links = xstrdup("");
+	for (k = 0; k < STORE_JOB_NSTATES; k++) {
+		r->jobs.n[k] = sqlite3_column_int64(stmt, 3 + k);
+		r->jobs.total += r->jobs.n[k];
+	}
+}
+
+static void
+info_free(void *p)
+{
+	struct store_run_info	*r = p;
+
+	free(r->revisions);
+	free(r->links);
+}
+
+static const struct store_rowtype info_rows = {
+	sizeof (struct store_run_info), info_read, info_free
+};
+
+/* The job counts in enum store_job_state order. */
+#define INFO_COUNT(s) \
+	"(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND j.state = '" \
+	s "')"
+
+int
+store_run_infos(struct store *st, size_t limit, struct store_run_info **infos,
+    size_t *n, char *err, size_t errlen)
+{
+	return store_list(st, &info_rows, infos, n, "list run overviews", err,
+	    errlen, "SELECT r.id, "
+	    "(SELECT group_concat(DISTINCT f.revision) FROM host_facts f "
+	    "WHERE f.run_id = r.id AND f.revision <> ''), "
+	    "(SELECT group_concat(DISTINCT j.link) FROM jobs j "
+	    "WHERE j.run_id = r.id), "
+	    INFO_COUNT("queued") ", " INFO_COUNT("running") ", "
+	    INFO_COUNT("done") ", " INFO_COUNT("failed") ", "
+	    INFO_COUNT("cancelled")
+	    " FROM runs r ORDER BY r.id DESC LIMIT ?", "I",
+	    limit == 0 ? (int64_t)-1 : (int64_t)limit);
+}
+
+void
+store_run_infos_free(struct store_run_info *v, size_t n)
+{
+	store_free_rows(&info_rows, v, n);
+}
