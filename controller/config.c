@@ -416,7 +416,7 @@ const char *const config_keys_plan[] = { "links", "knobs", "per_link",
 	NULL };
 const char *const config_keys_per_link_entry[] = { "knobs", NULL };
 const char *const config_keys_workload_iperf[] = { "tool", "len", "window",
-	"nodelay", "time", "parallel", "links", NULL };
+	"nodelay", "time", "parallel", "port", "links", NULL };
 const char *const config_keys_workload_scp[] = { "tool", "size", "links",
 	NULL };
 const char *const config_keys_timeouts[] = { "connect", "job", "settle_ms",

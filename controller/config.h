@@ -232,7 +232,9 @@ enum config_tool {
  * A workload.  Sizes keep the plan's spelling ("512k", passed to iperf as
  * is) and their value in bytes (k = 1024).  iperf: len, window optional
  * (NULL / 0 = the tool's default), nodelay default false, time default 10,
- * parallel default 1.  scp: size required, the iperf keys are refused.
+ * parallel default 1, port optional (0 = the tool's own: 5201 iperf3, 5001
+ * iperf2; else 1024..65535).  scp: size required, the iperf keys (port
+ * too) are refused.
  * Optional "links" (an addition to formats.md) restricts a workload to some
  * of the plan's links, e.g. scp only on the NAT pair.
  */
@@ -245,6 +247,9 @@ struct config_workload {
 	int			 nodelay;
 	int			 time;		/* seconds */
 	int			 parallel;
+	/* The server's port; 0 = the tool's default.  Not part of what is
+	 * measured: matrix_workload_key() leaves it out. */
+	int			 port;
 	char			*size;
 	uint64_t		 size_bytes;
 	/* "links": the plan links this workload runs on; NULL = all. */

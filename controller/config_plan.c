@@ -219,6 +219,8 @@ config_parse_workload(struct config_walk *w, const char *path,
 	config_get_bool(w, path, o, "nodelay", &wl->nodelay);
 	config_get_int(w, path, o, "time", 0, 1, 3600, &wl->time);
 	config_get_int(w, path, o, "parallel", 0, 1, 128, &wl->parallel);
+	/* Below 1024 would need root on the server for no gain. */
+	config_get_int(w, path, o, "port", 0, 1024, 65535, &wl->port);
 }
 
 static void

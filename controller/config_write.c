@@ -65,6 +65,9 @@ put_workload(struct json_writer *w, const struct config_workload *wl)
 		json_kv_bool(w, "nodelay", wl->nodelay);
 		json_kv_int(w, "time", wl->time);
 		json_kv_int(w, "parallel", wl->parallel);
+		/* Only when set: a plan without one keeps its old text. */
+		if (wl->port != 0)
+			json_kv_int(w, "port", wl->port);
 	}
 	if (wl->links != NULL) {
 		json_key(w, "links");

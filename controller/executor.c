@@ -1,9 +1,9 @@
 /*
- * executor: see executor.h.  This file: the executor object, a drain (one
- * worker thread per link, preflight, claim, retry, the final restore) and
- * progress.  The host pool (sessions, agents, leases, facts) shared by the
- * workers is in executor_pool.c; what a worker does with one job on its
- * leased pair is in executor_job.c.
+ * executor: see executor.h.  This file: the executor object, a drain (every
+ * host connected at once, one worker thread per link, preflight, claim,
+ * retry, the final restore) and progress.  The host pool (sessions,
+ * agents, leases, facts) shared by the workers is in executor_pool.c; what
+ * a worker does with one job on its leased pair is in executor_job.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -251,8 +251,10 @@ preflight_done(struct executor *ex, int n, const char *err)
 }
 
 /*
- * Before any job: connects to both hosts of the link, deploys the agent and
- * records their facts, then waits until every link has done so.  Any
+ * Before any job: makes sure of both hosts of the link (exec_pool_connect()
+ * has normally connected them and deployed the agent already; a host that
+ * failed there reports its error here) and records their facts, then waits
+ * until every link has done so.  Any
  * failure (a wrong host key, a host that is down, an agent that does not
  * build) ends the run before a single knob is touched.  0 when all links
  * are ready.
@@ -468,6 +470,9 @@ executor_drain(struct executor *ex, int64_t run_id,
 	}
 	if (drain_start(ex, ws[0].st, err, errlen) == -1)
 		goto out;
+	/* Both ends of every link at once, so that no worker's first job
+	 * waits for its two agents to be built one after the other. */
+	exec_pool_connect(ex);
 	drain_workers(ex, ws);
 	if (ex->pre_failed) {
 		/* Nothing was applied anywhere: nothing to restore. */

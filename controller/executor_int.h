@@ -42,6 +42,10 @@ struct exec_host {
 	unsigned		 generation;	/* host_generation() at facts */
 	int			 probe;		/* first use in this drain */
 	int			 down;		/* did not answer a whole wait */
+	/* exec_pool_connect() failed for it: the next exec_host_connect()
+	 * reports pre_err instead of trying again at once. */
+	int			 pre_failed;
+	char			 pre_err[1024];
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
 	size_t			 nfacts;
@@ -100,6 +104,10 @@ void	exec_pool_free(struct executor *);
 /* Forgets what belonged to the last drain (facts rows, used, down);
  * sessions stay. */
 void	exec_pool_reset(struct executor *);
+/* Connects and deploys every host the executor's links use, all at once
+ * (one thread per host), before any worker runs; a host that fails keeps
+ * its error for its first exec_host_connect(). */
+void	exec_pool_connect(struct executor *);
 /* Waits until hosts a and b are both free and takes them. */
 void	exec_lease(struct executor *, size_t a, size_t b);
 void	exec_unlease(struct executor *, size_t a, size_t b);

@@ -231,9 +231,15 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 
 	args[0] = "serve"; args[1] = "--tool"; args[2] = tool;
 	args[3] = "--bind"; args[4] = l->server.address; args[5] = NULL;
+	if (wl->port != 0) {
+		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
+		args[5] = "--port"; args[6] = portbuf; args[7] = NULL;
+	}
 	if ((rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen)) !=
 	    EXEC_OK)
 		goto out;
+	/* The client goes where the server says it listens: the plan's
+	 * port, or the tool's default when the plan has none. */
 	snprintf(portbuf, sizeof portbuf, "%lld", r.u.serve.port);
 	agentctl_reply_free(&r);
 

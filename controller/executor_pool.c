@@ -6,7 +6,9 @@
  * host rebooted, sshd restarted) is noticed by host_sync() and the agent
  * deployed again.  Hosts are leased two at a time under the executor's
  * mutex: everything a worker does on a host it does while holding that
- * lease, so a session is never used by two threads at once.
+ * lease, so a session is never used by two threads at once.  Before the
+ * workers start, exec_pool_connect() opens every host's session from a
+ * thread of its own (no leases needed: nobody else runs yet).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -56,7 +58,64 @@ exec_pool_reset(struct executor *ex)
 		ex->hosts[i].down = 0;
 		ex->hosts[i].nfacts = 0;
 		ex->hosts[i].probe = 1;
+		ex->hosts[i].pre_failed = 0;
 	}
+}
+
+struct pool_conn {
+	struct executor		*ex;
+	struct exec_host	*h;
+	pthread_t		 thread;
+};
+
+static void *
+pool_connect_main(void *arg)
+{
+	struct pool_conn	*pc = arg;
+	struct exec_host	*h = pc->h;
+
+	if (exec_host_connect(pc->ex, h, h->pre_err, sizeof h->pre_err) == -1)
+		h->pre_failed = 1;
+	return NULL;
+}
+
+/*
+ * Building the agent on a fresh host takes seconds (20 s on a loaded
+ * machine), and a link's first job needs both ends: connecting them one
+ * after the other would make it wait twice that.  A host whose thread
+ * cannot be started is simply connected later, at its first use.
+ */
+void
+exec_pool_connect(struct executor *ex)
+{
+	struct pool_conn	*pc;
+	size_t			 i, k, n = 0, started;
+	size_t			 idx[2];
+
+	pc = xcalloc(ex->inv->nhosts > 0 ? ex->inv->nhosts : 1, sizeof *pc);
+	for (i = 0; i < ex->nlinks; i++) {
+		idx[0] = ex->links[i]->client.host_index;
+		idx[1] = ex->links[i]->server.host_index;
+		for (k = 0; k < 2; k++) {
+			size_t	j;
+
+			for (j = 0; j < n; j++)
+				if (pc[j].h == &ex->hosts[idx[k]])
+					break;
+			if (j < n)
+				continue;
+			pc[n].ex = ex;
+			pc[n].h = &ex->hosts[idx[k]];
+			n++;
+		}
+	}
+	for (started = 0; started < n; started++)
+		if (pthread_create(&pc[started].thread, NULL,
+		    pool_connect_main, &pc[started]) != 0)
+			break;
+	for (i = 0; i < started; i++)
+		pthread_join(pc[i].thread, NULL);
+	free(pc);
 }
 
 /*
@@ -95,6 +154,12 @@ exec_host_connect(struct executor *ex, struct exec_host *h, char *err,
 {
 	struct host_opts	o;
 
+	if (h->pre_failed) {
+		/* Just tried by exec_pool_connect(): its error, once. */
+		h->pre_failed = 0;
+		util_seterr(err, errlen, "%s", h->pre_err);
+		return -1;
+	}
 	if (h->host != NULL) {
 		/*
 		 * The first use in a drain proves the session alive: since

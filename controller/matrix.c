@@ -112,6 +112,12 @@ matrix_expand(const struct config_plan *plan,
 	return 0;
 }
 
+/*
+ * The port (wl->port) is left out on purpose: it only says where the
+ * server listens, not what is measured, so a plan that moves iperf3 off
+ * 5201 still adds to the same series (stats group by this key) as one that
+ * does not.
+ */
 int
 matrix_workload_key(const struct config_workload *w, char *buf, size_t len)
 {

@@ -54,6 +54,7 @@ void	matrix_knobs_at(const struct config_knobset *, size_t i,
 /*
  * A workload's canonical key, e.g. "iperf2:len=512k,nodelay=on,parallel=1,
  * time=30,window=1024k" or "scp:size=1440k"; -1 if it does not fit.
+ * What is measured only: the server's port is not part of it.
  */
 int	matrix_workload_key(const struct config_workload *, char *buf,
 	    size_t len);

@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "run.h"
 #include "run_int.h"
+#include "ssh.h"
 #include "store.h"
 #include "util.h"
 
@@ -237,12 +238,36 @@ run_not_started(struct run *r, struct run_result *res, const char *why,
 	return RUN_FAIL;
 }
 
+/* The run's executor as a run_drain_fn. */
+static int
+run_drain_ex(void *arg, int64_t id, struct executor_summary *sum, char *err,
+    size_t errlen)
+{
+	return executor_drain(arg, id, sum, err, errlen);
+}
+
+/* The planned jobs, then the adaptive rounds; -1: not started (e). */
+static int
+run_drive_all(struct run *r, struct executor *ex, struct run_track *t,
+    struct executor_summary *sum, char *e, size_t elen)
+{
+	if (run_track_drain(t, run_drain_ex, ex, sum, e, elen) == -1)
+		return -1;
+	if (r->plan->stats.adaptive && !sum->stopped &&
+	    run_adaptive(r, t, run_drain_ex, ex, sum, e, elen) == -1)
+		log_warnx("run %lld: adaptive sampling: %s", (long long)r->id,
+		    e);
+	return 0;
+}
+
 enum run_status
 run_start(struct run *r, const struct run_drive *drive,
     struct run_result *res, char *err, size_t errlen)
 {
 	struct executor_opts	 opts;
 	struct executor		*ex;
+	struct ssh_stats	 s0, s1;
+	struct run_track	 t;
 	char			 e[1024];
 
 	util_seterr(err, errlen, "%s", "");
@@ -251,25 +276,33 @@ run_start(struct run *r, const struct run_drive *drive,
 	opts.owner = r->owner;
 	if (drive != NULL) {
 		opts.stop = drive->stop;
-		opts.progress = drive->progress;
-		opts.progress_arg = drive->progress_arg;
+		/* The executor counts per drain; the track counts the run
+		 * (without a callback the executor logs retries itself). */
+		if (drive->progress != NULL) {
+			opts.progress = run_track_progress;
+			opts.progress_arg = &t;
+		}
 	}
 	memset(&res->sum, 0, sizeof res->sum);
 	res->run_id = r->id;
 	res->ncancelled = 0;
+	res->handshakes = 0;
+	if (run_track_init(&t, r, drive, e, sizeof e) == -1)
+		return run_not_started(r, res, e, err, errlen);
 	/* One executor for the planned jobs and every adaptive round: each
 	 * host is connected (and its agent checked) once. */
+	ssh_stats_get(&s0);
 	if ((ex = executor_new(r->inv, r->plan, &opts, e, sizeof e)) == NULL)
 		return run_not_started(r, res, e, err, errlen);
-	if (executor_drain(ex, r->id, &res->sum, e, sizeof e) == -1) {
+	if (run_drive_all(r, ex, &t, &res->sum, e, sizeof e) == -1) {
 		executor_free(ex);
 		return run_not_started(r, res, e, err, errlen);
 	}
-	if (r->plan->stats.adaptive && !res->sum.stopped &&
-	    run_adaptive(r, ex, &res->sum, e, sizeof e) == -1)
-		log_warnx("run %lld: adaptive sampling: %s", (long long)r->id,
-		    e);
 	executor_free(ex);
+	ssh_stats_get(&s1);
+	res->handshakes = s1.handshakes - s0.handshakes;
+	log_info("run %lld: %lld SSH handshakes in all its rounds",
+	    (long long)r->id, (long long)res->handshakes);
 	if (res->sum.stopped) {
 		res->outcome = RUN_OUTCOME_INTERRUPTED;
 		if (run_cancel_as(r, "interrupted", "interrupted by a signal",

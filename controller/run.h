@@ -9,9 +9,11 @@
  * (the caller's stop flag was set; the jobs left are cancelled, not
  * resumed).
  *
- * Nothing here prints to stdout or exits: progress goes to a callback,
- * diagnostics to log_*, errors to the caller's buffer, so the CLI and a
- * daemon drive runs the same way.  Store states today: a created run is
+ * Nothing here prints to stdout or exits: progress (one job counter over
+ * the whole run, its rounds included) and events (the plan with its worst
+ * case and ETA up front, each adaptive round as it starts) go to
+ * callbacks, diagnostics to log_*, errors to the caller's buffer, so the
+ * CLI and a daemon drive runs the same way.  Store states today: a created run is
  * "running" at once; a run whose controller died stays "running" until
  * resumed.
  */
@@ -45,17 +47,71 @@ struct run_result {
 	int64_t			run_id;		/* 0 until created/resumed */
 	int			resumed;
 	enum run_outcome	outcome;
-	struct executor_summary	sum;		/* over every round */
+	struct executor_summary	sum;		/* the run's jobs, every
+						 * round's once; restore
+						 * failures of every round */
 	int64_t			ncancelled;	/* RUN_OUTCOME_INTERRUPTED */
+	int64_t			handshakes;	/* SSH handshakes the run's
+						 * executor made, all rounds */
 };
 
-/* How to drive a run: all optional (NULL). */
+/*
+ * Progress after every job, counted over the whole run (one counter across
+ * the planned jobs and every adaptive round, resumed work included).
+ */
+struct run_progress {
+	/* The job that just ended; done, total (the jobs queued so far),
+	 * failed and retried count the whole run; elapsed_ms is this
+	 * process's driving time; eta_ms is to the end of the jobs queued so
+	 * far (-1 until known). */
+	struct executor_progress job;
+	int64_t	worst;		/* jobs if every comparison goes to max_samples
+				 * (== job.total when not adaptive) */
+	int64_t	eta_worst_ms;	/* to the end of the worst case; -1 */
+	int	round;		/* 1: the planned jobs; 2..: adaptive rounds */
+	int	adaptive;	/* the plan's stats.adaptive */
+};
+
+enum run_event_kind {
+	RUN_EVENT_PLANNED,	/* before the first job is driven */
+	RUN_EVENT_ROUND,	/* an adaptive round queued its jobs */
+	RUN_EVENT_SETTLED,	/* the adaptive rounds ended: nothing to add */
+};
+
+/*
+ * What a run says once (PLANNED) and round by round.  The ETAs are a job's
+ * wall time so far times the jobs left; before any job has ended they are
+ * the plan's guess (each job its workload's time, settle and a second, the
+ * links side by side) and eta_estimated is 1; -1 when there is none.
+ */
+struct run_event {
+	enum run_event_kind	kind;
+	int			round;	/* ROUND: 2, 3, ...; SETTLED: last */
+	int64_t			added;	/* ROUND: jobs it queued */
+	/* ROUND: the inconclusive comparisons its jobs are for; SETTLED: those
+	 * left inconclusive at max_samples (0: every one decided). */
+	int64_t			inconclusive;
+	int			adaptive;	/* the plan's stats.adaptive */
+	int64_t			planned;	/* jobs when driving started */
+	int64_t			total;		/* jobs so far */
+	int64_t			worst;		/* as in run_progress */
+	int64_t			done;		/* ended so far (whole run) */
+	int64_t			eta_ms;		/* to total; -1 */
+	int64_t			eta_worst_ms;	/* to worst; -1 */
+	int			eta_estimated;
+};
+
+/* How to drive a run: all optional (NULL).  The callbacks are called from
+ * the executor's worker threads (progress) or the driving thread (event),
+ * one at a time. */
 struct run_drive {
 	/* Set (e.g. by a signal handler) to stop: the executor's workers
 	 * finish their step, restore their hosts and leave. */
 	volatile sig_atomic_t	*stop;
-	void	(*progress)(const struct executor_progress *, void *);
+	void	(*progress)(const struct run_progress *, void *);
 	void	*progress_arg;
+	void	(*event)(const struct run_event *, void *);
+	void	*event_arg;
 };
 
 /* A run open for driving: its store handle, inventory, plan and owner. */
@@ -98,8 +154,9 @@ const struct config_plan *run_plan(const struct run *);
  * on the same executor (more repetitions for inconclusive comparisons, up
  * to max_samples; the host sessions are reused); then
  * finishes it (run_finish()) or, when *stop was set, cancels what is left
- * ("interrupted by a signal").  res->outcome says which; res->sum counts
- * the jobs of every round.  Returns RUN_OK when the run was driven to its
+ * ("interrupted by a signal").  Says what is planned, and each round, to
+ * drive->event.  res->outcome says which; res->sum counts the run's jobs
+ * (every round's, each once).  Returns RUN_OK when the run was driven to its
  * end whatever its jobs did, RUN_FAIL when it could not start (the run is
  * marked failed "not started: ...", err says why, nothing on a host was
  * changed).

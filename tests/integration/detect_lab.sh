@@ -32,12 +32,26 @@ cat > "$TMP/plan.json" <<'PLAN'
 }
 PLAN
 t0=$(now_ms)
-"$LABRAT" run --db "$DB" --inventory "$INV" --plan "$TMP/plan.json" \
+"$LABRAT" -v run --db "$DB" --inventory "$INV" --plan "$TMP/plan.json" \
     >"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err"; fail "labrat run failed"; }
 njobs=$(sq "$DB" 'SELECT count(*) FROM jobs')
 note "run: $(( ($(now_ms) - t0) / 1000 )) s, $njobs jobs"
 # 2 links x 4 combinations x 4 planned: adaptive sampling added jobs.
 [ "$njobs" -gt 32 ] || fail "no repetitions were added ($njobs jobs)"
+# The rounds are announced, the worst case (8 series x 8) said up front,
+# and N/M counts the run's jobs across rounds, ending at the last job.
+grep -q "^labrat: 32 jobs planned, up to 64 with adaptive sampling, ETA [0-9]*m[0-9]*s\.\.[0-9]*m[0-9]*s" "$TMP/run.err" ||
+    fail "no worst case up front: $(grep -m1 'planned' "$TMP/run.err")"
+grep -q "^labrat: round 2: [0-9]* more jobs for [0-9]* inconclusive comparisons* ([0-9]* jobs" "$TMP/run.err" ||
+    fail "round 2 not announced: $(grep 'round\|adaptive' "$TMP/run.err")"
+grep -q "^labrat: adaptive sampling done after round [0-9]*: $njobs jobs" "$TMP/run.err" ||
+    fail "adaptive end not said: $(grep 'adaptive' "$TMP/run.err")"
+# One executor for the planned jobs and every adaptive round: each of the
+# lab's 4 hosts is connected once, not once per round.
+grep -q "^labrat: run [0-9]*: 4 SSH handshakes in all its rounds" "$TMP/run.err" ||
+    fail "not one SSH session per host: $(grep 'SSH handshakes' "$TMP/run.err")"
+grep -q "^labrat: job $njobs/$njobs " "$TMP/run.err" ||
+    fail "the job counter does not end at $njobs/$njobs: $(grep '^labrat: job' "$TMP/run.err" | tail -1)"
 
 "$LABRAT" report --db "$DB" >"$TMP/report.txt" || fail "labrat report failed"
 cat "$TMP/report.txt"

@@ -79,6 +79,11 @@ note "matrix: 12 jobs in $(( $(now_ms) - t0 )) ms"
 RUN=$(sq "$DB" "SELECT max(id) FROM runs")
 grep -q "^run $RUN: 12 jobs, 12 done, 0 failed, 0 cancelled" "$TMP/m.out" ||
     fail "summary: $(cat "$TMP/m.out")"
+# Not adaptive: the plan said up front with its ETA, no "up to", no round.
+grep -q "^labrat: 12 jobs planned, ETA [0-9]*m[0-9]*s (estimated from the plan)$" "$TMP/m.err" ||
+    fail "no plan line: $(grep -m1 planned "$TMP/m.err")"
+! grep -q "up to\|round [0-9]" "$TMP/m.err" || fail "a worst case or round without adaptive sampling"
+grep -q "^labrat: job 12/12 " "$TMP/m.err" || fail "the counter does not end at 12/12"
 [ "$(sq "$DB" "SELECT state FROM runs WHERE id = $RUN")" = done ] ||
     fail "run state $(sq "$DB" "SELECT state, reason FROM runs WHERE id = $RUN")"
 [ "$(sq "$DB" "SELECT count(*) FROM jobs WHERE run_id = $RUN AND state = 'done'")" = 12 ] ||
@@ -172,6 +177,8 @@ done
 # --- the summary again, as JSON.
 "$LABRAT" run --db "$DB" --resume "$RUN" --format json >"$TMP/j.out" 2>"$TMP/j.err" ||
     fail "resume of a finished run: $(cat "$TMP/j.err")"
+grep -q "^labrat: 12 jobs planned, 12 ended: nothing left to run$" "$TMP/j.err" ||
+    fail "resume of a finished run: $(grep planned "$TMP/j.err")"
 jq -e '.jobs.done == 12 and ([.series[] | select(.tool == "iperf3")] | length) == 8' \
     "$TMP/j.out" >/dev/null || fail "JSON summary: $(cat "$TMP/j.out")"
 echo "PASS run_matrix"

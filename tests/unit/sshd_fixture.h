@@ -91,6 +91,28 @@ fx_port_open(int port)
 	return r == 0;
 }
 
+/*
+ * A TCP port on 127.0.0.1 for a workload server that no other test run
+ * (another ctest, another worktree) picks at the same time: derived from
+ * our pid, in 10000-29999 (below the kernel's ephemeral range, apart from
+ * iperf's 5001/5201), and free right now (bind() succeeds); -1 if none of
+ * 200 tries is.  Test programs started together have nearby pids: * 7
+ * leaves each room to step past a taken port without meeting the next.
+ */
+static __attribute__((unused)) int
+fx_free_port(void)
+{
+	int	i, port;
+
+	for (i = 0; i < 200; i++) {
+		port = 10000 + (int)(((unsigned)getpid() * 7u + (unsigned)i) %
+		    20000u);
+		if (fx_port_free(port))
+			return port;
+	}
+	return -1;
+}
+
 /* Sends sig to every descendant of pid (found through /proc), by pid. */
 static __attribute__((unused)) void
 fx_signal_children(pid_t pid, int sig)

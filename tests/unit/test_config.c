@@ -321,6 +321,7 @@ test_defaults_and_paths(void **state)
 	assert_int_equal(plan->tso_on, CONFIG_TSO_ON_SENDER);
 	assert_int_equal(plan->workloads[0].time, 10);
 	assert_int_equal(plan->workloads[0].parallel, 1);
+	assert_int_equal(plan->workloads[0].port, 0);	/* the tool's own */
 	assert_null(plan->workloads[0].len);
 	assert_int_equal(plan->stats.min_samples, 5);
 	assert_int_equal(plan->stats.max_samples, 20);

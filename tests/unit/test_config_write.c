@@ -63,6 +63,7 @@ workload_eq(const struct config_workload *a, const struct config_workload *b)
 	assert_int_equal(a->nodelay, b->nodelay);
 	assert_int_equal(a->time, b->time);
 	assert_int_equal(a->parallel, b->parallel);
+	assert_int_equal(a->port, b->port);
 	str_eq(a->size, b->size);
 	assert_int_equal(a->size_bytes, b->size_bytes);
 	assert_int_equal(a->links == NULL, b->links == NULL);
@@ -167,7 +168,8 @@ static const char every_key[] =
     "  \"timeouts\": { \"settle_ms\": 0, \"job\": 30, \"connect\": 5 },"
     "  \"workloads\": ["
     "    { \"parallel\": 4, \"tool\": \"iperf3\", \"time\": 5,"
-    "      \"window\": \"1M\", \"nodelay\": false, \"len\": \"65536\" },"
+    "      \"window\": \"1M\", \"nodelay\": false, \"len\": \"65536\","
+    "      \"port\": 15201 },"
     "    { \"tool\": \"scp\", \"size\": \"2G\", \"links\": [\"b-2\"] },"
     "    { \"tool\": \"iperf2\" } ],"
     "  \"tso_on\": \"both\","
@@ -200,9 +202,9 @@ test_every_key(void **state)
 	    "\"lro\":[false],\"nat\":[\"kernel\",\"off\",\"divert\"]}}},"
 	    "\"tso_on\":\"both\",\"workloads\":[{\"tool\":\"iperf3\","
 	    "\"len\":\"65536\",\"window\":\"1M\",\"nodelay\":false,\"time\":5,"
-	    "\"parallel\":4},{\"tool\":\"scp\",\"size\":\"2G\",\"links\":["
-	    "\"b-2\"]},{\"tool\":\"iperf2\",\"nodelay\":false,\"time\":10,"
-	    "\"parallel\":1}],\"repetitions\":3,\"timeouts\":{\"connect\":5,"
+	    "\"parallel\":4,\"port\":15201},{\"tool\":\"scp\",\"size\":"
+	    "\"2G\",\"links\":[\"b-2\"]},{\"tool\":\"iperf2\","
+	    "\"nodelay\":false,\"time\":10,\"parallel\":1}],\"repetitions\":3,\"timeouts\":{\"connect\":5,"
 	    "\"job\":30,\"settle_ms\":0},\"retries\":0,\"stats\":{\"alpha\":"
 	    "0.01,\"min_effect\":0.1,\"min_samples\":3,\"max_samples\":7,"
 	    "\"collapse_factor\":2.5,\"adaptive\":false}}");

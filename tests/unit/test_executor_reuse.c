@@ -6,7 +6,10 @@
  * second none, each records its run's facts and runs its iperf3 jobs over
  * lo; after sshd restarted between drains the next drain revives both
  * sessions and still runs; the one-shot executor_run() connects afresh.
- * The ssh module's counters say what connected.
+ * Both hosts are connected at once, each with its own error (a wrong
+ * client host key does not keep the server from being connected, and is
+ * the run's error without a second try).  The ssh module's counters say
+ * what connected.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,9 +31,9 @@ static char dbpath[300];
 static struct config_inventory *inv;
 static struct config_plan *plan;
 
-static const char plan_text[] = "{\"links\":[\"l\"],\"workloads\":"
-    "[{\"tool\":\"iperf3\",\"time\":1}],\"repetitions\":2,"
-    "\"timeouts\":{\"connect\":5,\"job\":30},\"retries\":0}";
+/* iperf3 on a port of this run's own (fx_free_port()), not 5201, so two
+ * test runs at once do not meet on it. */
+static char plan_text[256];
 
 static int64_t
 handshakes(void)
@@ -155,6 +158,60 @@ test_two_drains_connect_once(void **state)
 	store_close(st);
 }
 
+/*
+ * Both ends of a link are connected at once, each with its own error: the
+ * client's host key is wrong, yet the server is connected beside it (one
+ * after the other, the client's failure stopped everything), and the
+ * client's error is the run's, reported without a second try.
+ */
+static void
+test_hosts_connected_at_once(void **state)
+{
+	struct config_inventory	*bad;
+	struct config_errors	 e;
+	struct executor_opts	 opts;
+	struct executor_summary	 sum;
+	struct ssh_stats	 s0, s1;
+	struct store		*st;
+	char			 err[1024], *text;
+
+	(void)state;
+	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
+	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
+	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
+	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
+	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
+	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
+	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
+	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
+	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
+	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", fx.port, fx.key,
+	    fx.kh_wrong, fx.port, fx.key, fx.known_hosts);
+	config_errors_init(&e);
+	bad = config_inventory_parse("/tmp/test_executor_reuse.json", text,
+	    strlen(text), &e);
+	free(text);
+	config_errors_free(&e);
+	assert_non_null(bad);
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) != 0)
+		fail_msg("store: %s", err);
+	memset(&opts, 0, sizeof opts);
+	opts.db_path = dbpath;
+	opts.owner = "test:1";
+	ssh_stats_get(&s0);
+	assert_int_equal(executor_run(bad, plan, new_run(st), &opts, &sum, err,
+	    sizeof err), -1);
+	ssh_stats_get(&s1);
+	print_message("wrong client key: %s\n", err);
+	assert_non_null(strstr(err, "fx-a"));
+	assert_non_null(strstr(err, "MISMATCH"));
+	assert_int_equal(s1.connects - s0.connects, 2);	/* each once */
+	assert_int_equal(s1.handshakes - s0.handshakes, 1);	/* fx-b */
+	store_close(st);
+	config_inventory_free(bad);
+}
+
 /* A plan link the inventory lacks is refused up front. */
 static void
 test_unknown_link(void **state)
@@ -185,6 +242,7 @@ group_setup(void **state)
 	struct config_errors	 e;
 	char			*text;
 	size_t			 i;
+	int			 port;
 
 	(void)state;
 	if (fx_setup(&fx) != 0) {
@@ -192,6 +250,14 @@ group_setup(void **state)
 		return -1;
 	}
 	ssh_global_init();
+	if ((port = fx_free_port()) == -1) {
+		fprintf(stderr, "no free port on 127.0.0.1\n");
+		return -1;
+	}
+	snprintf(plan_text, sizeof plan_text, "{\"links\":[\"l\"],"
+	    "\"workloads\":[{\"tool\":\"iperf3\",\"time\":1,\"port\":%d}],"
+	    "\"repetitions\":2,\"timeouts\":{\"connect\":5,\"job\":30},"
+	    "\"retries\":0}", port);
 	snprintf(dbpath, sizeof dbpath, "%s/lr-exreuse-%ld.db",
 	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	    (long)getpid());
@@ -236,6 +302,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_drains_connect_once),
+		cmocka_unit_test(test_hosts_connected_at_once),
 		cmocka_unit_test(test_unknown_link),
 	};
 

@@ -277,7 +277,7 @@ test_workload_keys(void **state)
 	plan = plan_from("{\"links\":[\"a\"],\"workloads\":[{\"tool\":"
 	    "\"iperf2\",\"len\":\"512k\",\"window\":\"1024k\",\"nodelay\":"
 	    "true,\"time\":30},{\"tool\":\"iperf3\"},{\"tool\":\"scp\","
-	    "\"size\":\"1440k\"}]}");
+	    "\"size\":\"1440k\"},{\"tool\":\"iperf3\",\"port\":15201}]}");
 	assert_int_equal(matrix_workload_key(&plan->workloads[0], key,
 	    sizeof key), 0);
 	assert_string_equal(key, "iperf2:len=512k,nodelay=on,parallel=1,"
@@ -290,6 +290,11 @@ test_workload_keys(void **state)
 	assert_string_equal(key, "scp:size=1440k");
 	assert_int_equal(matrix_workload_key(&plan->workloads[0], key, 10),
 	    -1);
+	/* A port does not change what is measured: same key, same series. */
+	assert_int_equal(plan->workloads[3].port, 15201);
+	assert_int_equal(matrix_workload_key(&plan->workloads[3], key,
+	    sizeof key), 0);
+	assert_string_equal(key, "iperf3:nodelay=off,parallel=1,time=10");
 	config_plan_free(plan);
 }
 

@@ -571,7 +571,7 @@ test_adaptive_queue(void **state)
 	measure(st, run_id(r), "bce", 1);
 	for (looks = 0; looks < RUN_ADAPTIVE_ROUNDS; looks++) {
 		assert_int_equal(run_adaptive_queue(st, run_plan(r),
-		    run_id(r), &added, err, sizeof err), 0);
+		    run_id(r), &added, NULL, NULL, err, sizeof err), 0);
 		if (added == 0)
 			break;
 		c = counts(st, run_id(r));
@@ -591,6 +591,174 @@ test_adaptive_queue(void **state)
 	store_close(st);
 }
 
+/* What the stand-in drive saw. */
+static struct run_event	evs[32];
+static size_t		nevs;
+static int64_t		nprog, prog_bad, first_done, last_done, last_total;
+
+static void
+on_event(const struct run_event *ev, void *arg)
+{
+	(void)arg;
+	if (nevs < sizeof evs / sizeof evs[0])
+		evs[nevs++] = *ev;
+}
+
+static void
+on_progress(const struct run_progress *rp, void *arg)
+{
+	(void)arg;
+	if (rp->job.done <= last_done || rp->job.done > rp->job.total ||
+	    rp->worst < rp->job.total || rp->round != (int)nevs)
+		prog_bad++;
+	if (nprog++ == 0)
+		first_done = rp->job.done;
+	last_done = rp->job.done;
+	last_total = rp->job.total;
+}
+
+struct fake_drain {
+	struct run_track	*t;
+	struct store		*st;
+	int			 ndrains;
+};
+
+/*
+ * A stand-in for executor_drain(): every queued job finished (em exact,
+ * bce noisy), its progress reported as the executor reports it (counted
+ * from 0 in each drain, its total the jobs queued at the drain's start),
+ * and the whole run's counts in the summary, as the executor gives them.
+ */
+static int
+fake_drain(void *arg, int64_t id, struct executor_summary *sum, char *err,
+    size_t errlen)
+{
+	struct fake_drain		*fd = arg;
+	struct executor_progress	 p;
+	struct store_counts		 c;
+	int64_t				 k;
+
+	(void)err;
+	(void)errlen;
+	c = counts(fd->st, id);
+	memset(&p, 0, sizeof p);
+	p.total = c.n[STORE_JOB_QUEUED];
+	measure(fd->st, id, "em", 0);
+	measure(fd->st, id, "bce", 1);
+	p.link = "em";
+	p.knobs = "";
+	p.tool = "iperf3";
+	p.state = "done";
+	p.throughput_bps = 9.4e8;
+	p.attempt = 1;
+	for (k = 1; k <= p.total; k++) {
+		p.done = k;
+		p.elapsed_ms = k * 10;
+		run_track_progress(&p, fd->t);
+	}
+	c = counts(fd->st, id);
+	memset(sum, 0, sizeof *sum);
+	sum->done = c.n[STORE_JOB_DONE];
+	sum->failed = c.n[STORE_JOB_FAILED];
+	sum->cancelled = c.n[STORE_JOB_CANCELLED];
+	fd->ndrains++;
+	return 0;
+}
+
+/*
+ * Adaptive rounds through the run's counter, on a stand-in drain: the
+ * worst case and the plan's ETA up front, each round announced with its
+ * jobs and comparisons, one job counter from the jobs done before (as a
+ * resume finds them) to the run's last job, and a summary that counts
+ * each job once.
+ */
+static void
+test_adaptive_rounds(void **state)
+{
+	struct run_drive	 drive;
+	struct run_track	 t;
+	struct executor_summary	 sum;
+	struct fake_drain	 fd;
+	struct store_counts	 c;
+	struct run		*r;
+	struct store		*st;
+	char			 err[512];
+	int64_t			 total;
+	size_t			 i;
+
+	(void)state;
+	st = db_open();
+	r = create(deadinv, NULL);
+	measure(st, run_id(r), "em", 0);	/* 16 jobs done before */
+	memset(&drive, 0, sizeof drive);
+	drive.progress = on_progress;
+	drive.event = on_event;
+	nevs = 0;
+	nprog = prog_bad = last_done = 0;
+	assert_int_equal(run_track_init(&t, r, &drive, err, sizeof err), 0);
+	memset(&fd, 0, sizeof fd);
+	fd.t = &t;
+	fd.st = st;
+	memset(&sum, 0, sizeof sum);
+	assert_int_equal(run_track_drain(&t, fake_drain, &fd, &sum, err,
+	    sizeof err), 0);
+	assert_int_equal(run_adaptive(r, &t, fake_drain, &fd, &sum, err,
+	    sizeof err), 0);
+
+	/* Up front: 48 planned, 12 series x max_samples 8 at worst; the
+	 * plan's ETA: bce's 16 iperf3 (2 s + 0.2 + 1) and 16 scp (10 s +
+	 * 0.2 + 1) jobs are the longest link, 230.4 s over 48 jobs. */
+	assert_true(nevs >= 3);
+	assert_int_equal(evs[0].kind, RUN_EVENT_PLANNED);
+	assert_int_equal(evs[0].adaptive, 1);
+	assert_int_equal(evs[0].planned, DEMO_JOBS);
+	assert_int_equal(evs[0].total, DEMO_JOBS);
+	assert_int_equal(evs[0].worst, 96);
+	assert_int_equal(evs[0].done, 16);
+	assert_int_equal(evs[0].eta_estimated, 1);
+	assert_int_equal(evs[0].eta_ms, 4800 * (DEMO_JOBS - 16));
+	assert_int_equal(evs[0].eta_worst_ms, 4800 * (96 - 16));
+	/* Every round announced, numbered from 2, its jobs counted. */
+	total = DEMO_JOBS;
+	for (i = 1; i + 1 < nevs; i++) {
+		assert_int_equal(evs[i].kind, RUN_EVENT_ROUND);
+		assert_int_equal(evs[i].round, (int)i + 1);
+		assert_true(evs[i].added > 0);
+		/* some of bce's 8 one-knob comparisons (4 per workload);
+		 * em's are decided */
+		assert_true(evs[i].inconclusive > 0);
+		assert_true(evs[i].inconclusive <= 8);
+		total += evs[i].added;
+		assert_int_equal(evs[i].total, total);
+		assert_int_equal(evs[i].done, total - evs[i].added);
+		assert_int_equal(evs[i].worst, 96);
+		assert_int_equal(evs[i].eta_estimated, 0);
+		assert_true(evs[i].eta_worst_ms >= evs[i].eta_ms);
+	}
+	/* Then settled: bce's comparisons left inconclusive at max. */
+	assert_int_equal(evs[nevs - 1].kind, RUN_EVENT_SETTLED);
+	assert_int_equal(evs[nevs - 1].round, (int)nevs - 1);
+	assert_true(evs[nevs - 1].inconclusive > 0);
+	assert_true(evs[nevs - 1].inconclusive <= 8);
+	assert_int_equal(evs[nevs - 1].total, total);
+	c = counts(st, run_id(r));
+	assert_int_equal(c.total, total);
+	assert_int_equal(c.n[STORE_JOB_DONE], total);
+	assert_true(total <= 96);
+	assert_int_equal(fd.ndrains, (int)nevs - 1);
+	/* One counter: from the jobs done before to the last, never back. */
+	assert_int_equal(prog_bad, 0);
+	assert_int_equal(first_done, 17);
+	assert_int_equal(last_done, total);
+	assert_int_equal(last_total, total);
+	assert_int_equal(nprog, total - 16);
+	/* The summary counts each job once, not once per round. */
+	assert_int_equal(sum.done, total);
+	assert_int_equal(sum.failed, 0);
+	run_free(r);
+	store_close(st);
+}
+
 int
 main(void)
 {
@@ -603,6 +771,7 @@ main(void)
 		cmocka_unit_test(test_resume_finished),
 		cmocka_unit_test(test_execute),
 		cmocka_unit_test(test_adaptive_queue),
+		cmocka_unit_test(test_adaptive_rounds),
 	};
 
 	(void)kn;	/* store_fixture.h's knob helper: not needed here */

@@ -53,7 +53,7 @@ write_lo_lab(void)
 {
 	struct passwd	*pw = getpwuid(geteuid());
 	char		 text[4096], host[2][1024];
-	int		 i;
+	int		 i, port;
 
 	for (i = 0; i < 2; i++)
 		snprintf(host[i], sizeof host[i], "{ \"name\": \"lo-%c\", "
@@ -71,13 +71,18 @@ write_lo_lab(void)
 	    "\"127.0.0.1\" }, \"nat\": null } ] }\n", host[0], host[1]);
 	snprintf(loinv, sizeof loinv, "%s/lo-lab.json", tmp);
 	write_text(loinv, text);
+	/* iperf3 on a port of this run's own, not 5201: two test runs at
+	 * once must not meet on it. */
+	if ((port = fx_free_port()) == -1)
+		fail_msg("no free port on 127.0.0.1");
 	for (i = 1; i <= 2; i++) {
 		snprintf(text, sizeof text, "{ \"links\": [\"lo\"], "
 		    "\"workloads\": [ { \"tool\": \"iperf3\", \"len\": "
-		    "\"128k\", \"time\": 1 } ], \"repetitions\": %d, "
+		    "\"128k\", \"time\": 1, \"port\": %d } ], "
+		    "\"repetitions\": %d, "
 		    "\"timeouts\": { \"connect\": 5, \"job\": 30, "
 		    "\"settle_ms\": 0 }, \"retries\": 0, "
-		    "\"stats\": { \"adaptive\": false } }\n", i);
+		    "\"stats\": { \"adaptive\": false } }\n", port, i);
 		snprintf(i == 1 ? loplan1 : loplan2, sizeof loplan1,
 		    "%s/lo-plan%d.json", tmp, i);
 		write_text(i == 1 ? loplan1 : loplan2, text);
@@ -175,7 +180,7 @@ why_failed(int64_t id)
 
 /* Stops the run after its first job, as SIGINT does. */
 static void
-stop_after_first(const struct executor_progress *p, void *arg)
+stop_after_first(const struct run_progress *p, void *arg)
 {
 	volatile sig_atomic_t	*stop = arg;
 
@@ -184,12 +189,24 @@ stop_after_first(const struct executor_progress *p, void *arg)
 	*stop = 1;
 }
 
+static struct run_event	planned_ev;
+static int		nevents;
+
 static void
-count_progress(const struct executor_progress *p, void *arg)
+count_progress(const struct run_progress *p, void *arg)
 {
 	(void)arg;
-	assert_true(p->done <= p->total);
+	assert_true(p->job.done <= p->job.total);
+	assert_int_equal(p->worst, p->job.total);	/* not adaptive */
 	nprogress++;
+}
+
+static void
+count_event(const struct run_event *ev, void *arg)
+{
+	(void)arg;
+	if (nevents++ == 0)
+		planned_ev = *ev;
 }
 
 /* Driven on a host: created -> running -> done, its sample stored. */
@@ -214,7 +231,8 @@ test_drive_done(void **state)
 	rq.inventory = loinv;
 	rq.plan = loplan1;
 	rq.drive.progress = count_progress;
-	nprogress = 0;
+	rq.drive.event = count_event;
+	nprogress = nevents = 0;
 	config_errors_init(&errs);
 	if (run_execute(&rq, &res, &errs, err, sizeof err) != RUN_OK)
 		fail_msg("run_execute: outcome %d: %s; %s", res.outcome, err,
@@ -225,6 +243,15 @@ test_drive_done(void **state)
 	assert_int_equal(res.sum.failed, 0);
 	assert_int_equal(res.sum.restore_failures, 0);
 	assert_int_equal(nprogress, 1);
+	/* Said up front, once: one job, no adaptive rounds. */
+	assert_int_equal(nevents, 1);
+	assert_int_equal(planned_ev.kind, RUN_EVENT_PLANNED);
+	assert_int_equal(planned_ev.planned, 1);
+	assert_int_equal(planned_ev.worst, 1);
+	assert_int_equal(planned_ev.adaptive, 0);
+	/* iperf3 1 s, settle 0, and a second's overhead */
+	assert_int_equal(planned_ev.eta_ms, 2000);
+	assert_int_equal(planned_ev.eta_estimated, 1);
 	st = db_open();
 	rr = row(st, res.run_id);
 	assert_int_equal(rr.state, STORE_RUN_DONE);
