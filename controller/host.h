@@ -14,6 +14,10 @@
  *
  * Like an ssh_conn, a struct host is used by one thread at a time;
  * ssh_global_init() must have run before the first host_open().
+ *
+ * host_survey() (host_survey.c) does that for every host of an inventory
+ * in parallel, one thread per host, and holds the inventory's declared
+ * driver and chip against what each host reported (`labrat hosts`).
  */
 #ifndef LABRAT_HOST_H
 #define LABRAT_HOST_H
