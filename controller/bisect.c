@@ -1,8 +1,8 @@
 /*
  * bisect: the pure bisection state machine; see bisect.h for the rules it
  * follows (endpoint checks, midpoint search with skips, verification,
- * confidence, replay).  The sampling decisions follow the machine, at the
- * end of this file.
+ * confidence, replay).  The sampling decisions (how many samples, and the
+ * verdict of a revision's samples) are in bisect_judge.c.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -524,6 +524,39 @@ confidence(const struct bisect *b)
 	return (exp(l));
 }
 
+static int
+measured(const struct rev *r)
+{
+	return r->ngood + r->nbad + r->nskip > 0;
+}
+
+/* A bound is named only once measured: an endpoint not checked yet is
+ * not known good or bad. */
+static void
+running_reason(const struct bisect *b, char *buf, size_t len)
+{
+	int	lo = measured(&b->revs[b->lo]), hi = measured(&b->revs[b->hi]);
+
+	if (lo && hi)
+		snprintf(buf, len, "running: last good %s, first bad %s",
+		    b->revs[b->lo].id, b->revs[b->hi].id);
+	else if (lo)
+		snprintf(buf, len, "running: last good %s; the bad endpoint "
+		    "not checked yet", b->revs[b->lo].id);
+	else if (hi)
+		snprintf(buf, len, "running: first bad %s; the good endpoint "
+		    "not checked yet", b->revs[b->hi].id);
+	else
+		snprintf(buf, len, "running: no endpoint checked yet");
+}
+
+void
+bisect_explain(struct bisect *b, const char *reason)
+{
+	if (b->phase == PH_FAILED && reason != NULL && reason[0] != '\0')
+		snprintf(b->reason, sizeof(b->reason), "%s", reason);
+}
+
 void
 bisect_result(const struct bisect *b, struct bisect_result *res)
 {
@@ -540,8 +573,7 @@ bisect_result(const struct bisect *b, struct bisect_result *res)
 	}
 	if (b->phase != PH_DONE) {
 		res->status = BISECT_RUNNING;
-		snprintf(res->reason, sizeof(res->reason), "running: last good "
-		    "%s, first bad %s", b->revs[b->lo].id, b->revs[b->hi].id);
+		running_reason(b, res->reason, sizeof(res->reason));
 		return;
 	}
 	res->last_good = b->lo;
@@ -644,133 +676,4 @@ const char *
 bisect_status_name(enum bisect_status s)
 {
 	return ((unsigned)s < 4 ? status_names[s] : "?");
-}
-
-/* Sampling decisions ----------------------------------------------------- */
-
-void
-bisect_test_default(struct bisect_test *t, double threshold)
-{
-	memset(t, 0, sizeof(*t));
-	t->threshold = threshold;
-	t->remeasures = 1;
-	stats_params_default(&t->stats);
-	t->stats.min_effect = 0.0;
-}
-
-int
-bisect_test_check(const struct bisect_test *t, char *err, size_t errlen)
-{
-	if (!(t->threshold > 0.0 && t->threshold < 1e6)) {
-		util_seterr(err, errlen, "bisect test: threshold must be a "
-		    "positive ratio");
-		return (-1);
-	}
-	if (t->remeasures < 0 || t->remeasures > 10) {
-		util_seterr(err, errlen, "bisect test: remeasures must be in "
-		    "[0, 10]");
-		return (-1);
-	}
-	return (stats_params_check(&t->stats, err, errlen));
-}
-
-/* The reference scaled by the threshold; heap copy the caller frees. */
-static double *
-scaled(const struct bisect_test *t, const double *ref, size_t nref)
-{
-	double	*s;
-	size_t	 i;
-
-	s = xreallocarray(NULL, nref ? nref : 1, sizeof(*s));
-	for (i = 0; i < nref; i++)
-		s[i] = ref[i] * t->threshold;
-	return (s);
-}
-
-static void
-map_verdict(const struct bisect_test *t, struct bisect_decision *d)
-{
-	d->ratio = d->v.ratio * t->threshold;
-	switch (d->v.verdict) {
-	case STATS_REGRESSION:
-		d->outcome = BISECT_BAD;
-		d->strength = 1.0 - d->v.p / 2.0;
-		break;
-	case STATS_IMPROVEMENT:
-		d->outcome = BISECT_GOOD;
-		d->strength = 1.0 - d->v.p / 2.0;
-		break;
-	default:
-		/* "no change" relative to the threshold sits on it */
-		d->outcome = BISECT_UNTESTED;
-		d->strength = 0.0;
-		break;
-	}
-	if (!(d->strength >= 0.0))
-		d->strength = 0.0;
-}
-
-int
-bisect_judge(const struct bisect_test *t, const double *ref, size_t nref,
-    const double *cand, size_t ncand, struct bisect_decision *d, char *err,
-    size_t errlen)
-{
-	double	*s;
-	int	 rc;
-
-	memset(d, 0, sizeof(*d));
-	if (bisect_test_check(t, err, errlen) == -1)
-		return (-1);
-	s = scaled(t, ref, nref);
-	rc = stats_verdict(s, nref, cand, ncand, &t->stats, &d->v, err,
-	    errlen);
-	free(s);
-	if (rc == -1)
-		return (-1);
-	d->action = BISECT_DECIDED;
-	map_verdict(t, d);
-	return (0);
-}
-
-int
-bisect_sample_next(const struct bisect_test *t, const double *ref,
-    size_t nref, const double *cand, size_t ncand, int attempt,
-    struct bisect_decision *d, char *err, size_t errlen)
-{
-	double	*s;
-	int	 rc;
-
-	memset(d, 0, sizeof(*d));
-	if (bisect_test_check(t, err, errlen) == -1)
-		return (-1);
-	if (t->fixed_reference && nref == 0) {
-		util_seterr(err, errlen, "bisect sampling: the fixed reference "
-		    "has no samples");
-		return (-1);
-	}
-	s = scaled(t, ref, nref);
-	rc = stats_adaptive(s, nref, cand, ncand, &t->stats, &d->v,
-	    &d->add_ref, &d->add_cand, err, errlen);
-	free(s);
-	if (rc == -1)
-		return (-1);
-	map_verdict(t, d);
-	if (d->outcome != BISECT_UNTESTED) {
-		d->action = BISECT_DECIDED;
-		d->add_ref = d->add_cand = 0;
-		return (0);
-	}
-	if (t->fixed_reference)
-		d->add_ref = 0;
-	if (d->add_ref > 0 || d->add_cand > 0) {
-		d->action = BISECT_MEASURE;
-		return (0);
-	}
-	if (attempt < t->remeasures) {
-		d->action = BISECT_REMEASURE;
-		return (0);
-	}
-	d->action = BISECT_DECIDED;
-	d->outcome = BISECT_SKIP;
-	return (0);
 }

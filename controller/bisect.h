@@ -139,6 +139,12 @@ struct bisect	*bisect_new(const char *const *ids, size_t n, size_t good,
 void		 bisect_free(struct bisect *);
 
 /* Index of revision id, or -1. */
+/*
+ * Replaces the reason of a failed bisect by the driver's account (it knows
+ * why an endpoint was a skip: an install that failed, samples still
+ * inconclusive at the cap); a bisect that has not failed is left alone.
+ */
+void		 bisect_explain(struct bisect *, const char *reason);
 long		 bisect_index(const struct bisect *, const char *id);
 const char	*bisect_id(const struct bisect *, size_t rev);
 size_t		 bisect_count(const struct bisect *);

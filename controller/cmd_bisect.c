@@ -119,6 +119,7 @@ bisect_start(struct cmd_ctx *ctx)
 		{ "revisions", required_argument, NULL, 'r' },
 		{ "replay", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "leave-on-culprit", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hunt_request	rq;
@@ -136,6 +137,7 @@ bisect_start(struct cmd_ctx *ctx)
 		case 'r': rq.revisions = optarg; break;
 		case 'R': rq.replay = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'L': rq.leave_on_culprit = 1; break;
 		default: return CMD_EXIT_USAGE;
 		}
 	}
@@ -223,7 +225,8 @@ bisect_reset_exec(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_bisect_start_entry = {
 	.name = "bisect start",
 	.args = "--inventory FILE --link LINK --good REV --bad REV --test FILE "
-	    "[--revisions SOURCE] [--replay LOG] [--quiet]",
+	    "[--revisions SOURCE] [--replay LOG] [--quiet] "
+	    "[--leave-on-culprit]",
 	.summary = "Finds the revision between GOOD and BAD that made the "
 	    "test's comparison regress on LINK: installs each revision on "
 	    "both hosts of the link, reboots them, checks they run it, "
@@ -245,6 +248,8 @@ const struct cmd_entry cmd_bisect_start_entry = {
 		{ "--replay LOG", "Take the steps of an earlier `bisect log` "
 		    "first instead of measuring them again." },
 		{ "--quiet", "No progress lines." },
+		{ "--leave-on-culprit", "At the end leave the hosts on the "
+		    "culprit instead of the revision they ran before." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",

@@ -365,6 +365,20 @@ executor_free(struct executor *ex)
 	free(ex);
 }
 
+struct host *
+executor_host(struct executor *ex, const struct config_host *cfg, char *err,
+    size_t errlen)
+{
+	size_t	i;
+
+	for (i = 0; i < ex->inv->nhosts; i++)
+		if (ex->hosts[i].cfg == cfg)
+			return exec_host_connect(ex, &ex->hosts[i], err,
+			    errlen) == -1 ? NULL : ex->hosts[i].host;
+	util_seterr(err, errlen, "%s: not a host of the inventory", cfg->name);
+	return NULL;
+}
+
 /* Progress starts from the run's job counts: resumed work is not free. */
 static int
 drain_start(struct executor *ex, struct store *st, char *err, size_t errlen)

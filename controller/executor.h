@@ -106,6 +106,18 @@ int	executor_restore(struct executor *, char *err, size_t errlen);
 /* Closes every host session and frees; NULL is fine. */
 void	executor_free(struct executor *);
 
+struct host;
+/*
+ * The executor's session to cfg (a host of its inventory), connected and
+ * the agent deployed if it was not, so that another module (the kernel
+ * provider) works on it instead of opening its own.  Borrowed: valid until
+ * executor_free(); use it only while no drain runs, one thread per host;
+ * a session it re-established is noticed at the next drain.  NULL with
+ * err when the host cannot be reached or is not in the inventory.
+ */
+struct host *executor_host(struct executor *,
+	    const struct config_host *cfg, char *err, size_t errlen);
+
 /*
  * executor_new() + executor_drain() + executor_free(): one run, its hosts
  * connected for it alone.  Same returns as executor_drain().

@@ -87,6 +87,8 @@ hunt_view_free(struct hunt_view *v)
 static void
 sess_free(struct hunt_sess *s)
 {
+	if (s->ops == &hunt_lab_real)
+		hunt_lab_real_free(s->lab_arg);
 	hunt_view_free(&s->v);
 	config_plan_free(s->plan);
 	config_inventory_free(s->inv);
@@ -298,6 +300,14 @@ hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
 		sess_free(&s);
 		return -1;
 	}
+	/* A failed bisect's reason is the stored one: the driver's account
+	 * of an endpoint skip, which the machine alone cannot give. */
+	if (strcmp(s.v.row.state, "failed") == 0 && s.v.row.reason != NULL)
+		bisect_explain(s.v.m, s.v.row.reason);
+	/* A running bisect its driver left on a stop is interrupted. */
+	if (strcmp(s.v.row.state, "running") == 0 && s.v.row.reason != NULL &&
+	    strcmp(s.v.row.reason, HUNT_REASON_STOPPED) == 0)
+		snprintf(s.v.row.state, sizeof s.v.row.state, "interrupted");
 	*v = s.v;
 	memset(&s.v, 0, sizeof s.v);
 	sess_free(&s);
@@ -333,6 +343,67 @@ drive_row(struct hunt_sess *s, const struct bisect_request *req,
 	return 0;
 }
 
+/* Before a new bisect's first step: what both hosts run (s->before). */
+static void
+sess_before(struct hunt_sess *s)
+{
+	const struct config_host	*h[2];
+	char				 rev[2][128], e[1024];
+	int				 i;
+
+	s->before[0] = '\0';
+	if (s->ops->running == NULL || s->v.nsteps > 0)
+		return;
+	h[0] = &s->inv->hosts[s->link->client.host_index];
+	h[1] = &s->inv->hosts[s->link->server.host_index];
+	for (i = 0; i < 2; i++) {
+		if (s->ops->running(s->lab_arg, &s->lab, h[i], rev[i],
+		    sizeof rev[i], e, sizeof e) == -1) {
+			hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED,
+			    NULL, "bisect %lld: %s; the hosts stay on the "
+			    "revision the bisect leaves them on",
+			    (long long)s->v.row.id, e);
+			return;
+		}
+	}
+	if (strcmp(rev[0], rev[1]) != 0) {
+		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, NULL,
+		    "bisect %lld: %s runs %s, %s runs %s: the hosts stay on "
+		    "the revision the bisect leaves them on",
+		    (long long)s->v.row.id, h[0]->name, rev[0], h[1]->name,
+		    rev[1]);
+		return;
+	}
+	snprintf(s->before, sizeof s->before, "%s", rev[0]);
+}
+
+/*
+ * At the end (found, range, failed): the hosts back on what they ran
+ * before (ktest's SWITCH_TO_GOOD), or on the culprit when asked to leave
+ * them there.  A failure is said, not fatal: the verdict stands.
+ */
+static void
+sess_put_back(struct hunt_sess *s, const struct bisect_result *res)
+{
+	const char	*rev = s->before;
+	char		 reason[2048], e[1024];
+	int		 r;
+
+	if (s->opts->leave_on_culprit)
+		rev = res->status == BISECT_FOUND ? bisect_id(s->v.m,
+		    res->culprit) : "";
+	if (rev[0] == '\0' || strcmp(rev, s->installed) == 0)
+		return;
+	hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
+	    "bisect %lld: putting the hosts %s %s", (long long)s->v.row.id,
+	    s->opts->leave_on_culprit ? "on the culprit" : "back on", rev);
+	if ((r = hunt_install(s, rev, reason, sizeof reason, e,
+	    sizeof e)) != 0)
+		hunt_emit(s->opts, s->v.row.id, HUNT_EV_INSTALLED, rev,
+		    "bisect %lld: hosts not put on %s: %s",
+		    (long long)s->v.row.id, rev, r == 1 ? reason : e);
+}
+
 /* Drives the machine to its end: 0 with *res, or -1 with err. */
 static int
 drive(struct hunt_sess *s, struct bisect_result *res, char *err,
@@ -346,6 +417,12 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 
 	if (sess_replay(s, &pending, err, errlen) == -1 ||
 	    hunt_load_base(s, err, errlen) == -1)
+		return -1;
+	sess_before(s);
+	/* Driven again: no longer interrupted. */
+	if (s->v.row.reason != NULL && s->v.row.reason[0] != '\0' &&
+	    store_bisect_update(s->v.st, s->v.row.id, "running", NULL, 0, "",
+	    err, errlen) == -1)
 		return -1;
 	while (bisect_next(s->v.m, &req)) {
 		if (*s->stop) {
@@ -363,11 +440,16 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 		    strength, err, errlen) == -1)
 			return -1;
 	}
+	/* An endpoint skip: say what happened there, not what might have. */
+	bisect_explain(s->v.m, s->endpoint_why);
 	bisect_result(s->v.m, res);
-	return store_bisect_update(s->v.st, s->v.row.id,
+	if (store_bisect_update(s->v.st, s->v.row.id,
 	    res->status == BISECT_FAILED ? "failed" : "done",
 	    res->status == BISECT_FOUND ? bisect_id(s->v.m, res->culprit) :
-	    NULL, res->confidence, res->reason, err, errlen);
+	    NULL, res->confidence, res->reason, err, errlen) == -1)
+		return -1;
+	sess_put_back(s, res);
+	return 0;
 }
 
 /* The newest running bisect of db into *id; 0 or -1 with err. */
@@ -404,6 +486,8 @@ sess_lab(struct hunt_sess *s, const struct hunt_opts *o,
 
 	s->opts = o;
 	s->ops = o->lab != NULL ? o->lab : &hunt_lab_real;
+	s->lab_arg = s->ops == &hunt_lab_real ? hunt_lab_real_new() :
+	    o->lab_arg;
 	s->stop = o->stop != NULL ? o->stop : nostop;
 	if (gethostname(host, sizeof host) == -1)
 		snprintf(host, sizeof host, "?");
@@ -427,6 +511,7 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 	struct bisect_result	res;
 	volatile sig_atomic_t	nostop = 0;
 	enum hunt_status	st;
+	char			e[512];
 	int			rc;
 
 	if (idp != NULL)
@@ -444,9 +529,14 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 		return HUNT_ENDED;
 	}
 	sess_lab(&s, o, &nostop);
-	if (drive(&s, &res, err, errlen) == -1)
+	if (drive(&s, &res, err, errlen) == -1) {
 		st = HUNT_INTERRUPTED;
-	else
+		/* Stopped on purpose: said so in status and log (a store
+		 * that fails here leaves it "running", as a kill does). */
+		if (*s.stop)
+			store_bisect_update(s.v.st, s.v.row.id, "running",
+			    NULL, 0, HUNT_REASON_STOPPED, e, sizeof e);
+	} else
 		st = res.status == BISECT_FOUND ? HUNT_FOUND :
 		    res.status == BISECT_RANGE ? HUNT_RANGE : HUNT_FAILED;
 	sess_free(&s);
@@ -555,13 +645,16 @@ out:
 }
 
 enum hunt_status
-hunt_start(const struct hunt_opts *o, const struct hunt_request *rq,
+hunt_start(const struct hunt_opts *o0, const struct hunt_request *rq,
     int64_t *idp, char *err, size_t errlen)
 {
-	struct store	*st = NULL;
-	char		 e[1024];
-	int64_t		 id = 0;
-	int		 rc, nsteps = 0;
+	struct hunt_opts	 oo = *o0, *o = &oo;
+	struct store		*st = NULL;
+	char			 e[1024];
+	int64_t			 id = 0;
+	int			 rc, nsteps = 0;
+
+	oo.leave_on_culprit |= rq->leave_on_culprit;
 
 	*idp = 0;
 	if ((rc = create(o, rq, &id, err, errlen)) != 0)

@@ -35,7 +35,8 @@ enum hunt_status {
 	HUNT_FAILED,		/* ended without a culprit (stored "failed"):
 				   endpoints wrong, verdicts inconsistent */
 	HUNT_INTERRUPTED,	/* stopped before its end: the stop flag, or a
-				   lab or store error (err); still "running",
+				   lab or store error (err); still "running"
+				   (shown "interrupted" after the stop flag),
 				   hunt_resume() continues it */
 	HUNT_CONFIG,		/* bad request, inventory, test or revisions
 				   (err, one line per error); nothing run */
@@ -105,10 +106,20 @@ struct hunt_lab_ops {
 	 */
 	int	(*measure)(void *arg, const struct hunt_lab *, int64_t run_id,
 		    int *stopped, char *err, size_t errlen);
+	/*
+	 * The revision host runs now, into rev: asked of both hosts before
+	 * a new bisect's first step, so that its end puts them back there.
+	 * 0, or -1 with err (the hosts then stay where the bisect left
+	 * them).  NULL: the lab cannot tell.
+	 */
+	int	(*running)(void *arg, const struct hunt_lab *,
+		    const struct config_host *host, char *rev, size_t revlen,
+		    char *err, size_t errlen);
 };
 
-/* The default ops: kernel_install_host() on both hosts in parallel, and
- * executor_run(). */
+/* The default ops: one executor for the whole bisect, drained once per
+ * batch; kernel_install_on() on both hosts in parallel, on that
+ * executor's sessions (lab_arg is the driver's own then). */
 extern const struct hunt_lab_ops hunt_lab_real;
 
 /* ---- hunting ------------------------------------------------------------ */
@@ -120,6 +131,10 @@ struct hunt_opts {
 	void			*event_arg;	/* event may be NULL */
 	const struct hunt_lab_ops *lab;		/* NULL = hunt_lab_real */
 	void			*lab_arg;
+	/* At the end, leave the hosts on the culprit (installed if the last
+	 * step tested another revision), or where the bisect left them,
+	 * instead of putting them back on what they ran before it. */
+	int			 leave_on_culprit;
 };
 
 /* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"
@@ -133,6 +148,7 @@ struct hunt_request {
 	const char	*test;
 	const char	*revisions;
 	const char	*replay;
+	int		 leave_on_culprit;	/* or'ed into the opts' */
 };
 
 /*
@@ -168,7 +184,9 @@ int	hunt_reset(const char *db_path, int64_t id, int64_t *bisect_id,
  */
 struct hunt_view {
 	struct store			*st;
-	struct store_bisect		 row;
+	struct store_bisect		 row;	/* state "interrupted" for a
+						   running one its stop flag
+						   stopped */
 	struct config_bisect_test	*test;
 	struct bisect			*m;
 	char				**ids, **msgs;	/* the revisions */

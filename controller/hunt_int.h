@@ -11,6 +11,12 @@
 #define HUNT_SIDE_REF		0
 #define HUNT_SIDE_CAND		1
 #define HUNT_TEXT_MAX		(64 * 1024 * 1024)
+/* An endpoint still inconclusive at max_samples gets up to this many
+ * times as many samples: two steps, and a wasted bisect costs more. */
+#define HUNT_ENDPOINT_FACTOR	4
+/* The stored reason of a bisect stopped by its stop flag (still
+ * "running" in the store, shown "interrupted"). */
+#define HUNT_REASON_STOPPED	"interrupted by a signal"
 
 struct hunt_sess {
 	struct hunt_view	 v;	/* the stored bisect, machine, steps */
@@ -31,7 +37,14 @@ struct hunt_sess {
 	const struct hunt_opts	*opts;
 	const struct hunt_lab_ops *ops;
 	struct hunt_lab		 lab;
+	void			*lab_arg;	/* passed to ops */
 	volatile sig_atomic_t	*stop;	/* never NULL while driving */
+	/* What both hosts ran before a new bisect ("" unknown), and what
+	 * they run now as far as this session put it there. */
+	char			 before[128];
+	char			 installed[128];
+	/* Why the last endpoint check was a skip ("" if it was not). */
+	char			 endpoint_why[512];
 };
 
 /* hunt.c: a progress line (printf-style) through o->event. */
@@ -47,9 +60,19 @@ void	hunt_emit(const struct hunt_opts *o, int64_t bisect_id,
 int	hunt_step(struct hunt_sess *, const struct bisect_request *req,
 	    struct store_bisect_step *row, enum bisect_outcome *out,
 	    double *strength, char *err, size_t errlen);
+/* Puts rev on both hosts of the link: 0 installed, 1 skip (reason), -1
+ * error (err); progress through HUNT_EV_INSTALLED. */
+int	hunt_install(struct hunt_sess *, const char *rev, char *reason,
+	    size_t rlen, char *err, size_t errlen);
 /* Loads GOOD's samples of a baseline bisect from its check step's run
  * (s->v.steps). */
 int	hunt_load_base(struct hunt_sess *, char *err, size_t errlen);
+
+/* hunt_lab.c: the state of hunt_lab_real's ops for one bisect (their
+ * arg): the executor whose sessions every step uses.  Heap, released
+ * with hunt_lab_real_free() (NULL is fine), which closes the sessions. */
+void	*hunt_lab_real_new(void);
+void	 hunt_lab_real_free(void *);
 
 /* ---- hunt_revs.c ---------------------------------------------------- */
 

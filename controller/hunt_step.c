@@ -20,9 +20,8 @@
 
 /* ---- putting a revision on the link's hosts --------------------------- */
 
-/* 0 installed, 1 skip (reason), -1 error (err). */
-static int
-step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
+int
+hunt_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
     char *err, size_t errlen)
 {
 	struct hunt_install	in[2];
@@ -31,7 +30,7 @@ step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
 	memset(in, 0, sizeof in);
 	in[0].host = &s->inv->hosts[s->link->client.host_index];
 	in[1].host = &s->inv->hosts[s->link->server.host_index];
-	s->ops->install(s->opts->lab_arg, &s->lab, rev, in);
+	s->ops->install(s->lab_arg, &s->lab, rev, in);
 	reason[0] = '\0';
 	for (i = 0; i < 2; i++) {
 		if (in[i].rc == -1) {
@@ -52,6 +51,7 @@ step_install(struct hunt_sess *s, const char *rev, char *reason, size_t rlen,
 			    in[i].out.boot_ms / 1e3,
 			    in[i].out.power_cycled ? ", power-cycled" : "");
 	}
+	snprintf(s->installed, sizeof s->installed, "%s", rc == 0 ? rev : "");
 	return rc;
 }
 
@@ -108,7 +108,7 @@ step_batch(struct hunt_sess *s, int64_t run_id, size_t nref, size_t ncand,
 		return -1;
 	}
 	free(specs);
-	if (s->ops->measure(s->opts->lab_arg, &s->lab, run_id, &stopped, err,
+	if (s->ops->measure(s->lab_arg, &s->lab, run_id, &stopped, err,
 	    errlen) == -1)
 		return -1;
 	if (stopped || *s->stop) {
@@ -153,14 +153,37 @@ dup_values(const double *v, size_t n)
 	return n > 0 ? memcpy(xcalloc(n, sizeof *v), v, n * sizeof *v) : NULL;
 }
 
+/*
+ * An endpoint inconclusive at max_samples: go on with the same samples up
+ * to HUNT_ENDPOINT_FACTOR times the cap (no further re-measuring; the
+ * looks' Bonferroni share shrinks with their number).  1 when extended.
+ */
+static int
+step_extend(struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms, struct bisect_test *ext)
+{
+	if (ms->d.outcome != BISECT_SKIP || (req->why != BISECT_CHECK_GOOD &&
+	    req->why != BISECT_CHECK_BAD))
+		return 0;
+	*ext = s->bt;
+	ext->stats.max_samples *= HUNT_ENDPOINT_FACTOR;
+	hunt_emit(s->opts, s->v.row.id, HUNT_EV_TESTING, req->id,
+	    "bisect: %s (%s): inconclusive at n=%zu, ratio %.3f: up to %zu "
+	    "samples per side", req->id, bisect_why_name(req->why),
+	    ms->ncand, ms->d.ratio, ext->stats.max_samples);
+	return 1;
+}
+
 /* Adaptive sampling of one step in run_id. */
 static int
 step_measure(struct hunt_sess *s, const struct bisect_request *req,
     int64_t run_id, struct step_measure *ms, char *err, size_t errlen)
 {
-	double	*rv = NULL, *cv = NULL;
-	size_t	 nr = 0, nc = 0, roff = 0, coff = 0, before;
-	int	 attempt = 0, baseline_ref, ab;
+	struct bisect_test	 ext;
+	const struct bisect_test *bt = &s->bt;
+	double			*rv = NULL, *cv = NULL;
+	size_t			 nr = 0, nc = 0, roff = 0, coff = 0, before;
+	int			 attempt = 0, baseline_ref, ab;
 
 	ab = s->v.test->compare == CONFIG_BISECT_AB;
 	baseline_ref = !ab && s->nbase == 0 && req->why == BISECT_CHECK_GOOD;
@@ -172,9 +195,15 @@ step_measure(struct hunt_sess *s, const struct bisect_request *req,
 		if (baseline_ref) {
 			if (step_baseline_ref(s, ms))
 				break;
-		} else if (bisect_sample_next(&s->bt, ms->ref, ms->nref,
-		    ms->cand, ms->ncand, attempt, &ms->d, err, errlen) == -1)
+		} else if (bisect_sample_next(bt, ms->ref, ms->nref,
+		    ms->cand, ms->ncand, bt == &ext ? bt->remeasures : attempt,
+		    &ms->d, err, errlen) == -1)
 			goto fail;
+		if (ms->d.action == BISECT_DECIDED && bt == &s->bt &&
+		    step_extend(s, req, ms, &ext)) {
+			bt = &ext;
+			continue;
+		}
 		if (ms->d.action == BISECT_DECIDED)
 			break;
 		if (ms->d.action == BISECT_REMEASURE) {
@@ -215,6 +244,14 @@ fail:
 	return -1;
 }
 
+/* "good endpoint " / "bad endpoint ", or NULL for another step. */
+static const char *
+step_endpoint(const struct bisect_request *req)
+{
+	return req->why == BISECT_CHECK_GOOD ? "good endpoint " :
+	    req->why == BISECT_CHECK_BAD ? "bad endpoint " : NULL;
+}
+
 /* A revision that could not be put on the hosts: a skip. */
 static void
 step_skip(struct hunt_sess *s, const struct bisect_request *req,
@@ -222,6 +259,11 @@ step_skip(struct hunt_sess *s, const struct bisect_request *req,
     enum bisect_outcome *out, double *strength)
 {
 	char	e[1024];
+
+	if (step_endpoint(req) != NULL)
+		snprintf(s->endpoint_why, sizeof s->endpoint_why, "%s%s could "
+		    "not be put on the hosts: %.400s", step_endpoint(req),
+		    req->id, reason);
 
 	store_run_finish(s->v.st, run_id, STORE_RUN_FAILED, reason, e,
 	    sizeof e);
@@ -231,6 +273,46 @@ step_skip(struct hunt_sess *s, const struct bisect_request *req,
 	*out = BISECT_SKIP;
 	*strength = -1;
 	snprintf(row->verdict, sizeof row->verdict, "skip");
+}
+
+/* What an endpoint still inconclusive at the cap means, and what to do. */
+static void
+step_endpoint_why(struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms)
+{
+	char	n[64];
+
+	if (ms->nref == ms->ncand)
+		snprintf(n, sizeof n, "n=%zu per side", ms->ncand);
+	else
+		snprintf(n, sizeof n, "n=%zu (reference %zu)", ms->ncand,
+		    ms->nref);
+	snprintf(s->endpoint_why, sizeof s->endpoint_why, "%s%s "
+	    "inconclusive: ratio %.3f vs threshold %.3g at %s; raise "
+	    "sampling.max_samples or move the threshold", step_endpoint(req),
+	    req->id, ms->d.ratio, s->v.test->threshold, n);
+}
+
+/*
+ * Which test decided a verdict, with its p: Mann-Whitney U (two-sided,
+ * candidate against the reference scaled by the threshold) at the level
+ * of that look, or the collapse rule, or none for the GOOD samples that
+ * become a baseline bisect's reference.
+ */
+static void
+step_test_text(const struct hunt_sess *s, const struct bisect_request *req,
+    const struct step_measure *ms, const struct store_bisect_step *row,
+    char *buf, size_t len)
+{
+	if (s->v.test->compare != CONFIG_BISECT_AB &&
+	    req->why == BISECT_CHECK_GOOD && ms->nref == 0)
+		snprintf(buf, len, "the reference (no test)");
+	else if (ms->d.v.collapse)
+		snprintf(buf, len, "collapse (disjoint samples beyond %gx; "
+		    "Mann-Whitney p=%.4g)", s->bt.stats.collapse, row->p);
+	else
+		snprintf(buf, len, "p=%.4g (Mann-Whitney U, alpha %.3g)",
+		    row->p, ms->d.v.alpha);
 }
 
 /* The verdict of a measured step into row. */
@@ -251,14 +333,18 @@ step_verdict(struct hunt_sess *s, const struct bisect_request *req,
 	row->baseline_median = ms->nref > 0 ? stats_median(ms->ref,
 	    ms->nref) : NAN;
 	row->ratio = ms->d.ratio;
-	row->p = ms->d.outcome == BISECT_SKIP ? 1.0 : ms->d.v.p;
+	/* The p of the test that decided, a skip's too: Mann-Whitney's at
+	 * the last look (it missed alpha); replay ignores a skip's p. */
+	row->p = isfinite(ms->d.v.p) ? ms->d.v.p : 1.0;
+	if (ms->d.outcome == BISECT_SKIP && step_endpoint(req) != NULL)
+		step_endpoint_why(s, req, ms);
 	store_run_finish(s->v.st, run_id, STORE_RUN_DONE, ms->d.outcome ==
 	    BISECT_SKIP ? "inconclusive after re-measuring" : NULL, e,
 	    sizeof e);
+	step_test_text(s, req, ms, row, e, sizeof e);
 	hunt_emit(s->opts, s->v.row.id, HUNT_EV_VERDICT, req->id,
-	    "bisect: %s (%s): %s, n=%d, ratio %.3f, p=%.4g", req->id,
-	    bisect_why_name(req->why), row->verdict, row->n, row->ratio,
-	    row->p);
+	    "bisect: %s (%s): %s, n=%d, ratio %.3f, %s", req->id,
+	    bisect_why_name(req->why), row->verdict, row->n, row->ratio, e);
 }
 
 int
@@ -272,6 +358,7 @@ hunt_step(struct hunt_sess *s, const struct bisect_request *req,
 	int64_t			 run_id;
 	int			 r;
 
+	s->endpoint_why[0] = '\0';
 	memset(&rs, 0, sizeof rs);
 	rs.kind = "bisect";
 	rs.inventory_path = s->v.row.inventory_path;
@@ -284,7 +371,7 @@ hunt_step(struct hunt_sess *s, const struct bisect_request *req,
 	row->run_id = run_id;
 	if (store_bisect_step_update(s->v.st, row, err, errlen) == -1)
 		return -1;
-	if ((r = step_install(s, req->id, reason, sizeof reason, err,
+	if ((r = hunt_install(s, req->id, reason, sizeof reason, err,
 	    errlen)) == -1) {
 		store_run_finish(s->v.st, run_id, STORE_RUN_FAILED, err, e,
 		    sizeof e);

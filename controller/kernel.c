@@ -1,7 +1,8 @@
 /*
  * kernel: install, reboot, power-cycle and verify kernels on lab hosts; see
  * kernel.h.  The first half is the provider sequencing over struct
- * kernel_io, the second half the SSH implementation and the power hooks.
+ * kernel_io, the second half the SSH implementation (the power hooks are
+ * kernel_power.c).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -521,6 +522,11 @@ struct kssh {
 	struct host_opts		 hopts;
 	struct host			*host;	/* NULL while disconnected */
 	int				 power_timeout_s;
+	/* A caller's session (kernel_install_on()): it revives itself, so
+	 * the old session's death shows as a re-establishment. */
+	int				 borrowed;
+	int				 rebooted;	/* alive() was asked */
+	int				 revived;	/* ... and it was */
 };
 
 static int
@@ -555,9 +561,21 @@ kssh_alive(void *arg, int timeout_ms)
 {
 	struct kssh	*k = arg;
 	char		 e[256];
+	int		 before, ok;
 
-	return k->host != NULL && host_check(k->host, timeout_ms, e,
-	    sizeof e) == 0;
+	if (!k->borrowed)
+		return k->host != NULL && host_check(k->host, timeout_ms, e,
+		    sizeof e) == 0;
+	/* Only asked after the reboot command. */
+	k->rebooted = 1;
+	if (k->revived || host_ssh(k->host) == NULL)
+		return 0;
+	before = ssh_reconnects(host_ssh(k->host));
+	ok = host_check(k->host, timeout_ms, e, sizeof e) == 0;
+	if (host_ssh(k->host) != NULL &&
+	    ssh_reconnects(host_ssh(k->host)) != before)
+		k->revived = 1;		/* a new session: the old one died */
+	return ok && !k->revived;
 }
 
 static int
@@ -565,6 +583,15 @@ kssh_connect(void *arg, int timeout_ms, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
+	if (k->borrowed && !k->rebooted)
+		return host_sync(k->host, timeout_ms, err, errlen) == -1 ?
+		    -1 : 0;
+	if (k->borrowed && k->revived) {
+		/* The probe already opened the new system's session. */
+		k->revived = 0;
+		if (host_sync(k->host, timeout_ms, err, errlen) != -1)
+			return 0;
+	}
 	if (k->host != NULL)
 		return host_reconnect(k->host, timeout_ms, err, errlen);
 	k->hopts.connect_timeout_ms = timeout_ms;
@@ -576,8 +603,11 @@ kssh_power(void *arg, char *err, size_t errlen)
 {
 	struct kssh	*k = arg;
 
-	host_close(k->host);
-	k->host = NULL;
+	if (!k->borrowed) {
+		host_close(k->host);
+		k->host = NULL;
+	}
+	k->revived = 0;
 	return kernel_power_cycle(k->h, k->power_timeout_s, err, errlen);
 }
 
@@ -600,30 +630,21 @@ kssh_now(void *arg)
 	return util_now_ms();
 }
 
-int
-kernel_install_host(const struct config_host *h, const char *rev,
-    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
-    size_t errlen)
+/* kernel_switch() through k, then the agent; k->host is not closed. */
+static int
+kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
+    struct kernel_outcome *res, char *err, size_t errlen)
 {
-	struct kssh			 k;
+	const struct config_host	*h = k->h;
 	struct kernel_io		 io;
 	char				 e[1024];
-	int				 rc = -1;
 
 	memset(res, 0, sizeof *res);
 	if (check_rev(h, rev, err, errlen) == -1)
 		return -1;
-	memset(&k, 0, sizeof k);
-	k.h = h;
-	k.power_timeout_s = DEF(o->power_timeout_s, 60);
-	/* The old session must die with the old system: no keepalive
-	 * surprises, no silent revival; the agent comes after verify. */
-	k.hopts.keepalive_s = -1;
-	k.hopts.no_reconnect = 1;
-	k.hopts.no_deploy = 1;
-	k.hopts.deploy_timeout_ms = 120000;
+	k->power_timeout_s = DEF(o->power_timeout_s, 60);
 	memset(&io, 0, sizeof io);
-	io.arg = &k;
+	io.arg = k;
 	io.exec = kssh_exec;
 	io.alive = kssh_alive;
 	io.connect = kssh_connect;
@@ -634,124 +655,107 @@ kernel_install_host(const struct config_host *h, const char *rev,
 	if (!wait_up(o, &io, e, sizeof e)) {
 		util_seterr(err, errlen, "%s: before installing %s: %s",
 		    h->name, rev, e);
-		goto out;
-	}
-	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
-		goto out;
-	rc = 0;
-	if (res->result != KERNEL_OK || k.host == NULL ||
-	    host_ssh(k.host) == NULL)
-		goto out;
-	/* A new kernel may come with a fresh /var: redeploy when needed. */
-	if (host_deploy(k.host, e, sizeof e) == -1) {
-		util_seterr(err, errlen, "%s: agent after reboot: %s", h->name,
-		    e);
-		rc = -1;
-	}
-out:
-	host_close(k.host);
-	return rc;
-}
-
-/* ---- power hooks ------------------------------------------------------ */
-
-static int
-power_exec(const struct config_host *h, char **argv, int timeout_s,
-    char *err, size_t errlen)
-{
-	pid_t	pid;
-	int	status, fd;
-	int64_t	end = util_now_ms() + timeout_s * (int64_t)1000;
-
-	if ((pid = fork()) == -1) {
-		util_seterr(err, errlen, "%s: power hook: fork: %s", h->name,
-		    strerror(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		if ((fd = open("/dev/null", O_RDWR)) != -1) {
-			dup2(fd, STDIN_FILENO);
-			dup2(fd, STDOUT_FILENO);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "labrat: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r == -1 && errno != EINTR) {
-			util_seterr(err, errlen, "%s: power hook: waitpid: %s",
-			    h->name, strerror(errno));
-			return -1;
-		}
-		if (util_now_ms() >= end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			util_seterr(err, errlen, "%s: power hook %s: no end "
-			    "after %d s, killed", h->name, argv[0], timeout_s);
-			return -1;
-		}
-		usleep(50000);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		util_seterr(err, errlen, "%s: power hook %s failed (%s %d)",
-		    h->name, argv[0], WIFEXITED(status) ? "exit" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
+		return -1;
+	if (res->result != KERNEL_OK || k->host == NULL ||
+	    host_ssh(k->host) == NULL)
+		return 0;
+	/* A new kernel may come with a fresh /var: redeploy when needed. */
+	if (host_deploy(k->host, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "%s: agent after reboot: %s", h->name,
+		    e);
 		return -1;
 	}
 	return 0;
 }
 
 int
-kernel_power_cycle(const struct config_host *h, int timeout_s, char *err,
+kernel_install_host(const struct config_host *h, const char *rev,
+    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
     size_t errlen)
 {
-	const struct config_argv *tmpl = NULL;
-	struct client_request	 rq;
-	struct client_response	 resp;
-	char			**argv, e[512];
-	int			 rc;
+	struct kssh	k;
+	int		rc;
 
-	timeout_s = DEF(timeout_s, 60);
-	if (h->power.type == CONFIG_POWER_URL) {
-		memset(&rq, 0, sizeof rq);
-		rq.url = h->power.url;
-		rq.method = h->power.method != NULL ? h->power.method : "POST";
-		rq.timeout_ms = timeout_s * 1000;
-		if (client_request(&rq, &resp, e, sizeof e) == -1) {
-			util_seterr(err, errlen, "%s: power hook: %s", h->name,
-			    e);
-			return -1;
+	memset(&k, 0, sizeof k);
+	k.h = h;
+	/* The old session must die with the old system: no keepalive
+	 * surprises, no silent revival; the agent comes after verify. */
+	k.hopts.keepalive_s = -1;
+	k.hopts.no_reconnect = 1;
+	k.hopts.no_deploy = 1;
+	k.hopts.deploy_timeout_ms = 120000;
+	rc = kssh_install(&k, rev, o, res, err, errlen);
+	host_close(k.host);
+	return rc;
+}
+
+int
+kernel_install_on(struct host *hs, const char *rev,
+    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
+    size_t errlen)
+{
+	struct kssh	k;
+
+	memset(&k, 0, sizeof k);
+	k.h = host_config(hs);
+	k.host = hs;
+	k.borrowed = 1;
+	return kssh_install(&k, rev, o, res, err, errlen);
+}
+
+int
+kernel_running(struct host *hs, const struct kernel_opts *o, char *rev,
+    size_t revlen, char *err, size_t errlen)
+{
+	const struct config_host	*h = host_config(hs);
+	struct kssh			 k;
+	struct kernel_io		 io;
+	struct buf			 out;
+	char				*a = NULL, *b = NULL, *nl;
+	int				 st, rc = -1;
+
+	if (h->kernel.type == CONFIG_KERNEL_FREEBSD_SRC ||
+	    h->kernel.verify.argv == NULL) {
+		util_seterr(err, errlen, "%s: no verify template that prints "
+		    "the running revision", h->name);
+		return -1;
+	}
+	/* A template that needs {rev} can only confirm, not tell. */
+	if ((a = kernel_template_command(&h->kernel.verify, "0", h->name, err,
+	    errlen)) == NULL || (b = kernel_template_command(&h->kernel.verify,
+	    "1", h->name, err, errlen)) == NULL || strcmp(a, b) != 0) {
+		if (b != NULL)
+			util_seterr(err, errlen, "%s: the verify template "
+			    "needs {rev}: it cannot tell what runs", h->name);
+		free(a);
+		free(b);
+		return -1;
+	}
+	memset(&k, 0, sizeof k);
+	k.h = h;
+	k.host = hs;
+	memset(&io, 0, sizeof io);
+	io.arg = &k;
+	io.exec = kssh_exec;
+	buf_init(&out, KERNEL_OUT_MAX);
+	if (run(&io, h, "verify", a, DEF(o->connect_timeout_s, 10) * 1000,
+	    &out, &st, err, errlen) == 0) {
+		if (out.data != NULL && (nl = strchr(out.data, '\n')) != NULL)
+			*nl = '\0';
+		if (st != 0 || out.data == NULL ||
+		    !config_valid_revision(out.data))
+			util_seterr(err, errlen, "%s: verify: exit %d, \"%.80s\"",
+			    h->name, st, out.data != NULL ? out.data : "");
+		else {
+			snprintf(rev, revlen, "%s", out.data);
+			rc = 0;
 		}
-		rc = resp.status >= 200 && resp.status < 300 ? 0 : -1;
-		if (rc == -1)
-			util_seterr(err, errlen, "%s: power hook %s %s: HTTP "
-			    "%ld: %.200s", h->name, rq.method, rq.url,
-			    resp.status, resp.body);
-		free(resp.body);
-		log_info("%s: power-cycled through %s", h->name, rq.url);
-		return rc;
 	}
-	if (h->power.type == CONFIG_POWER_COMMAND)
-		tmpl = &h->power.command;
-	else if (h->kernel.power_cycle.argv != NULL)
-		tmpl = &h->kernel.power_cycle;
-	if (tmpl == NULL) {
-		util_seterr(err, errlen, "%s: hung and no power hook in the "
-		    "inventory (host \"power\")", h->name);
-		return -1;
-	}
-	if ((argv = config_template_expand(tmpl, NULL, h->name, e,
-	    sizeof e)) == NULL) {
-		util_seterr(err, errlen, "%s: power hook: %s", h->name, e);
-		return -1;
-	}
-	rc = power_exec(h, argv, timeout_s, err, errlen);
-	if (rc == 0)
-		log_info("%s: power-cycled with %s", h->name, argv[0]);
-	config_argv_free(argv);
+	buf_free(&out);
+	free(a);
+	free(b);
 	return rc;
 }

@@ -105,6 +105,28 @@ int	kernel_install_host(const struct config_host *h, const char *rev,
 	    const struct kernel_opts *, struct kernel_outcome *out, char *err,
 	    size_t errlen);
 
+struct host;
+/*
+ * kernel_install_host() on a session the caller holds (an executor's, so
+ * that its measurements after the reboot need no new handshake): the
+ * install runs on it, the old system's death shows as the session being
+ * re-established, the new system's session replaces it (host_reconnect()
+ * or the probe's revival; the agent is deployed with it, as the host's
+ * options say), and h stays the caller's.  Same returns.
+ */
+int	kernel_install_on(struct host *h, const char *rev,
+	    const struct kernel_opts *, struct kernel_outcome *out, char *err,
+	    size_t errlen);
+
+/*
+ * The revision h runs now, from its verify template (command, or linux
+ * with one) when that does not need {rev}; into rev.  0, or -1 with err
+ * (freebsd-src and linux without a verify template cannot tell).  h is
+ * borrowed.
+ */
+int	kernel_running(struct host *h, const struct kernel_opts *,
+	    char *rev, size_t revlen, char *err, size_t errlen);
+
 /*
  * Runs the host's power hook from the controller: the "power" command
  * (argv, {host} substituted, no shell) or URL request, else the kernel's

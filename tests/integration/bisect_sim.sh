@@ -82,10 +82,11 @@ grep -qi "FAILED: good endpoint r200120 tested bad" "$T/bad.out" ||
 note "bad range stopped after $(nsteps "$T/bad.db") step(s), $(( $(now_ms) - t0 )) ms: $(grep FAILED "$T/bad.out")"
 
 # bce with an unbootable and an unbuildable revision around the culprit.
+# -vv: the lab ops log the SSH handshakes of every install and batch.
 t0=$(now_ms)
-B start --inventory "$INV" --link bce --good r200100 --bad r200147 \
-    --test "$T/bce.json" --db "$T/bce.db" --format json >"$T/bce.out" \
-    2>"$T/bce.err" || fail "bce bisect: $(tail -5 "$T/bce.err")"
+"$LABRAT" -vv bisect start --inventory "$INV" --link bce --good r200100 \
+    --bad r200147 --test "$T/bce.json" --db "$T/bce.db" --format json \
+    >"$T/bce.out" 2>"$T/bce.err" || fail "bce bisect: $(tail -5 "$T/bce.err")"
 ms=$(( $(now_ms) - t0 ))
 O=$T/bce.out
 st=$(jq -r .status "$O")
@@ -104,6 +105,17 @@ if jq -e '[.evidence[].revision] | index("r200119")' "$O" >/dev/null; then
 	jq -e '[.evidence[] | select(.revision == "r200119")][0].verdict == "skip"' "$O" >/dev/null ||
 	    fail "unbuildable r200119 not a skip"
 fi
+# One executor for the whole bisect, its sessions used by the kernel
+# provider too: a batch never connects (a step's first batch follows the
+# reboot's reconnect), only installs do: after the first (which opens the
+# sessions) at most one per host.
+nb=$(grep -c "batch of .* jobs: .* SSH handshakes" "$T/bce.err")
+[ "$nb" -gt "$(jq .steps "$O")" ] || fail "bce: only $nb batch lines"
+grep "batch of .* jobs: .* SSH handshakes" "$T/bce.err" | grep -v ": 0 SSH handshakes" &&
+    fail "a batch reconnected"
+grep "install on .*: .* SSH handshakes" "$T/bce.err" | sed 1d |
+    grep -Ev ": [012] SSH handshakes" && fail "an install connected more than once per host"
+note "bce: $nb batches, 0 SSH handshakes each; installs: $(grep -o 'install on .*: [0-9]* SSH' "$T/bce.err" | awk '{s += $(NF-1)} END {print s}') handshakes in $(grep -c 'install on' "$T/bce.err")"
 note "bce: $st $(jq -c '.range.candidates' "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, ${ms} ms"
 
 # em: the killed and resumed bisect.

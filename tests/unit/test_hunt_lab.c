@@ -1,0 +1,242 @@
+/*
+ * test_hunt_lab: the real lab ops of a bisect (hunt_lab.c) keep one
+ * executor for the whole bisect.  Two hosts of a real sshd
+ * (tests/unit/sshd_fixture.h; both 127.0.0.1, a link between their lo), a
+ * store on tmpfs, a bisect test of one iperf3 job: the measurement batches
+ * of a step are drained on the same sessions, so only the first batch
+ * connects (one handshake per host) and the later ones none; after sshd
+ * restarted (a reboot) the next batch revives both sessions; a new
+ * bisect's state connects afresh.  The ssh module's counters say what
+ * connected.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sshd_fixture.h"
+
+#include "config.h"
+#include "executor.h"
+#include "hunt_int.h"
+#include "matrix.h"
+#include "ssh.h"
+#include "store.h"
+#include "util.h"
+
+static struct sshd_fixture fx;
+static char dbpath[300];
+static struct config_inventory *inv;
+static struct config_bisect_test *test;
+static struct config_plan *plan;
+
+/* %d: an iperf3 port of this test run's own (fx_free_port()). */
+static const char test_fmt[] = "{\"compare\":{\"type\":\"baseline\"},"
+    "\"workload\":{\"tool\":\"iperf3\",\"time\":1,\"port\":%d},"
+    "\"metric\":\"throughput_bps\",\"timeouts\":{\"connect\":5}}";
+
+static int64_t
+handshakes(void)
+{
+	struct ssh_stats	st;
+
+	ssh_stats_get(&st);
+	return st.handshakes;
+}
+
+/* Queues the plan's jobs (one per repetition) into run. */
+static void
+queue(struct store *st, int64_t run)
+{
+	struct store_job_spec	*js;
+	struct matrix_job	*jobs;
+	char			 err[512], (*params)[STORE_PARAMS_MAX];
+	size_t			 i, n;
+
+	if (matrix_expand(plan, inv, &jobs, &n, err, sizeof err) != 0)
+		fail_msg("expand: %s", err);
+	js = xcalloc(n, sizeof *js);
+	params = xcalloc(n, sizeof *params);
+	for (i = 0; i < n; i++)
+		executor_job_spec(&jobs[i], params[i], sizeof params[i], &js[i]);
+	if (store_jobs_add(st, run, js, n, err, sizeof err) != 0)
+		fail_msg("jobs: %s", err);
+	free(params);
+	free(js);
+	free(jobs);
+}
+
+static int64_t
+new_run(struct store *st)
+{
+	struct store_run_spec	spec;
+	char			err[512];
+	int64_t			id;
+
+	memset(&spec, 0, sizeof spec);
+	spec.kind = "bisect";
+	spec.inventory_path = "/tmp/test_hunt_lab.json";
+	spec.plan_path = "/tmp/test.json";
+	spec.plan_text = "{}";
+	if (store_run_create(st, &spec, &id, err, sizeof err) != 0)
+		fail_msg("run: %s", err);
+	return id;
+}
+
+/* One batch of run through the real ops; its handshakes. */
+static int64_t
+batch(void *arg, const struct hunt_lab *lab, struct store *st, int64_t run)
+{
+	char	err[1024];
+	int	stopped = -1;
+	int64_t	before;
+
+	queue(st, run);
+	before = handshakes();
+	if (hunt_lab_real.measure(arg, lab, run, &stopped, err,
+	    sizeof err) != 0)
+		fail_msg("measure: %s", err);
+	assert_int_equal(stopped, 0);
+	return handshakes() - before;
+}
+
+static size_t
+nsamples(struct store *st, int64_t run)
+{
+	struct store_series	*ser = NULL;
+	size_t			 nser = 0, i, n = 0;
+	char			 err[512];
+
+	if (store_samples_query(st, run, "throughput_bps", &ser, &nser, err,
+	    sizeof err) != 0)
+		fail_msg("samples: %s", err);
+	for (i = 0; i < nser; i++)
+		n += ser[i].n;
+	store_series_free(ser, nser);
+	return n;
+}
+
+static void
+test_batches_reuse_sessions(void **state)
+{
+	struct hunt_lab		 lab;
+	volatile sig_atomic_t	 stop = 0;
+	struct store		*st;
+	char			 err[1024];
+	void			*ls;
+	int64_t			 run;
+
+	(void)state;
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) != 0)
+		fail_msg("store: %s", err);
+	memset(&lab, 0, sizeof lab);
+	lab.inv = inv;
+	lab.plan = plan;
+	lab.link = config_inventory_link(inv, "l");
+	lab.test = test;
+	lab.db_path = dbpath;
+	lab.owner = "test:1:bisect";
+	lab.stop = &stop;
+
+	ls = hunt_lab_real_new();
+	run = new_run(st);
+	assert_int_equal(batch(ls, &lab, st, run), 2);	/* one per host */
+	assert_int_equal(batch(ls, &lab, st, run), 0);	/* same step */
+	assert_int_equal(batch(ls, &lab, st, run), 0);
+	assert_int_equal(nsamples(st, run), 3);
+	/* The next step's run, on the same sessions. */
+	run = new_run(st);
+	assert_int_equal(batch(ls, &lab, st, run), 0);
+
+	/* sshd restarted (a reboot): revived once, then reused again. */
+	fx_sshd_kill(&fx);
+	assert_int_equal(fx_sshd_start(&fx), 0);
+	assert_int_equal(batch(ls, &lab, st, run), 2);
+	assert_int_equal(batch(ls, &lab, st, run), 0);
+	assert_int_equal(nsamples(st, run), 3);
+	hunt_lab_real_free(ls);
+	hunt_lab_real_free(NULL);
+
+	/* Another bisect: its own executor, its own sessions. */
+	ls = hunt_lab_real_new();
+	run = new_run(st);
+	assert_int_equal(batch(ls, &lab, st, run), 2);
+	hunt_lab_real_free(ls);
+	store_close(st);
+}
+
+static int
+group_setup(void **state)
+{
+	struct config_errors	 e;
+	char			*text, test_text[sizeof test_fmt + 16];
+	size_t			 i;
+	int			 port;
+
+	(void)state;
+	if (fx_setup(&fx) != 0) {
+		fx_teardown(&fx);
+		return -1;
+	}
+	ssh_global_init();
+	snprintf(dbpath, sizeof dbpath, "%s/lr-huntlab-%ld.db",
+	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+	    (long)getpid());
+	unlink(dbpath);
+	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
+	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
+	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
+	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
+	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
+	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
+	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
+	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
+	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
+	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", fx.port, fx.key,
+	    fx.known_hosts, fx.port, fx.key, fx.known_hosts);
+	config_errors_init(&e);
+	inv = config_inventory_parse("/tmp/test_hunt_lab.json", text,
+	    strlen(text), &e);
+	free(text);
+	if ((port = fx_free_port()) == -1) {
+		fprintf(stderr, "no free port on 127.0.0.1\n");
+		return -1;
+	}
+	snprintf(test_text, sizeof test_text, test_fmt, port);
+	test = inv == NULL ? NULL : config_bisect_test_parse("/tmp/test.json",
+	    test_text, strlen(test_text), &e);
+	plan = test == NULL ? NULL : config_bisect_plan(test, "l", inv, &e);
+	for (i = 0; i < e.n; i++)
+		fprintf(stderr, "config: %s\n", e.msgs[i]);
+	config_errors_free(&e);
+	return plan != NULL ? 0 : -1;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	config_plan_free(plan);
+	config_bisect_test_free(test);
+	config_inventory_free(inv);
+	fx_sh("rm -f %s %s-wal %s-shm", dbpath, dbpath, dbpath);
+	fx_teardown(&fx);
+	ssh_global_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batches_reuse_sessions),
+	};
+
+	if (access("/usr/sbin/sshd", X_OK) != 0 || geteuid() != 0) {
+		fprintf(stderr, "test_hunt_lab: needs root and sshd\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
