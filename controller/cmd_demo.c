@@ -65,6 +65,58 @@ demo_lab_up(const char *name, const char *noise, char *err, size_t errlen)
 	return rc;
 }
 
+/* The demo's commands on lab inventory inv, in order; stops at the first
+ * that fails.  CMD_EXIT_*. */
+static int
+demo_steps(struct cmd_ctx *ctx, const char *db, char *inv, const char *plan)
+{
+	struct run_request	 rq;
+	char			 runid[32];
+	int64_t			 run_id = 0;
+	int			 rc;
+
+	demo_banner("labrat hosts: deploy the agent, read each host's facts");
+	{
+		char *a[] = { "hosts", "--inventory", inv, NULL };
+
+		if (cmd_call(&cmd_hosts_entry, ctx, a) != 0)
+			return CMD_EXIT_FAIL;
+	}
+
+	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
+	    "(configs/plan-demo.json)");
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
+	rq.inventory = inv;
+	rq.plan = plan;
+	rq.kind = "demo";
+	rc = cmd_run_drive(&rq, 0, &run_id);
+	if (rc != CMD_EXIT_OK || run_id == 0)
+		return rc;
+	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
+
+	demo_banner("labrat report: regressions told from noise, knobs "
+	    "isolated");
+	{
+		char *a[] = { "report", runid, NULL };
+
+		rc = cmd_call(&cmd_report_entry, ctx, a);
+	}
+	if (rc != CMD_EXIT_OK)
+		return rc;
+
+	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
+	    "slow on em? (r200100..r200199, A/B within each boot)");
+	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
+	if (rc != CMD_EXIT_OK)
+		return rc;
+	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
+	    "on bce? (r200200..r200299, against the good revision)");
+	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
+	    "bce-demo.json");
+	return rc;
+}
+
 static int
 demo_exec(struct cmd_ctx *ctx)
 {
@@ -74,12 +126,10 @@ demo_exec(struct cmd_ctx *ctx)
 		{ "keep", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct run_request	 rq;
 	const char		*db = ctx->db, *noise = "2", *name = DEMO_LAB;
-	char			 err[1024], plan[1024], runid[32];
+	char			 err[1024], plan[1024];
 	char			*inv = NULL;
 	char			*down[] = { "--name", NULL };
-	int64_t			 run_id = 0;
 	int			 ch, keep = 0, rc = CMD_EXIT_FAIL;
 
 	optind = 1;
@@ -124,45 +174,7 @@ demo_exec(struct cmd_ctx *ctx)
 	}
 	inv = lab_inventory_path(name);
 
-	demo_banner("labrat hosts: deploy the agent, read each host's facts");
-	{
-		char *a[] = { "hosts", "--inventory", inv, NULL };
-
-		if (cmd_call(&cmd_hosts_entry, ctx, a) != 0)
-			goto down;
-	}
-
-	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
-	    "(configs/plan-demo.json)");
-	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
-	rq.inventory = inv;
-	rq.plan = plan;
-	rq.kind = "demo";
-	rc = cmd_run_drive(&rq, 0, &run_id);
-	if (rc != CMD_EXIT_OK || run_id == 0)
-		goto down;
-	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
-
-	demo_banner("labrat report: regressions told from noise, knobs "
-	    "isolated");
-	{
-		char *a[] = { "report", runid, NULL };
-
-		rc = cmd_call(&cmd_report_entry, ctx, a);
-	}
-	if (rc != CMD_EXIT_OK)
-		goto down;
-
-	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
-	    "slow on em? (r200100..r200199, A/B within each boot)");
-	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
-	if (rc != CMD_EXIT_OK)
-		goto down;
-	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
-	    "on bce? (r200200..r200299, against the good revision)");
-	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
-	    "bce-demo.json");
+	rc = demo_steps(ctx, db, inv, plan);
 down:
 	if (!keep) {
 		demo_banner("labrat lab down");
@@ -179,8 +191,8 @@ out:
 const struct cmd_entry cmd_demo_entry = {
 	.name = "demo",
 	.args = "[--name NAME] [--noise PCT] [--keep]",
-	.summary = "Brings up a simulated lab (named demo unless --name) with an em pair and "
-	    "a bce pair whose synthetic kernel carries the two reports' bugs, "
+	.summary = "Brings up a simulated lab (named demo unless --name) "
+	    "with an em pair and a bce pair whose synthetic kernel carries the two reports' bugs, "
 	    "shows its hosts, runs configs/plan-demo.json, reports what it "
 	    "found, bisects both faults to their culprit revisions and takes "
 	    "the lab down again. Needs root.",
