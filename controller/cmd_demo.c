@@ -175,7 +175,6 @@ demo_exec(struct cmd_ctx *ctx)
 	inv = lab_inventory_path(name);
 
 	rc = demo_steps(ctx, db, inv, plan);
-down:
 	if (!keep) {
 		demo_banner("labrat lab down");
 		if (lab_labctl("down", down, 2, err, sizeof err) != 0)
@@ -192,7 +191,8 @@ const struct cmd_entry cmd_demo_entry = {
 	.name = "demo",
 	.args = "[--name NAME] [--noise PCT] [--keep]",
 	.summary = "Brings up a simulated lab (named demo unless --name) "
-	    "with an em pair and a bce pair whose synthetic kernel carries the two reports' bugs, "
+	    "with an em pair and a bce pair whose synthetic kernel carries "
+	    "the two reports' bugs, "
 	    "shows its hosts, runs configs/plan-demo.json, reports what it "
 	    "found, bisects both faults to their culprit revisions and takes "
 	    "the lab down again. Needs root.",
