@@ -136,9 +136,6 @@ void	cmd_man_print(FILE *fp);
  */
 struct run_request;
 int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
-/* Prints the per-link, per-knobs throughput summary of a run. */
-int	run_print_summary(const char *db_path, int64_t run_id, int json,
-	    FILE *);
 
 /*
  * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)

@@ -1,8 +1,9 @@
 /*
  * labrat config check [--inventory FILE] [--plan FILE]... [FILE...]
  *
- * Validates inventory and plan files and prints every error at once.  A
- * positional FILE is recognised by its content and checked alone; a plan
+ * Validates inventory, plan, bisect test and lab history files and prints
+ * every error at once, an inventory's key and known_hosts files included.
+ * A positional FILE is recognised by its content and checked alone; a plan
  * given with --plan is also checked against the --inventory file (links
  * exist, NAT modes have a NAT host that can do them).
  */
@@ -49,12 +50,41 @@ summary_plan(const struct config_plan *plan,
 	    inv != NULL ? inv->path : "");
 }
 
-/* Checks one positional file of either kind. */
+static void
+summary_bisect_test(const struct config_bisect_test *t)
+{
+	if (t->compare == CONFIG_BISECT_BASELINE)
+		printf("%s: bisect test ok: against the good revision, "
+		    "metric %s, threshold %g\n", t->path, t->metric,
+		    t->threshold);
+	else
+		printf("%s: bisect test ok: %s A/B, metric %s, threshold %g\n",
+		    t->path, knobs_names[t->ab_knob], t->metric, t->threshold);
+}
+
+static void
+check_history(const char *path, const char *text, size_t len,
+    struct config_errors *errs)
+{
+	char	**ids, **msgs;
+	size_t	  n;
+
+	if (config_history_parse(path, text, len, &ids, &msgs, &n, errs) != 0)
+		return;
+	printf("%s: lab history ok: %zu revision%s%s%s%s%s\n", path, n,
+	    n == 1 ? "" : "s", n > 0 ? ", " : "", n > 0 ? ids[0] : "",
+	    n > 0 ? " .. " : "", n > 0 ? ids[n - 1] : "");
+	config_argv_free(ids);
+	config_argv_free(msgs);
+}
+
+/* Checks one positional file of any kind. */
 static void
 check_file(const char *path, struct config_errors *errs)
 {
 	struct config_inventory	*inv;
 	struct config_plan	*plan;
+	struct config_bisect_test *t;
 	char			*text, err[512];
 	size_t			 len;
 
@@ -66,7 +96,8 @@ check_file(const char *path, struct config_errors *errs)
 	switch (config_detect(path, text, len, errs)) {
 	case CONFIG_KIND_INVENTORY:
 		inv = config_inventory_parse(path, text, len, errs);
-		if (inv != NULL)
+		if (inv != NULL && config_inventory_check_files(inv,
+		    errs) == 0)
 			summary_inventory(inv);
 		config_inventory_free(inv);
 		break;
@@ -75,6 +106,15 @@ check_file(const char *path, struct config_errors *errs)
 		if (plan != NULL)
 			summary_plan(plan, NULL);
 		config_plan_free(plan);
+		break;
+	case CONFIG_KIND_BISECT_TEST:
+		t = config_bisect_test_parse(path, text, len, errs);
+		if (t != NULL)
+			summary_bisect_test(t);
+		config_bisect_test_free(t);
+		break;
+	case CONFIG_KIND_HISTORY:
+		check_history(path, text, len, errs);
 		break;
 	default:
 		break;
@@ -137,7 +177,8 @@ config_check(struct cmd_ctx *ctx)
 	config_errors_init(&errs);
 	if (invpath != NULL) {
 		inv = config_inventory_load(invpath, &errs);
-		if (inv != NULL)
+		if (inv != NULL && config_inventory_check_files(inv,
+		    &errs) == 0)
 			summary_inventory(inv);
 	}
 	for (i = 0; i < nplans; i++) {
@@ -165,9 +206,12 @@ config_check(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_config_check_entry = {
 	.name = "config check",
 	.args = "[--inventory FILE] [--plan FILE]... [FILE...]",
-	.summary = "Validates inventory and plan files and prints every "
-	    "error at once, each with its JSON path; exit 2 when there is "
-	    "one. A FILE is recognised by its content and checked alone; a "
+	.summary = "Validates inventory, plan, bisect test and lab history "
+	    "files and prints every error at once, each with its JSON path; "
+	    "exit 2 when there is one. An inventory's ssh.key and "
+	    "ssh.known_hosts files must exist and be readable. A FILE is "
+	    "recognised by its content (its kind is named in the ok line) "
+	    "and checked alone; a "
 	    "plan given with --plan is also checked against the --inventory "
 	    "file (its links exist, its NAT modes have a NAT host that can "
 	    "do them).",

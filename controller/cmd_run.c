@@ -15,11 +15,9 @@
 #include "cmd.h"
 #include "config.h"
 #include "executor.h"
-#include "json.h"
 #include "log.h"
+#include "report.h"
 #include "run.h"
-#include "stats.h"
-#include "store.h"
 #include "util.h"
 
 
@@ -181,95 +179,6 @@ run_event(const struct run_event *ev, void *arg)
 	fflush(stderr);
 }
 
-static int
-compare_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-int
-run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
-{
-	struct store		*st = NULL;
-	struct store_series	*ser = NULL;
-	struct store_counts	 cnt;
-	struct json_writer	*w = NULL;
-	size_t			 nser = 0, i;
-	char			 err[1024];
-	double			*v;
-
-	if (store_open(db_path, STORE_OPEN_READONLY, &st, err,
-	    sizeof err) == -1 || store_samples_query(st, run_id,
-	    "throughput_bps", &ser, &nser, err, sizeof err) == -1 ||
-	    store_job_counts(st, run_id, NULL, &cnt, err, sizeof err) == -1) {
-		log_warnx("%s", err);
-		if (st != NULL)
-			store_close(st);
-		return -1;
-	}
-	if (json) {
-		w = json_writer_new(fp, 0);
-		json_begin_obj(w);
-		json_kv_int(w, "run", run_id);
-		json_key(w, "jobs");
-		json_begin_obj(w);
-		json_kv_int(w, "total", cnt.total);
-		json_kv_int(w, "done", cnt.n[STORE_JOB_DONE]);
-		json_kv_int(w, "failed", cnt.n[STORE_JOB_FAILED]);
-		json_kv_int(w, "cancelled", cnt.n[STORE_JOB_CANCELLED]);
-		json_end_obj(w);
-		json_key(w, "series");
-		json_begin_arr(w);
-	} else
-		fprintf(fp, "run %lld: %lld jobs, %lld done, %lld failed, "
-		    "%lld cancelled\n\n%-8s %-28s %-7s %4s %10s %10s %10s  "
-		    "(Mbit/s)\n", (long long)run_id, (long long)cnt.total,
-		    (long long)cnt.n[STORE_JOB_DONE],
-		    (long long)cnt.n[STORE_JOB_FAILED],
-		    (long long)cnt.n[STORE_JOB_CANCELLED], "link", "knobs",
-		    "tool", "n", "median", "min", "max");
-	for (i = 0; i < nser; i++) {
-		const struct store_series *s = &ser[i];
-		double med;
-
-		if (s->n == 0)
-			continue;
-		v = xcalloc(s->n, sizeof *v);
-		memcpy(v, s->values, s->n * sizeof *v);
-		qsort(v, s->n, sizeof *v, compare_double);
-		med = stats_median(v, s->n);
-		if (json) {
-			json_begin_obj(w);
-			json_kv_str(w, "link", s->link);
-			json_kv_str(w, "knobs", s->knobs_key);
-			json_kv_str(w, "tool", s->tool);
-			json_kv_str(w, "params", s->params);
-			json_kv_str(w, "revision", s->revision);
-			json_kv_int(w, "n", (int64_t)s->n);
-			json_kv_num(w, "median_bps", round(med));
-			json_kv_num(w, "min_bps", round(v[0]));
-			json_kv_num(w, "max_bps", round(v[s->n - 1]));
-			json_end_obj(w);
-		} else
-			fprintf(fp, "%-8s %-28s %-7s %4zu %10.1f %10.1f "
-			    "%10.1f\n", s->link, s->knobs_key[0] != '\0' ?
-			    s->knobs_key : "(as is)", s->tool, s->n,
-			    med / 1e6, v[0] / 1e6, v[s->n - 1] / 1e6);
-		free(v);
-	}
-	if (json) {
-		json_end_arr(w);
-		json_end_obj(w);
-		if (json_writer_free(w, err, sizeof err) == -1)
-			log_warnx("run %lld: %s", (long long)run_id, err);
-	}
-	store_series_free(ser, nser);
-	store_close(st);
-	return 0;
-}
-
 static struct sigaction	run_oint, run_oterm;
 static int		run_sig_set;
 
@@ -358,7 +267,9 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	run_report_end(&res, err);
 	if (res.outcome == RUN_OUTCOME_DONE ||
 	    res.outcome == RUN_OUTCOME_JOBS_FAILED)
-		run_print_summary(rq->db_path, res.run_id, json, stdout);
+		if (report_run_summary(rq->db_path, res.run_id, json ?
+		    REPORT_JSON : REPORT_TEXT, stdout, err, sizeof err) == -1)
+			log_warnx("%s", err);
 	return (int)rc;
 }
 

@@ -189,6 +189,15 @@ struct config_inventory *config_inventory_load(const char *path,
 struct config_inventory *config_inventory_parse(const char *path,
 	    const char *text, size_t len, struct config_errors *errs);
 void	config_inventory_free(struct config_inventory *);
+/*
+ * Checks that every host's ssh.key and ssh.known_hosts (resolved as the
+ * loader resolves them) can be opened for reading, which the loader does
+ * not (a file may be checked on another machine): one error per distinct file,
+ * "hosts[0].ssh.key: /root/.ssh/labrat_ed25519: No such file or
+ * directory".  For `config check` and the start of a run.  0 or -1.
+ */
+int	config_inventory_check_files(const struct config_inventory *,
+	    struct config_errors *errs);
 
 /* Lookups: NULL when absent.  The result points into the inventory. */
 const struct config_host *config_inventory_host(
@@ -397,6 +406,9 @@ struct config_plan *config_bisect_plan(const struct config_bisect_test *,
  */
 int	config_history_revisions(const char *path, char ***ids,
 	    char ***msgs, size_t *n, struct config_errors *errs);
+/* The same from a history file's text (path names it in errors). */
+int	config_history_parse(const char *path, const char *text, size_t len,
+	    char ***ids, char ***msgs, size_t *n, struct config_errors *errs);
 
 /* ---- kinds, names, templates ---------------------------------------- */
 
@@ -404,15 +416,21 @@ enum config_kind {
 	CONFIG_KIND_UNKNOWN,
 	CONFIG_KIND_INVENTORY,
 	CONFIG_KIND_PLAN,
+	CONFIG_KIND_BISECT_TEST,
+	CONFIG_KIND_HISTORY,
 };
 
 /*
- * Tells a file's kind from its content: a top-level "hosts" key makes an
- * inventory, "workloads" or "knobs" a plan.  UNKNOWN, with the reason
- * appended to errs (invalid JSON, neither key), otherwise.
+ * Tells a file's kind from its content, by its top-level keys, first match
+ * wins: "hosts" makes an inventory, "workloads" a plan, "revisions" a lab
+ * history, "workload", "compare", "metric" or "threshold" a bisect test,
+ * "knobs" a plan.  UNKNOWN, with the reason appended to errs (invalid
+ * JSON, none of the keys), otherwise.
  */
 enum config_kind config_detect(const char *path, const char *text,
 	    size_t len, struct config_errors *errs);
+/* "inventory", "plan", "bisect test", "lab history", "unknown". */
+const char *config_kind_name(enum config_kind);
 
 const char *config_tool_name(enum config_tool);	/* "iperf2" */
 const char *config_os_name(enum config_os);

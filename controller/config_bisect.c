@@ -94,8 +94,12 @@ bt_compare(struct config_walk *w, struct json_object *root,
 		return;
 	config_check_keys(w, "compare", o, bt_keys_compare, NULL);
 	if (config_get_enum(w, "compare", o, "type", 1, bt_compare_names,
-	    &type) != 1)
+	    &type) != 1) {
+		/* No type: still check the knob an A/B would compare. */
+		config_get_enum(w, "compare", o, "knob", 0, knobs_names,
+		    &knob);
 		return;
+	}
 	t->compare = type;
 	if (t->compare == CONFIG_BISECT_BASELINE) {
 		if (json_object_object_get_ex(o, "knob", NULL) ||
@@ -374,18 +378,29 @@ int
 config_history_revisions(const char *path, char ***idsp, char ***msgsp,
     size_t *np, struct config_errors *errs)
 {
-	struct json_object	*root, *arr, *e, *v;
-	struct config_walk	 w;
-	char			*text, p[CONFIG_PATHLEN];
-	char			**ids = NULL, **msgs = NULL;
-	size_t			 len, n = 0, i;
-	size_t			 before = errs->n + errs->dropped;
+	char	*text;
+	size_t	 len;
+	int	 rc;
 
 	if ((text = config_read_text(path, &len, errs)) == NULL)
 		return -1;
-	root = config_parse_text(path, text, len, errs);
+	rc = config_history_parse(path, text, len, idsp, msgsp, np, errs);
 	free(text);
-	if (root == NULL)
+	return rc;
+}
+
+int
+config_history_parse(const char *path, const char *text, size_t len,
+    char ***idsp, char ***msgsp, size_t *np, struct config_errors *errs)
+{
+	struct json_object	*root, *arr, *e, *v;
+	struct config_walk	 w;
+	char			 p[CONFIG_PATHLEN];
+	char			**ids = NULL, **msgs = NULL;
+	size_t			 n = 0, i;
+	size_t			 before = errs->n + errs->dropped;
+
+	if ((root = config_parse_text(path, text, len, errs)) == NULL)
 		return -1;
 	w.file = path;
 	w.errs = errs;

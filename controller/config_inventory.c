@@ -6,8 +6,12 @@
  * key, known_hosts and revisions paths resolve against the file's
  * directory.
  */
+#include <sys/stat.h>
+
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -623,6 +627,67 @@ config_inventory_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	}
 	return inv;
+}
+
+/* One referenced file: readable and not a directory, or an error. */
+static void
+check_file(const struct config_inventory *inv, size_t i, const char *key,
+    const char *file, struct config_errors *errs)
+{
+	struct stat	st;
+	char		p[CONFIG_PATHLEN];
+	int		fd, saved;
+
+	snprintf(p, sizeof p, "hosts[%zu].ssh.%s", i, key);
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
+		config_errors_add(errs, inv->path, p, "%s: %s", file,
+		    strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) == -1) {
+		saved = errno;
+		config_errors_add(errs, inv->path, p, "%s: %s", file,
+		    strerror(saved));
+	} else if (S_ISDIR(st.st_mode))
+		config_errors_add(errs, inv->path, p, "%s: %s", file,
+		    strerror(EISDIR));
+	close(fd);
+}
+
+/* 1 if a host before i refers to the same file (checked there). */
+static int
+seen_file(const struct config_inventory *inv, size_t i, const char *file)
+{
+	size_t	j;
+
+	for (j = 0; j < i; j++)
+		if ((inv->hosts[j].ssh.key != NULL &&
+		    strcmp(inv->hosts[j].ssh.key, file) == 0) ||
+		    (inv->hosts[j].ssh.known_hosts != NULL &&
+		    strcmp(inv->hosts[j].ssh.known_hosts, file) == 0))
+			return 1;
+	return 0;
+}
+
+int
+config_inventory_check_files(const struct config_inventory *inv,
+    struct config_errors *errs)
+{
+	const struct config_ssh	*ssh;
+	size_t			 i, before = errs->n + errs->dropped;
+
+	/* Each file once, named by the first host that refers to it. */
+	for (i = 0; i < inv->nhosts; i++) {
+		ssh = &inv->hosts[i].ssh;
+		if (ssh->key != NULL && !seen_file(inv, i, ssh->key))
+			check_file(inv, i, "key", ssh->key, errs);
+		if (ssh->known_hosts != NULL && !seen_file(inv, i,
+		    ssh->known_hosts) && (ssh->key == NULL ||
+		    strcmp(ssh->key, ssh->known_hosts) != 0))
+			check_file(inv, i, "known_hosts", ssh->known_hosts,
+			    errs);
+	}
+	return errs->n + errs->dropped == before ? 0 : -1;
 }
 
 struct config_inventory *

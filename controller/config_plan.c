@@ -199,8 +199,14 @@ config_parse_workload(struct config_walk *w, const char *path,
 	wl->time = 10;
 	wl->parallel = 1;
 	if (config_get_enum(w, path, o, "tool", 1, config_tool_names,
-	    &tool) != 1)
+	    &tool) != 1) {
+		/* No tool to check the keys for: check what all tools share. */
+		parse_workload_links(w, path, o, plan, wl);
+		config_get_int(w, path, o, "time", 0, 1, 3600, &wl->time);
+		config_get_int(w, path, o, "parallel", 0, 1, 128,
+		    &wl->parallel);
 		return;
+	}
 	wl->tool = tool;
 	parse_workload_links(w, path, o, plan, wl);
 	if (wl->tool == CONFIG_TOOL_SCP) {

@@ -156,25 +156,60 @@ config_parse_text(const char *file, const char *text, size_t len,
 	return root;
 }
 
+/* Top-level keys that tell a kind, first match wins. */
+static const struct {
+	const char		*key;
+	enum config_kind	 kind;
+} detect_keys[] = {
+	{ "hosts", CONFIG_KIND_INVENTORY },
+	{ "workloads", CONFIG_KIND_PLAN },
+	{ "revisions", CONFIG_KIND_HISTORY },
+	{ "workload", CONFIG_KIND_BISECT_TEST },
+	{ "compare", CONFIG_KIND_BISECT_TEST },
+	{ "metric", CONFIG_KIND_BISECT_TEST },
+	{ "threshold", CONFIG_KIND_BISECT_TEST },
+	{ "knobs", CONFIG_KIND_PLAN },
+};
+
 enum config_kind
 config_detect(const char *path, const char *text, size_t len,
     struct config_errors *errs)
 {
 	struct json_object	*root;
 	enum config_kind	 kind = CONFIG_KIND_UNKNOWN;
+	size_t			 i;
 
 	if ((root = config_parse_text(path, text, len, errs)) == NULL)
 		return kind;
-	if (json_object_object_get_ex(root, "hosts", NULL))
-		kind = CONFIG_KIND_INVENTORY;
-	else if (json_object_object_get_ex(root, "workloads", NULL) ||
-	    json_object_object_get_ex(root, "knobs", NULL))
-		kind = CONFIG_KIND_PLAN;
-	else
+	for (i = 0; i < sizeof detect_keys / sizeof detect_keys[0]; i++)
+		if (json_object_object_get_ex(root, detect_keys[i].key,
+		    NULL)) {
+			kind = detect_keys[i].kind;
+			break;
+		}
+	if (kind == CONFIG_KIND_UNKNOWN)
 		config_errors_add(errs, path, NULL, "neither an inventory (no "
-		    "\"hosts\") nor a plan (no \"workloads\")");
+		    "\"hosts\"), a plan (no \"workloads\"), a bisect test (no "
+		    "\"workload\") nor a lab history (no \"revisions\")");
 	json_object_put(root);
 	return kind;
+}
+
+const char *
+config_kind_name(enum config_kind kind)
+{
+	switch (kind) {
+	case CONFIG_KIND_INVENTORY:
+		return "inventory";
+	case CONFIG_KIND_PLAN:
+		return "plan";
+	case CONFIG_KIND_BISECT_TEST:
+		return "bisect test";
+	case CONFIG_KIND_HISTORY:
+		return "lab history";
+	default:
+		return "unknown";
+	}
 }
 
 char *

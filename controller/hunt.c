@@ -603,8 +603,10 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 	good = xstrdup(rq->good);
 	bad = xstrdup(rq->bad);
 	config_errors_init(&errs);
-	if ((inv = config_inventory_load(rq->inventory, &errs)) == NULL ||
-	    (t = config_bisect_test_load(rq->test, &errs)) == NULL ||
+	/* Every error at once: the test is checked even if inv is not. */
+	inv = config_inventory_load(rq->inventory, &errs);
+	t = config_bisect_test_load(rq->test, &errs);
+	if (inv == NULL || t == NULL ||
 	    (plan = config_bisect_plan(t, rq->link, inv, &errs)) == NULL) {
 		hunt_errs(&errs, err, errlen);
 		goto out;

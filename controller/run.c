@@ -54,13 +54,18 @@ static int
 run_load(struct run *r, const char *ipath, const char *itext,
     const char *ppath, const char *ptext, struct config_errors *errs)
 {
+	int	files;
+
 	r->inv = itext != NULL ? config_inventory_parse(ipath, itext,
 	    strlen(itext), errs) : config_inventory_load(ipath, errs);
-	if (r->inv != NULL)
-		r->plan = ptext != NULL ? config_plan_parse(ppath, ptext,
-		    strlen(ptext), r->inv, errs) : config_plan_load(ppath,
-		    r->inv, errs);
-	return r->inv != NULL && r->plan != NULL ? 0 : -1;
+	/* A fresh start: its key files must be there. */
+	files = r->inv != NULL && itext == NULL ?
+	    config_inventory_check_files(r->inv, errs) : 0;
+	/* Every error at once: without an inventory, the plan alone. */
+	r->plan = ptext != NULL ? config_plan_parse(ppath, ptext,
+	    strlen(ptext), r->inv, errs) : config_plan_load(ppath, r->inv,
+	    errs);
+	return r->inv != NULL && r->plan != NULL && files == 0 ? 0 : -1;
 }
 
 /* Stores the run and its jobs in one go. */

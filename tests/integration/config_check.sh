@@ -10,8 +10,35 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "config_check: FAIL: $*" >&2; fail=1; }
 
+# The example inventory names key files in /root/.ssh, which config check
+# opens: check a copy whose files are relative (resolved against the
+# inventory's directory, not the current one) and exist.
+mkdir "$tmp/lab"
+sed -e 's|/root/.ssh/labrat_ed25519|labrat_ed25519|' \
+    -e 's|/root/.ssh/labrat_known_hosts|labrat_known_hosts|' \
+    "$LABRAT_SOURCE_DIR/configs/lab-freebsd.json" >"$tmp/lab/lab.json"
+: >"$tmp/lab/labrat_ed25519"; : >"$tmp/lab/labrat_known_hosts"
+"$LABRAT" config check "$tmp/lab/lab.json" >"$tmp/out" 2>"$tmp/err" ||
+	{ bad "example inventory with its files"; cat "$tmp/err" >&2; }
+grep -q "^$tmp/lab/lab.json: inventory ok: " "$tmp/out" ||
+	bad "example inventory summary: $(cat "$tmp/out")"
+rm "$tmp/lab/labrat_ed25519"
+rc=0
+"$LABRAT" config check "$tmp/lab/lab.json" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "missing key file: exit $rc"
+[ -s "$tmp/out" ] && bad "missing key file: printed a summary"
+printf '%s\n' "$tmp/lab/lab.json: hosts[0].ssh.key: $tmp/lab/labrat_ed25519: No such file or directory" >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	bad "missing key file message: $(cat "$tmp/err")"
+if [ "$(id -u)" -ne 0 ]; then
+	: >"$tmp/lab/labrat_ed25519"; chmod 0 "$tmp/lab/labrat_known_hosts"
+	"$LABRAT" config check "$tmp/lab/lab.json" 2>"$tmp/err" >/dev/null || true
+	grep -qx "$tmp/lab/lab.json: hosts\[0\].ssh.known_hosts: $tmp/lab/labrat_known_hosts: Permission denied" \
+	    "$tmp/err" || bad "unreadable known_hosts: $(cat "$tmp/err")"
+fi
+
 cd "$LABRAT_SOURCE_DIR/configs"
-for f in lab-freebsd.json plan-reports.json plan-demo.json; do
+for f in plan-reports.json plan-demo.json; do
 	if ! "$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err"; then
 		bad "$f exited non-zero"; cat "$tmp/err" >&2
 	fi
@@ -19,10 +46,23 @@ for f in lab-freebsd.json plan-reports.json plan-demo.json; do
 	grep -q "^$f: \(inventory\|plan\) ok: " "$tmp/out" || bad "$f: summary"
 	[ -s "$tmp/err" ] && bad "$f: printed errors"
 done
-"$LABRAT" config check --inventory lab-freebsd.json \
+# A bisect test and a lab history are told from their content too.
+for f in bisect/em.json bisect/bce.json simlab/history.json; do
+	if ! "$LABRAT" config check "$f" >"$tmp/out" 2>"$tmp/err"; then
+		bad "$f exited non-zero"; cat "$tmp/err" >&2
+	fi
+	[ -s "$tmp/err" ] && bad "$f: printed errors"
+done
+"$LABRAT" config check bisect/em.json simlab/history.json >"$tmp/out"
+grep -qx "bisect/em.json: bisect test ok: tso A/B, metric throughput_bps, threshold 0.91" \
+    "$tmp/out" || bad "bisect test summary: $(cat "$tmp/out")"
+grep -qx "simlab/history.json: lab history ok: 400 revisions, r200000 .. r200399" \
+    "$tmp/out" || bad "history summary: $(cat "$tmp/out")"
+: >"$tmp/lab/labrat_ed25519"; chmod 600 "$tmp/lab/labrat_known_hosts"
+"$LABRAT" config check --inventory "$tmp/lab/lab.json" \
     --plan plan-reports.json --plan plan-demo.json >"$tmp/out" 2>"$tmp/err" ||
 	bad "cross-check of the examples failed"
-grep -q "^plan-reports.json: plan ok: 3 links, 2 workloads, 5 repetitions, 60 jobs, checked against lab-freebsd.json$" \
+grep -q "^plan-reports.json: plan ok: 3 links, 2 workloads, 5 repetitions, 60 jobs, checked against $tmp/lab/lab.json$" \
     "$tmp/out" || bad "plan-reports summary: $(cat "$tmp/out")"
 
 cd "$LABRAT_FIXTURES/config/bad"
@@ -37,6 +77,11 @@ for f in *.json; do
 		{ bad "$f: messages differ"; diff "${f%.json}.expected" "$tmp/err" >&2 || true; }
 done
 [ "$n" -ge 15 ] || bad "only $n bad fixtures"
+# A broken bisect test gets bisect-test errors, not plan ones.
+grep -q '^bisect-ranges.json: workload.time: ' bisect-ranges.expected ||
+	bad "bisect-ranges.expected: no bisect-test error"
+grep -q 'workloads\|links' bisect-ranges.expected &&
+	bad "bisect-ranges.expected: plan errors"
 
 # All at once, with a good file among them: every error, in file order.
 rc=0
@@ -48,6 +93,31 @@ cmp -s "$tmp/err" "$tmp/want" || bad "several files: not every error"
 grep -q 'plan-demo.json: plan ok' "$tmp/out" || bad "several files: good file"
 grep -qx 'inv-patterns.json: hosts\[2\].nics\[0\].name: "em0; rm -rf /" is not an interface name' \
     "$tmp/err" || bad "the issue's example message"
+
+# A run's start checks the same, every error at once: the inventory's
+# missing key files and the plan's errors (the plan was skipped before).
+mkdir "$tmp/run"
+cp "$LABRAT_FIXTURES/config/cross/lab.json" "$tmp/run/lab.json"
+rc=0
+"$LABRAT" run --inventory "$tmp/run/lab.json" --plan plan-ranges.json \
+    --db "$tmp/run/db.sqlite" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "run with config errors: exit $rc"
+{ printf '%s\n' "$tmp/run/lab.json: hosts[0].ssh.key: $tmp/run/k: No such file or directory" \
+    "$tmp/run/lab.json: hosts[0].ssh.known_hosts: $tmp/run/kh: No such file or directory"
+  cat plan-ranges.expected; } >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	{ bad "run: not every error"; diff "$tmp/want" "$tmp/err" >&2 || true; }
+
+# So does a bisect's start: the test is checked even when the inventory
+# has errors.
+rc=0
+"$LABRAT" bisect start --inventory inv-ranges.json --link em --good r1 \
+    --bad r2 --test bisect-ranges.json --db "$tmp/run/bisect.sqlite" \
+    >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || bad "bisect start with config errors: exit $rc"
+cat inv-ranges.expected bisect-ranges.expected >"$tmp/want"
+cmp -s "$tmp/err" "$tmp/want" ||
+	{ bad "bisect start: not every error"; diff "$tmp/want" "$tmp/err" >&2 || true; }
 
 cd "$LABRAT_FIXTURES/config/cross"
 for f in plan-nat.json plan-unknown-link.json; do

@@ -90,8 +90,8 @@ check_standalone(const char *name, struct config_errors *e)
 {
 	struct config_inventory	*inv;
 	struct config_plan	*plan;
-	char			*text;
-	size_t			 len;
+	char			*text, **ids, **msgs;
+	size_t			 len, n;
 
 	text = slurp(name, &len);
 	switch (config_detect(name, text, len, e)) {
@@ -102,6 +102,13 @@ check_standalone(const char *name, struct config_errors *e)
 	case CONFIG_KIND_PLAN:
 		plan = config_plan_parse(name, text, len, NULL, e);
 		assert_null(plan);
+		break;
+	case CONFIG_KIND_BISECT_TEST:
+		assert_null(config_bisect_test_parse(name, text, len, e));
+		break;
+	case CONFIG_KIND_HISTORY:
+		assert_int_equal(config_history_parse(name, text, len, &ids,
+		    &msgs, &n, e), -1);
 		break;
 	default:
 		break;
@@ -350,6 +357,13 @@ test_json_errors(void **state)
 	t = "{\"knobs\": {}}";
 	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
 	    CONFIG_KIND_PLAN);
+	/* A bisect test has "knobs" too: its own keys win. */
+	t = "{\"knobs\": {}, \"workload\": {}}";
+	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
+	    CONFIG_KIND_BISECT_TEST);
+	t = "{\"description\": \"h\", \"revisions\": []}";
+	assert_int_equal(config_detect("c.json", t, strlen(t), &e),
+	    CONFIG_KIND_HISTORY);
 	t = "\n\n{\"hosts\": []} {}";
 	assert_null(config_inventory_parse("d.json", t, strlen(t), &e));
 	assert_int_equal(e.n, 3);
@@ -608,6 +622,93 @@ test_mutations(void **state)
 	assert_true(ok > 0 && ok < 3 * 800);
 }
 
+/*
+ * Every error at once: a field whose error used to end the check of its
+ * object (a workload's tool, a bisect comparison's type) leaves the other
+ * fields checked, each error with its file and path.
+ */
+static void
+test_every_error(void **state)
+{
+	struct config_errors	 e;
+	const char		*t;
+
+	(void)state;
+	config_errors_init(&e);
+	t = "{\"links\": [\"em\"], \"workloads\": [{\"tool\": \"iperf4\", "
+	    "\"time\": 0}]}";
+	assert_null(config_plan_parse("p.json", t, strlen(t), NULL, &e));
+	assert_int_equal(e.n, 2);
+	assert_string_equal(e.msgs[0], "p.json: workloads[0].tool: "
+	    "\"iperf4\" is not one of iperf2, iperf3, scp");
+	assert_string_equal(e.msgs[1], "p.json: workloads[0].time: 0 is out "
+	    "of range 1-3600");
+	config_errors_free(&e);
+	config_errors_init(&e);
+	t = "{\"compare\": {\"type\": \"abc\", \"knob\": \"speed\"}, "
+	    "\"workload\": {\"tool\": \"iperf3\"}}";
+	assert_null(config_bisect_test_parse("t.json", t, strlen(t), &e));
+	assert_int_equal(e.n, 2);
+	assert_string_equal(e.msgs[0], "t.json: compare.type: \"abc\" is "
+	    "not one of ab, baseline");
+	assert_string_equal(e.msgs[1], "t.json: compare.knob: \"speed\" is "
+	    "not one of lro, mtu, nat, rxcsum, tso, txcsum");
+	config_errors_free(&e);
+}
+
+/* Key files: resolved against the inventory's directory, each distinct
+ * file checked once, the error naming path, file and strerror. */
+static void
+test_key_files(void **state)
+{
+	struct config_errors	 e;
+	struct config_inventory	*inv;
+	char			 dir[] = "/tmp/labrat-keysXXXXXX", path[512],
+				 want[1024];
+	const char		*t;
+	FILE			*f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	t = "{\"hosts\": [{\"name\": \"a\", \"os\": \"linux\", \"address\": "
+	    "\"192.0.2.1\", \"ssh\": {\"key\": \"k\", \"known_hosts\": "
+	    "\"kh\"}, \"nics\": [{\"name\": \"eth0\", \"driver\": \"em\", "
+	    "\"role\": \"test\"}]}, {\"name\": \"b\", \"os\": \"linux\", "
+	    "\"address\": \"192.0.2.2\", \"ssh\": {\"key\": \"k\", "
+	    "\"known_hosts\": \"kh\"}, \"nics\": [{\"name\": \"eth0\", "
+	    "\"driver\": \"em\", \"role\": \"test\"}]}], \"links\": [{\"name\": "
+	    "\"l\", \"client\": {\"host\": \"a\", \"if\": \"eth0\", \"address\": "
+	    "\"198.18.1.1\"}, \"server\": {\"host\": \"b\", \"if\": \"eth0\", "
+	    "\"address\": \"198.18.1.2\"}}]}";
+	snprintf(path, sizeof path, "%s/lab.json", dir);
+	config_errors_init(&e);
+	inv = config_inventory_parse(path, t, strlen(t), &e);
+	if (inv == NULL)
+		print_error("%s\n", e.n > 0 ? e.msgs[0] : "?");
+	assert_non_null(inv);
+	snprintf(path, sizeof path, "%s/kh", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(config_inventory_check_files(inv, &e), -1);
+	assert_int_equal(e.n, 1);
+	snprintf(want, sizeof want, "%s/lab.json: hosts[0].ssh.key: %s/k: "
+	    "No such file or directory", dir, dir);
+	assert_string_equal(e.msgs[0], want);
+	config_errors_free(&e);
+	config_errors_init(&e);
+	snprintf(path, sizeof path, "%s/k", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(config_inventory_check_files(inv, &e), 0);
+	assert_int_equal(e.n, 0);
+	config_errors_free(&e);
+	config_inventory_free(inv);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/kh", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
@@ -624,6 +725,8 @@ main(void)
 		cmocka_unit_test(test_bad_table),
 		cmocka_unit_test(test_cross_table),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_every_error),
+		cmocka_unit_test(test_key_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
