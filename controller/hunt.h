@@ -138,7 +138,8 @@ struct hunt_opts {
 };
 
 /* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"
- * lines or a lab history (NULL = history.json next to the inventory);
+ * lines or a lab history (NULL = the inventory's "revisions"; neither is
+ * a HUNT_CONFIG error);
  * replay: a `bisect log` whose steps are recorded first (may be NULL). */
 struct hunt_request {
 	const char	*inventory;
