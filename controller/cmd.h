@@ -129,6 +129,16 @@ extern const struct cmd_option cmd_common_options[];
 void	cmd_man_print(FILE *fp);
 
 /*
+ * cmd_progress.c: a run's progress lines and events on stderr (run.h's
+ * struct run_drive hooks); arg points at an int, nonzero when stderr is a
+ * terminal (one live line redrawn in place).
+ */
+struct run_progress;
+struct run_event;
+void	cmd_run_progress(const struct run_progress *, void *arg);
+void	cmd_run_event(const struct run_event *, void *arg);
+
+/*
  * cmd_run.c: drives rq (run.h: a new run or a resume) as `labrat run` does:
  * SIGINT/SIGTERM stop it, progress lines and messages on stderr, then the
  * summary (JSON if json) on stdout.  Sets rq's drive and started hooks.
@@ -136,9 +146,6 @@ void	cmd_man_print(FILE *fp);
  */
 struct run_request;
 int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
-/* Prints the per-link, per-knobs throughput summary of a run. */
-int	run_print_summary(const char *db_path, int64_t run_id, int json,
-	    FILE *);
 
 /*
  * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)

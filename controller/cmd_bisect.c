@@ -244,8 +244,9 @@ const struct cmd_entry cmd_bisect_start_entry = {
 		    "schemas/bisect-test.schema.json)." },
 		{ "--revisions SOURCE", "git:PATH[:SUBDIR,...] (first-parent "
 		    "history GOOD..BAD), a plain file (ID [message] per line) "
-		    "or a simulated lab's history.json (default: the "
-		    "history.json next to the inventory)." },
+		    "or a simulated lab's history file (default: the "
+		    "inventory's \"revisions\", same forms, relative to "
+		    "the inventory)." },
 		{ "--replay LOG", "Take the steps of an earlier `bisect log` "
 		    "first instead of measuring them again." },
 		{ "--quiet", "No progress lines." },

@@ -20,7 +20,7 @@
 #include "run.h"
 #include "util.h"
 
-#define DEMO_LAB	"demo"
+#define DEMO_LAB	"demo"	/* the lab's name without --name */
 
 static void
 demo_banner(const char *what)
@@ -49,10 +49,10 @@ demo_bisect(const char *db, const char *inv, const char *link,
 }
 
 static int
-demo_lab_up(const char *noise, char *err, size_t errlen)
+demo_lab_up(const char *name, const char *noise, char *err, size_t errlen)
 {
-	char	*up[] = { "--name", DEMO_LAB, "--noise", (char *)noise };
-	char	*down[] = { "--name", DEMO_LAB };
+	char	*up[] = { "--name", (char *)name, "--noise", (char *)noise };
+	char	*down[] = { "--name", (char *)name };
 	int	 rc;
 
 	rc = lab_labctl("up", up, 4, err, errlen);
@@ -65,25 +65,82 @@ demo_lab_up(const char *noise, char *err, size_t errlen)
 	return rc;
 }
 
+/* The demo's commands on lab inventory inv, in order; stops at the first
+ * that fails.  CMD_EXIT_*. */
+static int
+demo_steps(struct cmd_ctx *ctx, const char *db, char *inv, const char *plan)
+{
+	struct run_request	 rq;
+	char			 runid[32];
+	int64_t			 run_id = 0;
+	int			 rc;
+
+	demo_banner("labrat hosts: deploy the agent, read each host's facts");
+	{
+		char *a[] = { "hosts", "--inventory", inv, NULL };
+
+		if (cmd_call(&cmd_hosts_entry, ctx, a) != 0)
+			return CMD_EXIT_FAIL;
+	}
+
+	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
+	    "(configs/plan-demo.json)");
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = db;
+	rq.inventory = inv;
+	rq.plan = plan;
+	rq.kind = "demo";
+	rc = cmd_run_drive(&rq, 0, &run_id);
+	if (rc != CMD_EXIT_OK || run_id == 0)
+		return rc;
+	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
+
+	demo_banner("labrat report: regressions told from noise, knobs "
+	    "isolated");
+	{
+		char *a[] = { "report", runid, NULL };
+
+		rc = cmd_call(&cmd_report_entry, ctx, a);
+	}
+	if (rc != CMD_EXIT_OK)
+		return rc;
+
+	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
+	    "slow on em? (r200100..r200199, A/B within each boot)");
+	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
+	if (rc != CMD_EXIT_OK)
+		return rc;
+	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
+	    "on bce? (r200200..r200299, against the good revision)");
+	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
+	    "bce-demo.json");
+	return rc;
+}
+
 static int
 demo_exec(struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'N' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct run_request	 rq;
-	const char		*db = ctx->db, *noise = "2";
-	char			 err[1024], plan[1024], runid[32];
+	const char		*db = ctx->db, *noise = "2", *name = DEMO_LAB;
+	char			 err[1024], plan[1024];
 	char			*inv = NULL;
-	char			*down[] = { "--name", DEMO_LAB };
-	int64_t			 run_id = 0;
+	char			*down[] = { "--name", NULL };
 	int			 ch, keep = 0, rc = CMD_EXIT_FAIL;
 
 	optind = 1;
 	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
 		switch (ch) {
+		case 'N':
+			if (!lab_name_valid(optarg))
+				return cmd_usage_error(ctx, "bad lab name '%s' "
+				    "(want ^[a-z][a-z0-9-]{0,31}$)", optarg);
+			name = optarg;
+			break;
 		case 'n':
 			noise = optarg;
 			break;
@@ -96,6 +153,7 @@ demo_exec(struct cmd_ctx *ctx)
 	}
 	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
+	down[1] = (char *)name;
 	if (geteuid() != 0) {
 		fprintf(stderr, "labrat demo: the simulated lab needs root "
 		    "(network namespaces)\n");
@@ -109,60 +167,21 @@ demo_exec(struct cmd_ctx *ctx)
 
 	demo_banner("labrat lab up: network namespaces, real sshd, "
 	    "1 Gbit/s links");
-	if (demo_lab_up(noise, err, sizeof err) != 0) {
+	if (demo_lab_up(name, noise, err, sizeof err) != 0) {
 		fprintf(stderr, "labrat demo: lab up failed%s%s\n",
 		    err[0] != '\0' ? ": " : "", err);
 		goto out;
 	}
-	inv = lab_inventory_path(DEMO_LAB);
+	inv = lab_inventory_path(name);
 
-	demo_banner("labrat hosts: deploy the agent, read each host's facts");
-	{
-		char *a[] = { "hosts", "--inventory", inv, NULL };
-
-		if (cmd_call(&cmd_hosts_entry, ctx, a) != 0)
-			goto down;
-	}
-
-	demo_banner("labrat run: TSO x MTU on em, TSO x NAT on bce "
-	    "(configs/plan-demo.json)");
-	memset(&rq, 0, sizeof rq);
-	rq.db_path = db;
-	rq.inventory = inv;
-	rq.plan = plan;
-	rq.kind = "demo";
-	rc = cmd_run_drive(&rq, 0, &run_id);
-	if (rc != CMD_EXIT_OK || run_id == 0)
-		goto down;
-	snprintf(runid, sizeof runid, "%lld", (long long)run_id);
-
-	demo_banner("labrat report: regressions told from noise, knobs "
-	    "isolated");
-	{
-		char *a[] = { "report", runid, NULL };
-
-		rc = cmd_call(&cmd_report_entry, ctx, a);
-	}
-	if (rc != CMD_EXIT_OK)
-		goto down;
-
-	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
-	    "slow on em? (r200100..r200199, A/B within each boot)");
-	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
-	if (rc != CMD_EXIT_OK)
-		goto down;
-	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
-	    "on bce? (r200200..r200299, against the good revision)");
-	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
-	    "bce-demo.json");
-down:
+	rc = demo_steps(ctx, db, inv, plan);
 	if (!keep) {
 		demo_banner("labrat lab down");
 		if (lab_labctl("down", down, 2, err, sizeof err) != 0)
 			fprintf(stderr, "labrat demo: lab down: %s\n", err);
 	} else
 		printf("\nthe lab is still up (--keep): labrat lab down "
-		    "--name %s\n", DEMO_LAB);
+		    "--name %s\n", name);
 out:
 	free(inv);
 	return rc;
@@ -170,17 +189,20 @@ out:
 
 const struct cmd_entry cmd_demo_entry = {
 	.name = "demo",
-	.args = "[--noise PCT] [--keep]",
-	.summary = "Brings up a simulated lab (named demo) with an em pair and "
-	    "a bce pair whose synthetic kernel carries the two reports' bugs, "
+	.args = "[--name NAME] [--noise PCT] [--keep]",
+	.summary = "Brings up a simulated lab (named demo unless --name) "
+	    "with an em pair and a bce pair whose synthetic kernel carries "
+	    "the two reports' bugs, "
 	    "shows its hosts, runs configs/plan-demo.json, reports what it "
 	    "found, bisects both faults to their culprit revisions and takes "
 	    "the lab down again. Needs root.",
 	.options = (const struct cmd_option[]){
+		{ "--name NAME", "The lab's name, ^[a-z][a-z0-9-]{0,31}$ "
+		    "(default: demo)." },
 		{ "--noise PCT", "Random variation of the lab's links, 0-50 "
 		    "percent (default: 2)." },
 		{ "--keep", "Leave the lab up afterwards (labrat lab down "
-		    "--name demo takes it down)." },
+		    "--name NAME takes it down)." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.exec = demo_exec,

@@ -1,99 +1,21 @@
 /*
  * labrat hosts --inventory F [--format text|json]
  *
- * Reaches every host of the inventory in parallel (one thread per host):
- * SSH with strict host-key checking, deploys the agent when its hash
- * differs, reads the host's facts and prints them as a table (one row per
- * inventory NIC) or as JSON.  Driver and chip are the host's; where the
- * inventory declares others, both are shown (a line under the row, or
- * declared_driver / declared_chip / mismatch in JSON).  A host that fails
- * is shown with its error; then the exit status is 1.
+ * host_survey() reaches every host of the inventory in parallel (SSH with
+ * strict host-key checking), deploys the agent when its hash differs and
+ * reads the host's facts; this prints them as a table (one row per
+ * inventory NIC) or as JSON (host_survey_json()).  Driver and chip are
+ * the host's; where the inventory declares others, both are shown (a line
+ * under the row, or declared_driver / declared_chip / mismatch in JSON).
+ * A host that fails is shown with its error; then the exit status is 1.
  */
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "agentctl.h"
 #include "cmd.h"
 #include "config.h"
 #include "host.h"
-#include "json.h"
 #include "log.h"
-#include "util.h"
-
-#define HOSTS_CONNECT_MS	10000
-#define HOSTS_DEPLOY_MS		300000	/* a slow host's cc */
-#define HOSTS_FACTS_MS		30000
-
-struct hosts_job {
-	const struct config_host	*host;
-	pthread_t			 thread;
-	int				 started;
-	int				 ok;
-	char				 err[1024];
-	struct agentctl_deploy_info	 deploy;
-	struct agentctl_reply		 facts;
-};
-
-static const struct agentctl_nic *
-hosts_find_nic(const struct agentctl_facts *f, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < f->nnics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return &f->nics[i];
-	return NULL;
-}
-
-/*
- * `facts` lists the host's physical NICs; an inventory NIC it leaves out
- * (a loopback, a veth) is asked for by name and appended.
- */
-static int
-hosts_more_nics(struct hosts_job *j, struct host *a)
-{
-	const struct config_host	*h = j->host;
-	struct agentctl_facts		*f = &j->facts.u.facts;
-	struct agentctl_reply		 r;
-	size_t				 k;
-
-	for (k = 0; k < h->nnics; k++) {
-		if (hosts_find_nic(f, h->nics[k].name) != NULL)
-			continue;
-		if (host_facts(a, h->nics[k].name, HOSTS_FACTS_MS, &r,
-		    j->err, sizeof j->err) == -1) {
-			agentctl_reply_free(&r);
-			return -1;
-		}
-		if (r.u.facts.nnics == 1 && f->nnics < AGENTCTL_NICS_MAX)
-			f->nics[f->nnics++] = r.u.facts.nics[0];
-		agentctl_reply_free(&r);
-	}
-	return 0;
-}
-
-static void *
-hosts_worker(void *arg)
-{
-	struct hosts_job	*j = arg;
-	struct host_opts	 o;
-	struct host		*h;
-
-	memset(&o, 0, sizeof o);
-	o.connect_timeout_ms = HOSTS_CONNECT_MS;
-	o.deploy_timeout_ms = HOSTS_DEPLOY_MS;
-	if (host_open(j->host, &o, &h, j->err, sizeof j->err) == -1)
-		return NULL;
-	j->deploy = *host_deploy_info(h);
-	if (host_facts(h, NULL, HOSTS_FACTS_MS, &j->facts, j->err,
-	    sizeof j->err) == 0 && hosts_more_nics(j, h) == 0)
-		j->ok = 1;
-	host_close(h);
-	return NULL;
-}
 
 static const char *
 tri(int v)
@@ -107,22 +29,6 @@ dash(const char *s)
 	return s != NULL && *s != '\0' ? s : "-";
 }
 
-/* 1 when the inventory declares a driver for the NIC and the host has
- * another (the host's word is shown as it is, the claim beside it). */
-static int
-hosts_driver_differs(const struct config_nic *cn,
-    const struct agentctl_nic *nic)
-{
-	return cn->driver != NULL && strcmp(cn->driver, nic->driver) != 0;
-}
-
-static int
-hosts_chip_differs(const struct config_nic *cn,
-    const struct agentctl_nic *nic)
-{
-	return cn->chip != NULL && strcasecmp(cn->chip, nic->chip) != 0;
-}
-
 /*
  * Under a NIC's row, what the inventory declares when the host says
  * otherwise: "  em-a em0: driver veth (inventory: em), chip - (inventory:
@@ -132,7 +38,7 @@ static void
 hosts_print_mismatch(const struct config_host *h, const struct config_nic *cn,
     const struct agentctl_nic *nic)
 {
-	int	d = hosts_driver_differs(cn, nic), c = hosts_chip_differs(cn,
+	int	d = host_nic_driver_differs(cn, nic), c = host_nic_chip_differs(cn,
 		    nic);
 
 	if (!d && !c)
@@ -147,7 +53,7 @@ hosts_print_mismatch(const struct config_host *h, const struct config_nic *cn,
 }
 
 static void
-hosts_print_text(const struct hosts_job *jobs, size_t n)
+hosts_print_text(const struct host_survey *jobs, size_t n)
 {
 	const struct agentctl_facts	*f;
 	const struct agentctl_nic	*nic;
@@ -168,7 +74,7 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 		snprintf(tools, sizeof tools, "iperf2 %s, iperf3 %s, scp %s",
 		    dash(f->iperf2), dash(f->iperf3), dash(f->scp));
 		for (k = 0; k < h->nnics; k++) {
-			nic = hosts_find_nic(f, h->nics[k].name);
+			nic = host_survey_nic(f, h->nics[k].name);
 			if (nic == NULL) {
 				printf("%-12s %-8s %-16.16s %-10s %-8s (not on "
 				    "the host)\n", h->name, f->os,
@@ -187,128 +93,6 @@ hosts_print_text(const struct hosts_job *jobs, size_t n)
 	}
 }
 
-/* An empty or unknown string, count or flag is null. */
-static void
-hosts_kv(struct json_writer *w, const char *k, const char *v)
-{
-	json_kv_str(w, k, v != NULL && *v != '\0' ? v : NULL);
-}
-
-static void
-hosts_num(struct json_writer *w, const char *k, long long v)
-{
-	if (v < 0)
-		json_kv_null(w, k);
-	else
-		json_kv_int(w, k, v);
-}
-
-static void
-hosts_tri(struct json_writer *w, const char *k, int v)
-{
-	if (v < 0)
-		json_kv_null(w, k);
-	else
-		json_kv_bool(w, k, v);
-}
-
-/*
- * The inventory's word on a NIC beside the host's: declared_driver and
- * declared_chip (null when the inventory names neither or does not list
- * the NIC) and whether either differs from what the host reported.
- */
-static void
-hosts_json_declared(struct json_writer *w, const struct config_host *h,
-    const struct agentctl_nic *n)
-{
-	const struct config_nic	*cn = config_host_nic(h, n->name);
-
-	hosts_kv(w, "declared_driver", cn != NULL ? cn->driver : NULL);
-	hosts_kv(w, "declared_chip", cn != NULL ? cn->chip : NULL);
-	json_kv_bool(w, "mismatch", cn != NULL && (hosts_driver_differs(cn,
-	    n) || hosts_chip_differs(cn, n)));
-}
-
-static void
-hosts_json_facts(struct json_writer *w, const struct config_host *h,
-    const struct agentctl_facts *f)
-{
-	const struct agentctl_nic	*n;
-	size_t				 i;
-
-	hosts_kv(w, "os", f->os);
-	hosts_kv(w, "hostname", f->hostname);
-	json_key(w, "kernel");
-	json_begin_obj(w);
-	hosts_kv(w, "release", f->kernel_release);
-	hosts_kv(w, "version", f->kernel_version);
-	hosts_kv(w, "revision", f->kernel_revision);
-	hosts_num(w, "osreldate", f->osreldate);
-	json_end_obj(w);
-	json_key(w, "nics");
-	json_begin_arr(w);
-	for (i = 0; i < f->nnics; i++) {
-		n = &f->nics[i];
-		json_begin_obj(w);
-		hosts_kv(w, "name", n->name);
-		hosts_kv(w, "driver", n->driver);
-		hosts_kv(w, "chip", n->chip);
-		hosts_json_declared(w, h, n);
-		hosts_num(w, "speed_mbps", n->speed_mbps);
-		hosts_num(w, "mtu", n->mtu);
-		hosts_tri(w, "tso", n->tso);
-		hosts_tri(w, "lro", n->lro);
-		hosts_tri(w, "rxcsum", n->rxcsum);
-		hosts_tri(w, "txcsum", n->txcsum);
-		json_end_obj(w);
-	}
-	json_end_arr(w);
-	json_key(w, "tools");
-	json_begin_obj(w);
-	hosts_kv(w, "iperf2", f->iperf2);
-	hosts_kv(w, "iperf3", f->iperf3);
-	hosts_kv(w, "scp", f->scp);
-	json_end_obj(w);
-}
-
-static void
-hosts_print_json(const struct hosts_job *jobs, size_t n)
-{
-	struct json_writer	*w = json_writer_new(stdout, JSON_PRETTY);
-	char			 err[256];
-	size_t			 i;
-
-	json_begin_obj(w);
-	json_key(w, "hosts");
-	json_begin_arr(w);
-	for (i = 0; i < n; i++) {
-		json_begin_obj(w);
-		hosts_kv(w, "name", jobs[i].host->name);
-		hosts_kv(w, "address", jobs[i].host->address);
-		json_kv_bool(w, "ok", jobs[i].ok);
-		if (!jobs[i].ok) {
-			hosts_kv(w, "error", jobs[i].err);
-			json_end_obj(w);
-			continue;
-		}
-		json_key(w, "agent");
-		json_begin_obj(w);
-		hosts_kv(w, "path", jobs[i].deploy.path);
-		json_kv_bool(w, "built", jobs[i].deploy.built);
-		json_kv_int(w, "ms", jobs[i].deploy.ms);
-		json_end_obj(w);
-		json_key(w, "facts");
-		json_begin_obj(w);
-		hosts_json_facts(w, jobs[i].host, &jobs[i].facts.u.facts);
-		json_end_obj(w);
-		json_end_obj(w);
-	}
-	json_end_arr(w);
-	json_end_obj(w);
-	if (json_writer_free(w, err, sizeof err) == -1)
-		log_warnx("hosts: %s", err);
-}
-
 static int
 hosts_exec(struct cmd_ctx *ctx)
 {
@@ -318,10 +102,12 @@ hosts_exec(struct cmd_ctx *ctx)
 	};
 	struct config_inventory	*inv;
 	struct config_errors	 errs;
-	struct hosts_job	*jobs;
-	const char		*path = NULL, *format = ctx->format;
+	struct host_survey	*jobs;
+	const char		*path = NULL;
+	char			 err[256];
 	size_t			 i;
-	int			 ch, failed = 0;
+	int			 ch, failed, json = strcmp(ctx->format,
+				    "json") == 0;
 
 	optind = 1;
 	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
@@ -340,32 +126,16 @@ hosts_exec(struct cmd_ctx *ctx)
 		return CMD_EXIT_USAGE;
 	}
 	config_errors_free(&errs);
-	jobs = xcalloc(inv->nhosts, sizeof *jobs);
-	for (i = 0; i < inv->nhosts; i++) {
-		jobs[i].host = &inv->hosts[i];
-		if (pthread_create(&jobs[i].thread, NULL, hosts_worker,
-		    &jobs[i]) != 0)
-			snprintf(jobs[i].err, sizeof jobs[i].err, "%s: cannot "
-			    "start a thread", inv->hosts[i].name);
-		else
-			jobs[i].started = 1;
-	}
-	for (i = 0; i < inv->nhosts; i++) {
-		if (jobs[i].started)
-			pthread_join(jobs[i].thread, NULL);
-		if (!jobs[i].ok) {
-			failed = 1;
-			if (strcmp(format, "json") == 0)
-				log_warnx("%s", jobs[i].err);
-		}
-	}
-	if (strcmp(format, "json") == 0)
-		hosts_print_json(jobs, inv->nhosts);
-	else
+	failed = host_survey(inv, NULL, &jobs) > 0;
+	for (i = 0; i < inv->nhosts && json; i++)
+		if (!jobs[i].ok)
+			log_warnx("%s", jobs[i].err);
+	if (json && host_survey_json(jobs, inv->nhosts, stdout, err,
+	    sizeof err) == -1)
+		log_warnx("hosts: %s", err);
+	else if (!json)
 		hosts_print_text(jobs, inv->nhosts);
-	for (i = 0; i < inv->nhosts; i++)
-		agentctl_reply_free(&jobs[i].facts);
-	free(jobs);
+	host_survey_free(jobs, inv->nhosts);
 	config_inventory_free(inv);
 	return failed ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }

@@ -4,22 +4,18 @@
  * lines, SIGINT/SIGTERM as its stop flag and the summary printed here.
  */
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "config.h"
 #include "executor.h"
-#include "json.h"
 #include "log.h"
+#include "report.h"
 #include "run.h"
-#include "stats.h"
-#include "store.h"
 #include "util.h"
 
 
@@ -30,244 +26,6 @@ run_on_signal(int sig)
 {
 	(void)sig;
 	run_stop = 1;
-}
-
-/* The terminal's width for the live line (80 when it does not say). */
-static int
-run_tty_width(void)
-{
-	struct winsize	ws;
-
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == -1 || ws.ws_col < 20)
-		return 80;
-	return ws.ws_col;
-}
-
-/* "1m10s"; "?" when unknown. */
-static const char *
-run_fmt_eta(int64_t ms, char *buf, size_t len)
-{
-	if (ms < 0)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%lldm%02llds", (long long)(ms / 60000),
-		    (long long)(ms / 1000 % 60));
-	return buf;
-}
-
-/* "ETA 0m40s" or, while the worst case is more, "ETA 0m40s..3m20s". */
-static void
-run_fmt_etas(int64_t eta, int64_t worst_eta, int range, char *buf,
-    size_t len)
-{
-	char	a[32], b[32];
-
-	if (range && eta >= 0)
-		snprintf(buf, len, "ETA %s..%s", run_fmt_eta(eta, a, sizeof a),
-		    run_fmt_eta(worst_eta, b, sizeof b));
-	else
-		snprintf(buf, len, "ETA %s", run_fmt_eta(eta, a, sizeof a));
-}
-
-/*
- * Progress: a live line on a terminal (redrawn in place, cut to the
- * terminal's width, the cursor left at its start so that a diagnostic
- * printed meanwhile overwrites it rather than running on after it), with
- * retries and failures on lines of their own above it; one log line per
- * event otherwise.  N/M counts the run's jobs across rounds; "(up to W)"
- * while adaptive sampling may still add jobs.
- */
-static void
-run_progress(const struct run_progress *rp, void *arg)
-{
-	const struct executor_progress *p = &rp->job;
-	int	tty = *(int *)arg, retry = strcmp(p->state, "retry") == 0;
-	int	range = rp->worst > p->total;
-	char	eta[80], tp[32], upto[40], line[512];
-
-	run_fmt_etas(p->eta_ms, rp->eta_worst_ms, range, eta, sizeof eta);
-	if (range)
-		snprintf(upto, sizeof upto, " (up to %lld)",
-		    (long long)rp->worst);
-	else
-		upto[0] = '\0';
-	if (isfinite(p->throughput_bps))
-		snprintf(tp, sizeof tp, "%.1f Mbit/s",
-		    p->throughput_bps / 1e6);
-	else
-		snprintf(tp, sizeof tp, "-");
-	if (tty) {
-		if (p->reason != NULL)
-			fprintf(stderr, "\r\033[K%s %s %s: attempt %d %s: "
-			    "%s\n", p->link, p->knobs, p->tool, p->attempt,
-			    retry ? "failed, retrying" : p->state, p->reason);
-		snprintf(line, sizeof line, "%lld/%lld jobs%s, %lld failed, "
-		    "%lld retried, %s  [%s %s %s: %s]",
-		    (long long)p->done, (long long)p->total, upto,
-		    (long long)p->failed, (long long)p->retried, eta, p->link,
-		    p->knobs, p->tool, p->reason != NULL ? p->state : tp);
-		fprintf(stderr, "\r\033[K%.*s\r", run_tty_width() - 1, line);
-	} else if (retry) {
-		fprintf(stderr, "labrat: retrying %s %s %s after attempt %d: "
-		    "%s\n", p->link, p->knobs, p->tool, p->attempt,
-		    p->reason != NULL ? p->reason : "?");
-	} else {
-		fprintf(stderr, "labrat: job %lld/%lld%s %s %s %s attempt %d: "
-		    "%s%s%s (%s)\n", (long long)p->done,
-		    (long long)p->total, upto, p->link, p->knobs, p->tool,
-		    p->attempt, p->state, p->reason != NULL ? ": " : " ",
-		    p->reason != NULL ? p->reason : tp, eta);
-	}
-	fflush(stderr);
-}
-
-/*
- * What the run says up front and round by round, on lines of their own:
- * "20 jobs planned, up to 70 with adaptive sampling, ETA 1m10s..5m13s",
- * "round 2: 20 more jobs for 3 inconclusive comparisons (...)".
- */
-static void
-run_event(const struct run_event *ev, void *arg)
-{
-	int	tty = *(int *)arg, range = ev->worst > ev->total;
-	char	eta[80], done[48], upto[64];
-
-	run_fmt_etas(ev->eta_ms, ev->eta_worst_ms, range, eta, sizeof eta);
-	if (ev->eta_estimated && ev->eta_ms >= 0)
-		snprintf(eta + strlen(eta), sizeof eta - strlen(eta),
-		    " (estimated from the plan)");
-	if (range)
-		snprintf(upto, sizeof upto, ", up to %lld%s",
-		    (long long)ev->worst, ev->kind == RUN_EVENT_PLANNED ?
-		    " with adaptive sampling" : "");
-	else
-		upto[0] = '\0';
-	if (ev->done > 0)
-		snprintf(done, sizeof done, " (%lld done)",
-		    (long long)ev->done);
-	else
-		done[0] = '\0';
-	fprintf(stderr, "%slabrat: ", tty ? "\r\033[K" : "");
-	switch (ev->kind) {
-	case RUN_EVENT_PLANNED:
-		if (ev->done >= ev->total)
-			fprintf(stderr, "%lld jobs planned, %lld ended: nothing "
-			    "left to run\n", (long long)ev->planned,
-			    (long long)ev->done);
-		else
-			fprintf(stderr, "%lld jobs planned%s%s, %s\n",
-			    (long long)ev->planned, done, upto, eta);
-		break;
-	case RUN_EVENT_ROUND:
-		fprintf(stderr, "round %d: %lld more jobs for %lld "
-		    "inconclusive comparison%s (%lld jobs%s, %s)\n", ev->round,
-		    (long long)ev->added, (long long)ev->inconclusive,
-		    ev->inconclusive == 1 ? "" : "s", (long long)ev->total,
-		    upto, eta);
-		break;
-	case RUN_EVENT_SETTLED:
-		if (ev->inconclusive > 0)
-			fprintf(stderr, "adaptive sampling done after round "
-			    "%d: %lld jobs; %lld comparison%s still "
-			    "inconclusive at max_samples\n", ev->round,
-			    (long long)ev->total, (long long)ev->inconclusive,
-			    ev->inconclusive == 1 ? "" : "s");
-		else
-			fprintf(stderr, "adaptive sampling done after round "
-			    "%d: %lld jobs; every comparison decided\n",
-			    ev->round, (long long)ev->total);
-		break;
-	}
-	fflush(stderr);
-}
-
-static int
-compare_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-int
-run_print_summary(const char *db_path, int64_t run_id, int json, FILE *fp)
-{
-	struct store		*st = NULL;
-	struct store_series	*ser = NULL;
-	struct store_counts	 cnt;
-	struct json_writer	*w = NULL;
-	size_t			 nser = 0, i;
-	char			 err[1024];
-	double			*v;
-
-	if (store_open(db_path, STORE_OPEN_READONLY, &st, err,
-	    sizeof err) == -1 || store_samples_query(st, run_id,
-	    "throughput_bps", &ser, &nser, err, sizeof err) == -1 ||
-	    store_job_counts(st, run_id, NULL, &cnt, err, sizeof err) == -1) {
-		log_warnx("%s", err);
-		if (st != NULL)
-			store_close(st);
-		return -1;
-	}
-	if (json) {
-		w = json_writer_new(fp, 0);
-		json_begin_obj(w);
-		json_kv_int(w, "run", run_id);
-		json_key(w, "jobs");
-		json_begin_obj(w);
-		json_kv_int(w, "total", cnt.total);
-		json_kv_int(w, "done", cnt.n[STORE_JOB_DONE]);
-		json_kv_int(w, "failed", cnt.n[STORE_JOB_FAILED]);
-		json_kv_int(w, "cancelled", cnt.n[STORE_JOB_CANCELLED]);
-		json_end_obj(w);
-		json_key(w, "series");
-		json_begin_arr(w);
-	} else
-		fprintf(fp, "run %lld: %lld jobs, %lld done, %lld failed, "
-		    "%lld cancelled\n\n%-8s %-28s %-7s %4s %10s %10s %10s  "
-		    "(Mbit/s)\n", (long long)run_id, (long long)cnt.total,
-		    (long long)cnt.n[STORE_JOB_DONE],
-		    (long long)cnt.n[STORE_JOB_FAILED],
-		    (long long)cnt.n[STORE_JOB_CANCELLED], "link", "knobs",
-		    "tool", "n", "median", "min", "max");
-	for (i = 0; i < nser; i++) {
-		const struct store_series *s = &ser[i];
-		double med;
-
-		if (s->n == 0)
-			continue;
-		v = xcalloc(s->n, sizeof *v);
-		memcpy(v, s->values, s->n * sizeof *v);
-		qsort(v, s->n, sizeof *v, compare_double);
-		med = stats_median(v, s->n);
-		if (json) {
-			json_begin_obj(w);
-			json_kv_str(w, "link", s->link);
-			json_kv_str(w, "knobs", s->knobs_key);
-			json_kv_str(w, "tool", s->tool);
-			json_kv_str(w, "params", s->params);
-			json_kv_str(w, "revision", s->revision);
-			json_kv_int(w, "n", (int64_t)s->n);
-			json_kv_num(w, "median_bps", round(med));
-			json_kv_num(w, "min_bps", round(v[0]));
-			json_kv_num(w, "max_bps", round(v[s->n - 1]));
-			json_end_obj(w);
-		} else
-			fprintf(fp, "%-8s %-28s %-7s %4zu %10.1f %10.1f "
-			    "%10.1f\n", s->link, s->knobs_key[0] != '\0' ?
-			    s->knobs_key : "(as is)", s->tool, s->n,
-			    med / 1e6, v[0] / 1e6, v[s->n - 1] / 1e6);
-		free(v);
-	}
-	if (json) {
-		json_end_arr(w);
-		json_end_obj(w);
-		if (json_writer_free(w, err, sizeof err) == -1)
-			log_warnx("run %lld: %s", (long long)run_id, err);
-	}
-	store_series_free(ser, nser);
-	store_close(st);
-	return 0;
 }
 
 static struct sigaction	run_oint, run_oterm;
@@ -333,9 +91,9 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 
 	run_stop = 0;
 	rq->drive.stop = &run_stop;
-	rq->drive.progress = run_progress;
+	rq->drive.progress = cmd_run_progress;
 	rq->drive.progress_arg = &tty;
-	rq->drive.event = run_event;
+	rq->drive.event = cmd_run_event;
 	rq->drive.event_arg = &tty;
 	rq->started = run_started;
 	rq->started_arg = (void *)rq->db_path;
@@ -358,7 +116,9 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	run_report_end(&res, err);
 	if (res.outcome == RUN_OUTCOME_DONE ||
 	    res.outcome == RUN_OUTCOME_JOBS_FAILED)
-		run_print_summary(rq->db_path, res.run_id, json, stdout);
+		if (report_run_summary(rq->db_path, res.run_id, json ?
+		    REPORT_JSON : REPORT_TEXT, stdout, err, sizeof err) == -1)
+			log_warnx("%s", err);
 	return (int)rc;
 }
 

@@ -393,7 +393,8 @@ config_valid_revision(const char *s)
 
 /* ---- tables shared with the schema test ----------------------------- */
 
-const char *const config_keys_inventory[] = { "hosts", "links", NULL };
+const char *const config_keys_inventory[] = { "hosts", "links", "revisions",
+	NULL };
 const char *const config_keys_host[] = { "name", "os", "address", "ssh",
 	"nics", "kernel", "power", NULL };
 const char *const config_keys_ssh[] = { "user", "port", "key",

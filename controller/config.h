@@ -170,6 +170,10 @@ struct config_inventory {
 	size_t			 nhosts;
 	struct config_link	*links;
 	size_t			 nlinks;
+	/* "revisions": the bisect's revision source when `bisect start` has
+	 * no --revisions, as that option takes it, its path absolute
+	 * (resolved against dir); NULL when the inventory has none. */
+	char			*revisions;
 };
 
 /*

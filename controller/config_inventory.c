@@ -2,7 +2,8 @@
  * config_inventory: the inventory part of the config module (see config.h):
  * hosts, NICs, kernel providers, power hooks and links, with the checks a
  * schema cannot make (link hosts, interfaces and the NAT host exist, no
- * duplicate names).  Relative key paths resolve against the file's
+ * duplicate names), and the optional revision source of a bisect.  Relative
+ * key, known_hosts and revisions paths resolve against the file's
  * directory.
  */
 #include <sys/stat.h>
@@ -500,6 +501,34 @@ check_dups(struct config_walk *w, const char *arrpath, const char *what,
 	}
 }
 
+/*
+ * "revisions": a source as `bisect start --revisions` takes it; the path
+ * (of "git:PATH[:SUB,...]", else the whole string) resolved like key's.
+ */
+static void
+parse_revisions(struct config_walk *w, struct json_object *root,
+    struct config_inventory *inv)
+{
+	char	*tmp = NULL, *rel, *abs;
+	size_t	 len;
+
+	if (config_get_pattern(w, "", root, "revisions", 0, CONFIG_PATH_MAX,
+	    valid_any, "a revision source", &tmp) != 1) {
+		free(tmp);
+		return;
+	}
+	if (strncmp(tmp, "git:", 4) == 0) {
+		len = strcspn(tmp + 4, ":");
+		rel = xstrndup(tmp + 4, len);
+		abs = resolve_path(w, rel);
+		inv->revisions = xasprintf("git:%s%s", abs, tmp + 4 + len);
+		free(abs);
+		free(rel);
+	} else
+		inv->revisions = resolve_path(w, tmp);
+	free(tmp);
+}
+
 static void
 parse_inventory(struct config_walk *w, struct json_object *root,
     struct config_inventory *inv)
@@ -510,6 +539,7 @@ parse_inventory(struct config_walk *w, struct json_object *root,
 	size_t			 i, n;
 
 	config_check_keys(w, "", root, config_keys_inventory, NULL);
+	parse_revisions(w, root, inv);
 	if ((hosts = config_get_array(w, "", root, "hosts", 1,
 	    CONFIG_HOSTS_MAX)) != NULL) {
 		n = json_object_array_length(hosts);
@@ -720,6 +750,7 @@ config_inventory_free(struct config_inventory *inv)
 	for (i = 0; i < inv->nhosts; i++)
 		host_free(&inv->hosts[i]);
 	free(inv->hosts);
+	free(inv->revisions);
 	for (i = 0; i < inv->nlinks; i++) {
 		free(inv->links[i].name);
 		endpoint_free(&inv->links[i].client);

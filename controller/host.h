@@ -14,12 +14,17 @@
  *
  * Like an ssh_conn, a struct host is used by one thread at a time;
  * ssh_global_init() must have run before the first host_open().
+ *
+ * host_survey() (host_survey.c) does that for every host of an inventory
+ * in parallel, one thread per host, and holds the inventory's declared
+ * driver and chip against what each host reported (`labrat hosts`).
  */
 #ifndef LABRAT_HOST_H
 #define LABRAT_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "agentctl.h"
 #include "config.h"
@@ -97,5 +102,47 @@ const char	*host_name(const struct host *);
 unsigned	 host_generation(const struct host *);
 /* How the last deploy went (zeroes before the first). */
 const struct agentctl_deploy_info *host_deploy_info(const struct host *);
+
+/* ---- surveying an inventory (host_survey.c) ---------------------------- */
+
+/* One host of a survey. */
+struct host_survey {
+	const struct config_host	*host;	/* the inventory's */
+	int				 ok;	/* 0: err says why */
+	char				 err[1024];
+	struct agentctl_deploy_info	 deploy;
+	/* u.facts: the host's physical NICs, then each inventory NIC the
+	 * host left out (asked for by name) */
+	struct agentctl_reply		 facts;
+};
+
+/*
+ * Reaches every host of inv in parallel (one thread per host): host_open()
+ * with opts (copied per host; NULL = defaults), the agent deployed, the
+ * facts read.  *out gets inv->nhosts results in inventory order, which
+ * point into inv and which the caller frees with host_survey_free().
+ * Returns the number of hosts that failed (their ok 0, err set).
+ */
+size_t	host_survey(const struct config_inventory *inv,
+	    const struct host_opts *opts, struct host_survey **out);
+void	host_survey_free(struct host_survey *, size_t n);
+/*
+ * The n results as `labrat hosts --format json` prints them: {"hosts":
+ * [...]} with each host's agent deploy and facts, each NIC with the
+ * inventory's declared_driver / declared_chip and mismatch; unknown
+ * values null.  0 or -1 with err (the writer failed).
+ */
+int	host_survey_json(const struct host_survey *, size_t n, FILE *fp,
+	    char *err, size_t errlen);
+
+/* The NIC called name among f's, or NULL. */
+const struct agentctl_nic *host_survey_nic(const struct agentctl_facts *f,
+	    const char *name);
+/* 1 when the inventory declares a driver (chip) for the NIC and the host
+ * reported another; chips compare case-insensitively. */
+int	host_nic_driver_differs(const struct config_nic *,
+	    const struct agentctl_nic *);
+int	host_nic_chip_differs(const struct config_nic *,
+	    const struct agentctl_nic *);
 
 #endif

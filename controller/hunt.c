@@ -532,6 +532,7 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 	struct config_plan		*plan = NULL;
 	struct bisect			*m = NULL;
 	struct hunt_revs		 r;
+	const char			*src;
 	char				 e[1024], ipath[PATH_MAX],
 					 tpath[PATH_MAX], *good, *bad;
 	long				 gi, bi;
@@ -556,8 +557,11 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 	else if (realpath(rq->inventory, ipath) == NULL ||
 	    realpath(rq->test, tpath) == NULL)
 		util_seterr(err, errlen, "realpath: %s", strerror(errno));
-	else if (hunt_revs_load(&r, rq->revisions, ipath, &good, &bad, e,
-	    sizeof e) == -1)
+	else if ((src = rq->revisions != NULL ? rq->revisions :
+	    inv->revisions) == NULL)
+		util_seterr(err, errlen, "no revision source: give --revisions "
+		    "SOURCE or set \"revisions\" in %s", rq->inventory);
+	else if (hunt_revs_load(&r, src, &good, &bad, e, sizeof e) == -1)
 		util_seterr(err, errlen, "revisions: %s", e);
 	else if (hunt_revs_endpoints(&r, good, bad, &gi, &bi, err,
 	    errlen) == 0 && (m = bisect_new((const char *const *)r.ids + gi,

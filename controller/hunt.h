@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bisect.h"
 #include "config.h"
@@ -137,7 +138,8 @@ struct hunt_opts {
 };
 
 /* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"
- * lines or a lab history (NULL = history.json next to the inventory);
+ * lines or a lab history (NULL = the inventory's "revisions"; neither is
+ * a HUNT_CONFIG error);
  * replay: a `bisect log` whose steps are recorded first (may be NULL). */
 struct hunt_request {
 	const char	*inventory;
@@ -205,5 +207,22 @@ struct hunt_view {
 int	hunt_view_open(struct hunt_view *, const char *db_path, int64_t id,
 	    char *err, size_t errlen);
 void	hunt_view_free(struct hunt_view *);
+
+/* What hunt_show() writes. */
+enum hunt_show {
+	HUNT_SHOW_RESULT = 0,	/* head, result, evidence */
+	HUNT_SHOW_STATUS = 1,	/* the same, for a bisect still running */
+	HUNT_SHOW_LOG = 2	/* the `bisect log` format (text only: with
+				   json, the status object) */
+};
+
+/*
+ * Writes bisect id of the store at db_path to fp (hunt_fmt.c), as text or
+ * one JSON object.  0; -1 with err when nothing was written (no such
+ * bisect, store error, hunt_view_open()); 1 with err when the JSON writer
+ * failed after writing began.
+ */
+int	hunt_show(const char *db_path, int64_t id, enum hunt_show, int json,
+	    FILE *fp, char *err, size_t errlen);
 
 #endif

@@ -96,13 +96,13 @@ struct hunt_revs {
 };
 
 /*
- * Loads src ("git:PATH[:SUB,...]", a list, a lab history; NULL = the
- * history.json next to inventory).  For git, *good and *bad (heap) are
- * replaced by the full hashes.  0, or -1 with err.
+ * Loads src ("git:PATH[:SUB,...]", a list, a lab history; never NULL:
+ * the caller picks --revisions or the inventory's "revisions").  For
+ * git, *good and *bad (heap) are replaced by the full hashes.  0, or -1
+ * with err.
  */
-int	hunt_revs_load(struct hunt_revs *, const char *src,
-	    const char *inventory, char **good, char **bad, char *err,
-	    size_t errlen);
+int	hunt_revs_load(struct hunt_revs *, const char *src, char **good,
+	    char **bad, char *err, size_t errlen);
 void	hunt_revs_free(struct hunt_revs *);
 /* GOOD..BAD as the store keeps it: "id\tmessage" lines; heap string. */
 char	*hunt_revs_text(const struct hunt_revs *, size_t good, size_t bad);

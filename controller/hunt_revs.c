@@ -187,36 +187,21 @@ fail:
 }
 
 int
-hunt_revs_load(struct hunt_revs *r, const char *src, const char *inventory,
-    char **good, char **bad, char *err, size_t errlen)
+hunt_revs_load(struct hunt_revs *r, const char *src, char **good,
+    char **bad, char *err, size_t errlen)
 {
 	struct config_errors	 errs;
-	char			*text, *def = NULL, *slash, **ids, **msgs;
+	char			*text, **ids, **msgs;
 	const char		*p;
 	size_t			 n, i;
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
-	if (src != NULL && strncmp(src, "git:", 4) == 0)
+	if (strncmp(src, "git:", 4) == 0)
 		return revs_git(r, src, good, bad, err, errlen);
-	if (src == NULL) {
-		slash = strrchr(inventory, '/');
-		def = slash != NULL ? xasprintf("%.*s/history.json",
-		    (int)(slash - inventory), inventory) :
-		    xstrdup("history.json");
-		if (access(def, R_OK) == -1) {
-			util_seterr(err, errlen, "no --revisions and no %s "
-			    "next to the inventory", def);
-			free(def);
-			return -1;
-		}
-		src = def;
-	}
 	if ((text = util_read_file(src, HUNT_TEXT_MAX, NULL, err,
-	    errlen)) == NULL) {
-		free(def);
+	    errlen)) == NULL)
 		return -1;
-	}
 	for (p = text; *p == ' ' || *p == '\n' || *p == '\t'; p++)
 		;
 	rc = 0;
@@ -238,7 +223,6 @@ hunt_revs_load(struct hunt_revs *r, const char *src, const char *inventory,
 	} else
 		revs_parse_lines(r, text);
 	free(text);
-	free(def);
 	if (rc == 0 && r->n == 0) {
 		util_seterr(err, errlen, "%s: no revisions", src);
 		rc = -1;

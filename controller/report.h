@@ -114,6 +114,16 @@ int	report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	    const struct report_compare_opts *, FILE *fp, int *regressions,
 	    char *err, size_t errlen);
 
+/*
+ * The summary `labrat run` prints when a run ends (report_summary.c): job
+ * counts, then per series the throughput samples' n, median, min and max
+ * in Mbit/s; REPORT_JSON writes one object, any other format the table.
+ * Opens db_path read-only.  0, or -1 with err (store error; a JSON writer
+ * error after the output began).
+ */
+int	report_run_summary(const char *db_path, int64_t run_id,
+	    enum report_format, FILE *fp, char *err, size_t errlen);
+
 #ifdef REPORT_INTERNAL
 /* Shared by report.c and report_fmt.c. */
 double	 report_scale(const struct store_series *, const char **unit);

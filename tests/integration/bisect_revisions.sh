@@ -1,7 +1,8 @@
 #!/bin/sh
 # labrat bisect revision sources, no lab needed: git first-parent history
 # (all of it, and limited to a subdirectory; GOOD/BAD given as refs come
-# back as full hashes), a plain list with comments, a history file; bad
+# back as full hashes), a plain list with comments, a history file, the
+# inventory's "revisions" (relative to it) and none at all; bad
 # endpoints and a bad test file are refused before anything is stored.
 # The hosts have no kernel provider, so the bisect stops at its first step
 # with a clear reason, after the revisions were stored.
@@ -69,6 +70,23 @@ start --good r100 --bad r103 --revisions "$T/list" >/dev/null 2>&1
 H=$LABRAT_SOURCE_DIR/configs/simlab/history.json
 start --good r200100 --bad r200199 --revisions "$H" >/dev/null 2>&1
 [ "$(status | jq .revisions)" = 100 ] || fail "history slice"
+
+# No --revisions: the inventory's "revisions", relative to its directory
+# (also git's PATH); with neither, a clear error.
+start --good r200100 --bad r200199 >/dev/null 2>"$T/e"
+[ $? -eq 2 ] || fail "no source: exit status"
+grep -q "no revision source: give --revisions SOURCE or set \"revisions\" in $T/inv.json" "$T/e" ||
+    fail "no source: $(cat "$T/e")"
+cp "$H" "$T/hist.json"
+jq '.revisions = "hist.json"' "$T/inv.json" > "$T/inv-h.json"
+(cd / && "$LABRAT" bisect start --inventory "$T/inv-h.json" --link em \
+    --test "$T/test.json" --db "$T/db" --quiet --good r200100 \
+    --bad r200149) >/dev/null 2>&1
+[ "$(status | jq .revisions)" = 50 ] || fail "inventory history: $(status | jq .revisions)"
+jq '.revisions = "repo:sys/dev/e1000" | .revisions |= "git:" + .' "$T/inv.json" > "$T/inv-g.json"
+(cd / && "$LABRAT" bisect start --inventory "$T/inv-g.json" --link em \
+    --test "$T/test.json" --db "$T/db" --quiet --good good --bad bad) >/dev/null 2>&1
+[ "$(status | jq .revisions)" = 5 ] || fail "inventory git: $(status | jq .revisions)"
 
 n=$("$LABRAT" bisect status --db "$T/db" --format json | jq .bisect)
 start --good r200199 --bad r200100 --revisions "$H" >/dev/null 2>"$T/e"

@@ -48,6 +48,12 @@ while IFS= read -r line; do
 	done
 done <"$tmp/usages"
 
+# demo takes the lab's name (--name NAME), and checks it before needing root.
+expect 0 "$LABRAT" demo --help
+grep -q -- "--name NAME" "$tmp/out" || bad "demo --help lacks --name NAME"
+expect 2 "$LABRAT" demo --name BAD --db "$tmp/none.db"
+err_has "labrat demo: bad lab name 'BAD'"
+
 # Commands with subcommands: --help shows them all; without one, or with an
 # unknown one, exit 2 saying so.
 for group in lab db bisect config; do

@@ -317,10 +317,44 @@ t_bad_request(void **state)
 	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
 	    HUNT_CONFIG);
 	assert_non_null(strstr(err, "GOOD must come before BAD"));
+	/* no --revisions and none in the inventory */
+	request(x, &rq);
+	rq.revisions = NULL;
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_CONFIG);
+	assert_int_equal(id, 0);
+	assert_non_null(strstr(err, "no revision source: give --revisions "
+	    "SOURCE or set \"revisions\" in "));
+	assert_non_null(strstr(err, x->inv));
 	/* nothing was stored, so there is nothing to resume */
 	assert_int_equal(hunt_resume(&x->o, 0, &id, err, sizeof err),
 	    HUNT_ERROR);
 	assert_int_equal(x->lab.installs, 0);
+}
+
+/* No --revisions: the inventory's "revisions", relative to its file. */
+static void
+t_inventory_revisions(void **state)
+{
+	struct fx		*x = *state;
+	struct hunt_request	 rq;
+	struct store_bisect	 b;
+	struct store_bisect_step *rows;
+	size_t			 n;
+	int64_t			 id;
+	char			 err[1024] = "", *inv;
+
+	inv = xasprintf("{\"revisions\":\"revs\",%s", inv_json + 1);
+	write_file(x->inv, inv);
+	free(inv);
+	request(x, &rq);
+	rq.revisions = NULL;
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_string_equal(b.culprit, "r110");
+	free(rows);
+	store_bisect_free(&b);
 }
 
 /* A resume parses the texts stored at the start: the files may have
@@ -373,6 +407,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_stop_flag, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_request, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_inventory_revisions, setup,
 		    teardown),
 	};
 

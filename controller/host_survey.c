@@ -1,0 +1,258 @@
+/*
+ * host_survey.c: `labrat hosts`' work -- every host of an inventory
+ * reached in parallel (one thread per host), the agent deployed, the
+ * host's facts read, and the inventory's declared driver and chip held
+ * against what the host reported; and the survey as JSON.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "host.h"
+#include "json.h"
+#include "util.h"
+
+#define SURVEY_FACTS_MS		30000
+
+struct survey_job {
+	struct host_survey	*res;
+	const struct host_opts	*opts;
+	pthread_t		 thread;
+	int			 started;
+};
+
+const struct agentctl_nic *
+host_survey_nic(const struct agentctl_facts *f, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < f->nnics; i++)
+		if (strcmp(f->nics[i].name, name) == 0)
+			return &f->nics[i];
+	return NULL;
+}
+
+int
+host_nic_driver_differs(const struct config_nic *cn,
+    const struct agentctl_nic *nic)
+{
+	return cn->driver != NULL && strcmp(cn->driver, nic->driver) != 0;
+}
+
+int
+host_nic_chip_differs(const struct config_nic *cn,
+    const struct agentctl_nic *nic)
+{
+	return cn->chip != NULL && strcasecmp(cn->chip, nic->chip) != 0;
+}
+
+/*
+ * `facts` lists the host's physical NICs; an inventory NIC it leaves out
+ * (a loopback, a veth) is asked for by name and appended.
+ */
+static int
+survey_more_nics(struct host_survey *j, struct host *a)
+{
+	const struct config_host	*h = j->host;
+	struct agentctl_facts		*f = &j->facts.u.facts;
+	struct agentctl_reply		 r;
+	size_t				 k;
+
+	for (k = 0; k < h->nnics; k++) {
+		if (host_survey_nic(f, h->nics[k].name) != NULL)
+			continue;
+		if (host_facts(a, h->nics[k].name, SURVEY_FACTS_MS, &r,
+		    j->err, sizeof j->err) == -1) {
+			agentctl_reply_free(&r);
+			return -1;
+		}
+		if (r.u.facts.nnics == 1 && f->nnics < AGENTCTL_NICS_MAX)
+			f->nics[f->nnics++] = r.u.facts.nics[0];
+		agentctl_reply_free(&r);
+	}
+	return 0;
+}
+
+static void *
+survey_worker(void *arg)
+{
+	struct survey_job	*sj = arg;
+	struct host_survey	*j = sj->res;
+	struct host		*h;
+
+	if (host_open(j->host, sj->opts, &h, j->err, sizeof j->err) == -1)
+		return NULL;
+	j->deploy = *host_deploy_info(h);
+	if (host_facts(h, NULL, SURVEY_FACTS_MS, &j->facts, j->err,
+	    sizeof j->err) == 0 && survey_more_nics(j, h) == 0)
+		j->ok = 1;
+	host_close(h);
+	return NULL;
+}
+
+size_t
+host_survey(const struct config_inventory *inv, const struct host_opts *opts,
+    struct host_survey **out)
+{
+	struct host_survey	*res;
+	struct survey_job	*jobs;
+	size_t			 i, failed = 0;
+
+	res = xcalloc(inv->nhosts, sizeof *res);
+	jobs = xcalloc(inv->nhosts, sizeof *jobs);
+	for (i = 0; i < inv->nhosts; i++) {
+		res[i].host = &inv->hosts[i];
+		jobs[i].res = &res[i];
+		jobs[i].opts = opts;
+		if (pthread_create(&jobs[i].thread, NULL, survey_worker,
+		    &jobs[i]) != 0)
+			snprintf(res[i].err, sizeof res[i].err, "%s: cannot "
+			    "start a thread", inv->hosts[i].name);
+		else
+			jobs[i].started = 1;
+	}
+	for (i = 0; i < inv->nhosts; i++) {
+		if (jobs[i].started)
+			pthread_join(jobs[i].thread, NULL);
+		if (!res[i].ok)
+			failed++;
+	}
+	free(jobs);
+	*out = res;
+	return failed;
+}
+
+void
+host_survey_free(struct host_survey *res, size_t n)
+{
+	size_t	i;
+
+	if (res == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		agentctl_reply_free(&res[i].facts);
+	free(res);
+}
+
+/* An empty or unknown string, count or flag is null. */
+static void
+survey_kv(struct json_writer *w, const char *k, const char *v)
+{
+	json_kv_str(w, k, v != NULL && *v != '\0' ? v : NULL);
+}
+
+static void
+survey_num(struct json_writer *w, const char *k, long long v)
+{
+	if (v < 0)
+		json_kv_null(w, k);
+	else
+		json_kv_int(w, k, v);
+}
+
+static void
+survey_tri(struct json_writer *w, const char *k, int v)
+{
+	if (v < 0)
+		json_kv_null(w, k);
+	else
+		json_kv_bool(w, k, v);
+}
+
+/*
+ * The inventory's word on a NIC beside the host's: declared_driver and
+ * declared_chip (null when the inventory names neither or does not list
+ * the NIC) and whether either differs from what the host reported.
+ */
+static void
+survey_json_declared(struct json_writer *w, const struct config_host *h,
+    const struct agentctl_nic *n)
+{
+	const struct config_nic	*cn = config_host_nic(h, n->name);
+
+	survey_kv(w, "declared_driver", cn != NULL ? cn->driver : NULL);
+	survey_kv(w, "declared_chip", cn != NULL ? cn->chip : NULL);
+	json_kv_bool(w, "mismatch", cn != NULL && (host_nic_driver_differs(cn,
+	    n) || host_nic_chip_differs(cn, n)));
+}
+
+static void
+survey_json_facts(struct json_writer *w, const struct config_host *h,
+    const struct agentctl_facts *f)
+{
+	const struct agentctl_nic	*n;
+	size_t				 i;
+
+	survey_kv(w, "os", f->os);
+	survey_kv(w, "hostname", f->hostname);
+	json_key(w, "kernel");
+	json_begin_obj(w);
+	survey_kv(w, "release", f->kernel_release);
+	survey_kv(w, "version", f->kernel_version);
+	survey_kv(w, "revision", f->kernel_revision);
+	survey_num(w, "osreldate", f->osreldate);
+	json_end_obj(w);
+	json_key(w, "nics");
+	json_begin_arr(w);
+	for (i = 0; i < f->nnics; i++) {
+		n = &f->nics[i];
+		json_begin_obj(w);
+		survey_kv(w, "name", n->name);
+		survey_kv(w, "driver", n->driver);
+		survey_kv(w, "chip", n->chip);
+		survey_json_declared(w, h, n);
+		survey_num(w, "speed_mbps", n->speed_mbps);
+		survey_num(w, "mtu", n->mtu);
+		survey_tri(w, "tso", n->tso);
+		survey_tri(w, "lro", n->lro);
+		survey_tri(w, "rxcsum", n->rxcsum);
+		survey_tri(w, "txcsum", n->txcsum);
+		json_end_obj(w);
+	}
+	json_end_arr(w);
+	json_key(w, "tools");
+	json_begin_obj(w);
+	survey_kv(w, "iperf2", f->iperf2);
+	survey_kv(w, "iperf3", f->iperf3);
+	survey_kv(w, "scp", f->scp);
+	json_end_obj(w);
+}
+
+int
+host_survey_json(const struct host_survey *jobs, size_t n, FILE *fp,
+    char *err, size_t errlen)
+{
+	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
+	size_t			 i;
+
+	json_begin_obj(w);
+	json_key(w, "hosts");
+	json_begin_arr(w);
+	for (i = 0; i < n; i++) {
+		json_begin_obj(w);
+		survey_kv(w, "name", jobs[i].host->name);
+		survey_kv(w, "address", jobs[i].host->address);
+		json_kv_bool(w, "ok", jobs[i].ok);
+		if (!jobs[i].ok) {
+			survey_kv(w, "error", jobs[i].err);
+			json_end_obj(w);
+			continue;
+		}
+		json_key(w, "agent");
+		json_begin_obj(w);
+		survey_kv(w, "path", jobs[i].deploy.path);
+		json_kv_bool(w, "built", jobs[i].deploy.built);
+		json_kv_int(w, "ms", jobs[i].deploy.ms);
+		json_end_obj(w);
+		json_key(w, "facts");
+		json_begin_obj(w);
+		survey_json_facts(w, jobs[i].host, &jobs[i].facts.u.facts);
+		json_end_obj(w);
+		json_end_obj(w);
+	}
+	json_end_arr(w);
+	json_end_obj(w);
+	return json_writer_free(w, err, errlen);
+}
