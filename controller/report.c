@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#define REPORT_INTERNAL
 
 #include "report.h"
+#include "report_int.h"
 #include "util.h"
 
 int

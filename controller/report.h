@@ -124,45 +124,4 @@ int	report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 int	report_run_summary(const char *db_path, int64_t run_id,
 	    enum report_format, FILE *fp, char *err, size_t errlen);
 
-#ifdef REPORT_INTERNAL
-/* Shared by report.c and report_fmt.c. */
-double	 report_scale(const struct store_series *, const char **unit);
-const char *report_p(double p, char *buf, size_t len);
-const char *report_cmp_name(const struct detect_result *,
-	    const struct detect_cmp *, char *buf, size_t len);
-const char *report_effect(const struct detect_cmp *,
-	    const struct store_series *, char *buf, size_t len);
-int	report_json(struct store *, const struct detect_result *, FILE *,
-	    char *err, size_t errlen);
-/* report_facts.c: the run's host facts, reported and declared (st may be
- * NULL: nothing is written, or an empty "hosts" array).  0 or -1 + err. */
-struct json_writer;
-int	report_facts_text(struct store *, int64_t run_id, FILE *, char *err,
-	    size_t errlen);
-int	report_facts_json(struct json_writer *, struct store *,
-	    int64_t run_id, char *err, size_t errlen);
-int	report_csv(const struct detect_result *, FILE *);
-int	report_junit(const struct detect_result *, FILE *);
-
-/*
- * A text table (report_table.c): each column as wide as its widest cell,
- * two blanks between columns, align[i] 'r' right-aligns column i.  The
- * table owns copies of its cells: report_table_free().
- */
-#define REPORT_TABLE_COLS	8
-struct report_table {
-	size_t	  ncols;
-	char	  align[REPORT_TABLE_COLS + 1];
-	char	**cells;	/* nrows * ncols, heap */
-	size_t	  nrows;
-};
-void	report_table_init(struct report_table *, size_t ncols,
-	    const char *align);
-/* Appends a row: ncols const char * (NULL = empty), copied. */
-void	report_table_row(struct report_table *, ...);
-void	report_table_print(const struct report_table *, const char *indent,
-	    FILE *);
-void	report_table_free(struct report_table *);
-#endif
-
 #endif

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPORT_INTERNAL
 #include "json.h"
 #include "report.h"
+#include "report_int.h"
 #include "store.h"
 #include "util.h"
 

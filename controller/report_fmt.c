@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPORT_INTERNAL
 #include "json.h"
 #include "report.h"
+#include "report_int.h"
 #include "util.h"
 
 /* ---- JSON ----------------------------------------------------------------- */

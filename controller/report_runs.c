@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REPORT_INTERNAL
 #include "json.h"
 #include "report.h"
+#include "report_int.h"
 #include "util.h"
 
 /*

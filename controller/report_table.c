@@ -1,15 +1,15 @@
 /*
  * report_table: the text report's tables, every column as wide as its
  * widest cell, so that no value ("+1857.4 %", a long knobs key) pushes the
- * columns after it out of line.  See report.h (REPORT_INTERNAL).
+ * columns after it out of line.  See report_int.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define REPORT_INTERNAL
 #include "report.h"
+#include "report_int.h"
 #include "util.h"
 
 void
