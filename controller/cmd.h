@@ -129,6 +129,15 @@ extern const struct cmd_option cmd_common_options[];
 void	cmd_man_print(FILE *fp);
 
 /*
+ * cmd_bisect_show.c: the options of bisect status, log, resume and reset
+ * (--bisect ID, and --quiet when quiet is not NULL); 0 or -1 after saying
+ * what is wrong.
+ */
+int	cmd_bisect_opts(struct cmd_ctx *, int64_t *id, int *quiet);
+#define CMD_BISECT_ID_OPT	{ "--bisect ID", "The bisect (default: the " \
+	"newest)." }
+
+/*
  * cmd_progress.c: a run's progress lines and events on stderr (run.h's
  * struct run_drive hooks); arg points at an int, nonzero when stderr is a
  * terminal (one live line redrawn in place).

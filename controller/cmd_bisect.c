@@ -2,7 +2,7 @@
  * cmd_bisect: `labrat bisect start|status|log|resume|reset`.  The driver is
  * the hunt module; this file parses the arguments, turns SIGINT / SIGTERM
  * into hunt's stop flag, prints its progress on stderr and the result
- * (cmd_bisect_show.c).
+ * (cmd_bisect_show.c, which also has `status` and `log`).
  */
 #include <getopt.h>
 #include <signal.h>
@@ -154,57 +154,13 @@ bisect_start(struct cmd_ctx *ctx)
 	    quiet);
 }
 
-/* The options of status, log, resume and reset: --bisect ID [--quiet]. */
-static int
-bisect_opts(struct cmd_ctx *ctx, int64_t *id, int *quiet)
-{
-	/* longopts + 1 when there is no --quiet. */
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "bisect", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*errstr;
-	long long	 v;
-	int		 ch;
-
-	*id = 0;
-	optind = 1;
-	while ((ch = cmd_getopt(ctx, quiet != NULL ? longopts :
-	    longopts + 1)) != -1) {
-		if (ch == 'q')
-			*quiet = 1;
-		else if (ch != 'n')
-			return -1;
-		else if (util_strtonum(optarg, 1, INT64_MAX, &v, &errstr) ==
-		    -1) {
-			cmd_usage_error(ctx, "--bisect %s: %s", optarg, errstr);
-			return -1;
-		} else
-			*id = v;
-	}
-	return cmd_positionals(ctx, optind, 0, 0, "");
-}
-
-static int
-bisect_status(struct cmd_ctx *ctx)
-{
-	int64_t	id;
-	int	what = strcmp(ctx->entry->name, "bisect log") == 0 ? 2 : 1;
-
-	if (bisect_opts(ctx, &id, NULL) == -1)
-		return CMD_EXIT_USAGE;
-	return bisect_cli_show(ctx->db, id, what, strcmp(ctx->format,
-	    "json") == 0, stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
-}
-
 static int
 bisect_resume(struct cmd_ctx *ctx)
 {
 	int64_t	id;
 	int	quiet = 0;
 
-	if (bisect_opts(ctx, &id, &quiet) == -1)
+	if (cmd_bisect_opts(ctx, &id, &quiet) == -1)
 		return CMD_EXIT_USAGE;
 	return cli_hunt(ctx->db, NULL, id, strcmp(ctx->format, "json") == 0,
 	    quiet);
@@ -215,13 +171,10 @@ bisect_reset_exec(struct cmd_ctx *ctx)
 {
 	int64_t	id;
 
-	if (bisect_opts(ctx, &id, NULL) == -1)
+	if (cmd_bisect_opts(ctx, &id, NULL) == -1)
 		return CMD_EXIT_USAGE;
 	return cli_reset(ctx->db, id);
 }
-
-#define BISECT_ID_OPT	{ "--bisect ID", "The bisect (default: the " \
-	"newest)." }
 
 const struct cmd_entry cmd_bisect_start_entry = {
 	.name = "bisect start",
@@ -258,36 +211,12 @@ const struct cmd_entry cmd_bisect_start_entry = {
 	.exec = bisect_start,
 };
 
-const struct cmd_entry cmd_bisect_status_entry = {
-	.name = "bisect status",
-	.args = "[--bisect ID]",
-	.summary = "Shows a bisect's state, its range and each step so far.",
-	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
-		{ NULL, NULL } },
-	.flags = CMD_DB,
-	.formats = "text|json",
-	.exec = bisect_status,
-};
-
-const struct cmd_entry cmd_bisect_log_entry = {
-	.name = "bisect log",
-	.args = "[--bisect ID]",
-	.summary = "Prints a bisect's steps as a log (good|bad|skip REV "
-	    "lines with their evidence), which `bisect start --replay` "
-	    "takes.",
-	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
-		{ NULL, NULL } },
-	.flags = CMD_DB,
-	.formats = "text|json",
-	.exec = bisect_status,
-};
-
 const struct cmd_entry cmd_bisect_resume_entry = {
 	.name = "bisect resume",
 	.args = "[--bisect ID] [--quiet]",
 	.summary = "Continues a bisect whose controller died, from its "
 	    "stored steps; a step cut short is measured again.",
-	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ "--quiet", "No progress lines." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
@@ -298,9 +227,10 @@ const struct cmd_entry cmd_bisect_resume_entry = {
 const struct cmd_entry cmd_bisect_reset_entry = {
 	.name = "bisect reset",
 	.args = "[--bisect ID]",
-	.summary = "Ends a bisect: marks it reset in the store.",
-	.options = (const struct cmd_option[]){ BISECT_ID_OPT,
+	.summary = "Ends a bisect: puts the hosts of a running one back on "
+	    "the revision they ran before it, and marks it reset.",
+	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_SSH,
 	.exec = bisect_reset_exec,
 };
