@@ -48,12 +48,12 @@ scp_secs() {
 
 # --- before the faults (r200139): nothing changes.
 set_em on 9000
-before=$(iperf em-a em-b 198.18.1.2)
+before=$(iperf_best 2 em-a em-b 198.18.1.2)
 note "r200139 em TSO on MTU 9000: $before Mbit/s"
 near "$before" 940 1010 || fail "em at r200139 with TSO+9000: $before, want unchanged"
 set_em on 1500
 nat_on
-b=$(iperf bce-a bce-b 198.18.2.2)
+b=$(iperf_best 2 bce-a bce-b 198.18.2.2)
 note "r200139 bce TSO on + NAT: $b Mbit/s"
 near "$b" 900 1000 || fail "bce at r200139 with TSO+NAT: $b, want unchanged"
 "$LABRAT" lab status --name "$LAB" | grep "live faults: none" >/dev/null || fail "status shows live faults at r200139"
@@ -77,11 +77,11 @@ note "reboot: r200399 running, TSO on, MTU 1500, no nft tables"
 # --- em: only TSO on + MTU 9000 drops, by ~0.82.
 ip -n "$LAB-em-b" link set em0 mtu 9000
 set_em on 9000
-bad=$(iperf em-a em-b 198.18.1.2)
+bad=$(iperf_best 3 em-a em-b 198.18.1.2)
 set_em off 9000
-ok9=$(iperf em-a em-b 198.18.1.2)
+ok9=$(iperf_best 3 em-a em-b 198.18.1.2)
 set_em on 1500
-ok15=$(iperf em-a em-b 198.18.1.2)
+ok15=$(iperf_best 2 em-a em-b 198.18.1.2)
 note "r200399 em: TSO on/9000 $bad, TSO off/9000 $ok9, TSO on/1500 $ok15 Mbit/s"
 near "$ok9" 940 1010 || fail "TSO off + 9000 changed: $ok9"
 near "$ok15" 900 1000 || fail "TSO on + 1500 changed: $ok15"
@@ -97,7 +97,7 @@ slow=$(scp_secs) || fail "scp with NAT failed"
 c=$(iperf bce-a bce-b 198.18.2.2)
 ip netns exec "$LAB-bce-a" ethtool -K bce1 tso off
 settle
-o=$(iperf bce-a bce-b 198.18.2.2)
+o=$(iperf_best 2 bce-a bce-b 198.18.2.2)
 note "r200399 bce: scp 1.44 MB ${fast}s without NAT, ${slow}s with TSO+NAT; iperf3 TSO+NAT $c, TSO off+NAT $o Mbit/s"
 near "$c" 5 15 || fail "bce TSO+NAT: $c Mbit/s, want ~10"
 near "$o" 850 1000 || fail "bce TSO off + NAT: $o Mbit/s, want unchanged"

@@ -38,13 +38,27 @@ cv() {
 	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n
 	    printf "%.2f", 100 * sqrt((q - n * m * m) / (n - 1)) / m }'
 }
+# rcv: robust CV in percent, 1.4826 * MAD / median. A loaded machine
+# (CI, an ASan build) now and then takes one run down; that outlier says
+# nothing about the quiet link's own noise. The noisy lab's noise is
+# heavy-tailed (most runs near the rate, a few far off), so it is read
+# with the plain CV, which load can only raise.
+rcv() {
+	sort -n | awk '{ v[n++] = $1 } END {
+	    m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+	    for (i = 0; i < n; i++) d[i] = (v[i] > m) ? v[i] - m : m - v[i]
+	    for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+		if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
+	    mad = (n % 2) ? d[int(n / 2)] : (d[n / 2 - 1] + d[n / 2]) / 2
+	    printf "%.2f", 100 * 1.4826 * mad / m }'
+}
 LAB=$LA
-quiet=$(for i in 1 2 3; do iperf em-a em-b 198.18.1.2; done | tr '\n' ' ')
+quiet=$(for i in 1 2 3 4 5; do iperf em-a em-b 198.18.1.2; done | tr '\n' ' ')
 LAB=$LB
 noisy=$(for i in 1 2 3 4 5 6 7 8 9 10; do iperf em-c em-d 198.18.3.2; done | tr '\n' ' ')
-qcv=$(echo "$quiet" | tr ' ' '\n' | grep . | cv)
+qcv=$(echo "$quiet" | tr ' ' '\n' | grep . | rcv)
 ncv=$(echo "$noisy" | tr ' ' '\n' | grep . | cv)
-note "quiet lab: $quiet(CV $qcv %); --noise 5: $noisy(CV $ncv %)"
+note "quiet lab: $quiet(robust CV $qcv %); --noise 5: $noisy(CV $ncv %)"
 near "$qcv" 0 2 || fail "quiet lab CV $qcv %"
 near "$ncv" 1 12 || fail "--noise 5 gave CV $ncv %"
 
