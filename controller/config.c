@@ -399,7 +399,7 @@ const char *const config_keys_host[] = { "name", "os", "address", "ssh",
 	"nics", "kernel", "power", NULL };
 const char *const config_keys_ssh[] = { "user", "port", "key",
 	"known_hosts", NULL };
-const char *const config_keys_nic[] = { "name", "driver", "chip", "role",
+const char *const config_keys_nic[] = { "name", "driver", "chip", "speed_mbps", "role",
 	NULL };
 const char *const config_keys_kernel_fbsd[] = { "type", "src", "kernconf",
 	"jobs", "kodir", NULL };

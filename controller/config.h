@@ -91,6 +91,10 @@ struct config_nic {
 	char			*name;	/* interface name, e.g. "em0" */
 	char			*driver;
 	char			*chip;	/* "0x10968086" or NULL */
+	/* "speed_mbps": the link speed the lab was built for, 0 when not
+	 * declared.  What a host reports for its NIC may be higher than
+	 * what the wire carries (a shaped veth reports 10000). */
+	int			 speed_mbps;
 	enum config_nic_role	 role;
 };
 

@@ -257,6 +257,8 @@ parse_nic(struct config_walk *w, const char *path, struct json_object *o,
 	    "a driver name", &nic->driver);
 	config_get_pattern(w, path, o, "chip", 0, 10, valid_chip,
 	    "a PCI chip id like 0x10968086", &nic->chip);
+	config_get_int(w, path, o, "speed_mbps", 0, 1, 1000000,
+	    &nic->speed_mbps);
 	config_get_enum(w, path, o, "role", 1, config_role_names, &role);
 	nic->role = role;
 }

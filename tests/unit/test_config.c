@@ -208,6 +208,8 @@ test_examples(void **state)
 	h = config_inventory_host(inv, "em-esb2-a");
 	assert_non_null(h);
 	assert_string_equal(h->nics[0].chip, "0x10968086");
+	assert_int_equal(h->nics[0].speed_mbps, 1000);
+	assert_int_equal(h->nics[1].speed_mbps, 0);	/* not declared */
 	assert_int_equal(h->kernel.type, CONFIG_KERNEL_FREEBSD_SRC);
 	assert_int_equal(h->power.type, CONFIG_POWER_URL);
 	assert_string_equal(config_inventory_host(inv,
@@ -305,6 +307,7 @@ test_defaults_and_paths(void **state)
 	assert_string_equal(inv->hosts[0].ssh.user, "root");
 	assert_int_equal(inv->hosts[0].ssh.port, 22);
 	assert_null(inv->hosts[0].nics[0].chip);
+	assert_int_equal(inv->hosts[0].nics[0].speed_mbps, 0);
 	assert_int_equal(inv->hosts[0].kernel.type, CONFIG_KERNEL_NONE);
 	assert_int_equal(inv->hosts[0].power.type, CONFIG_POWER_NONE);
 	assert_null(inv->links[0].nat);
