@@ -20,6 +20,7 @@
 #define AGENT_EXIT_PARSE	6
 #define AGENT_EXIT_LEASED	7	/* another owner holds a live lease */
 #define AGENT_EXIT_UNLEASED	8	/* --owner given but not the holder */
+#define AGENT_EXIT_PREFLIGHT	9	/* the host is not fit to measure */
 
 #include <stddef.h>
 
@@ -36,6 +37,18 @@ int	agent_cmd_keygen(int, char **);
 int	agent_cmd_authorize(int, char **);
 int	agent_cmd_deauthorize(int, char **);
 int	agent_cmd_lease(int, char **);
+int	agent_cmd_preflight(int, char **);
+
+struct parse_ping;
+/*
+ * The preflight's path check (cmd_preflight.c), pure: the payload of a
+ * don't-fragment ping that fills mtu (IPv4: mtu - 28, IPv6: mtu - 48; -1
+ * if none), and the verdict on a parsed ping of that size to addr: 1 when
+ * a full-size echo reply came back, else 0; detail says what was seen.
+ */
+int	agent_preflight_ping_size(int mtu, int v6);
+int	agent_preflight_ping_judge(const struct parse_ping *, int size,
+	    const char *addr, char *detail, size_t len);
 
 /*
  * The lease gate of a changing subcommand (cmd_lease.c): owner is its

@@ -303,6 +303,8 @@ emit_class(int code)
 		return "leased";
 	case AGENT_EXIT_UNLEASED:
 		return "unleased";
+	case AGENT_EXIT_PREFLIGHT:
+		return "preflight";
 	default:
 		return "internal";
 	}
@@ -320,7 +322,7 @@ emit_error(int code, const char *msg)
 	emit_str(&e, "class", emit_class(code));
 	emit_str(&e, "message", msg);
 	emit_flush(&e);
-	if (code < AGENT_EXIT_INTERNAL || code > AGENT_EXIT_UNLEASED)
+	if (code < AGENT_EXIT_INTERNAL || code > AGENT_EXIT_PREFLIGHT)
 		code = AGENT_EXIT_INTERNAL;
 	return code;
 }

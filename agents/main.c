@@ -28,6 +28,7 @@ static const struct {
 	{ "authorize", agent_cmd_authorize },
 	{ "deauthorize", agent_cmd_deauthorize },
 	{ "lease", agent_cmd_lease },
+	{ "preflight", agent_cmd_preflight },
 };
 
 int
@@ -48,7 +49,7 @@ main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: labrat-agent --version | facts | apply | "
 	    "restore | confirm | serve | iperf | scp | keygen | authorize | "
-	    "deauthorize | lease [ARGS]\n");
+	    "deauthorize | lease | preflight [ARGS]\n");
 	return emit_error(AGENT_EXIT_USAGE, argc >= 2 ?
 	    "no such command" : "no command given");
 }

@@ -108,6 +108,16 @@ struct osdep_nic {
 	int	tso_partial;
 };
 
+/* The link as the preflight checks it (cheap: no ethtool, no pciconf). */
+struct osdep_link {
+	int	admin_up;	/* IFF_UP: 1/0, -1 unknown */
+	int	carrier;	/* 1/0, -1 unknown */
+	char	state[24];	/* Linux operstate, FreeBSD "status:"; "" */
+	int	speed_mbps;	/* -1 unknown (a link that is down) */
+	int	duplex;		/* PARSE_DUPLEX_* */
+	int	mtu;		/* -1 unknown */
+};
+
 struct osdep_cpu {
 	double	user, sys, idle;	/* ticks (any unit: ratios matter) */
 };
@@ -134,6 +144,12 @@ struct osdep_dialect {
 	double	(*proc_cpu)(const char *name);
 	/* Interface the route to addr leaves by. */
 	int	(*route_if)(const char *addr, char *, size_t, char *, size_t);
+	/* Link state of ifname.  AGENT_EXIT_*. */
+	int	(*link)(const char *, struct osdep_link *, char *, size_t);
+	/* Appends the don't-fragment ping of size payload bytes to addr
+	 * (v6: an IPv6 literal) that exits at its first reply, or after
+	 * about a second without one. */
+	void	(*ping)(const char *addr, int v6, int size, struct plan *);
 };
 
 extern const struct osdep_dialect osdep_freebsd;

@@ -460,6 +460,56 @@ fbsd_route_if(const char *addr, char *ifname, size_t len, char *err,
 	return rc;
 }
 
+static int
+fbsd_link(const char *ifname, struct osdep_link *lk, char *err, size_t errlen)
+{
+	struct parse_ifconfig ic;
+	struct exec_result r;
+	char	*ifc[] = { "ifconfig", (char *)ifname, NULL };
+	int	 rc;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->admin_up = lk->carrier = lk->speed_mbps = lk->mtu = -1;
+	lk->duplex = PARSE_DUPLEX_UNKNOWN;
+	if ((rc = fbsd_run(ifc, &r, err, errlen)) != 0) {
+		if (rc == 1)
+			snprintf(err, errlen, "ifconfig %s: exited %d: %.120s",
+			    ifname, r.status, r.err);
+		exec_free(&r);
+		return AGENT_EXIT_COMMAND;
+	}
+	rc = parse_ifconfig(r.out, r.outlen, ifname, &ic, err, errlen);
+	exec_free(&r);
+	if (rc == -1)
+		return AGENT_EXIT_PARSE;
+	lk->admin_up = ic.up;
+	lk->carrier = ic.active;	/* no "status:" line: unknown */
+	if (ic.active == 1)
+		strcpy(lk->state, "active");
+	else if (ic.active == 0)
+		strcpy(lk->state, "no carrier");
+	lk->speed_mbps = ic.speed_mbps > 0 ? ic.speed_mbps : -1;
+	lk->duplex = ic.duplex;
+	lk->mtu = ic.mtu;
+	return AGENT_EXIT_OK;
+}
+
+/* ping -o exits at the first reply, -t 1 after a second without one;
+ * ping6 -m keeps the kernel from fragmenting to the minimum MTU. */
+static void
+fbsd_ping(const char *addr, int v6, int size, struct plan *p)
+{
+	char	num[16];
+
+	snprintf(num, sizeof(num), "%d", size);
+	if (v6)
+		plan_add(p, 0, "path", "ping6", "-n", "-m", "-o", "-c", "10",
+		    "-i", "0.1", "-s", num, addr, (char *)NULL);
+	else
+		plan_add(p, 0, "path", "ping", "-n", "-D", "-o", "-c", "10",
+		    "-i", "0.1", "-t", "1", "-s", num, addr, (char *)NULL);
+}
+
 const struct osdep_dialect osdep_freebsd = {
 	"freebsd",
 	fbsd_read,
@@ -471,5 +521,7 @@ const struct osdep_dialect osdep_freebsd = {
 	fbsd_ifstats,
 	fbsd_cpu,
 	fbsd_proc_cpu,
-	fbsd_route_if
+	fbsd_route_if,
+	fbsd_link,
+	fbsd_ping
 };

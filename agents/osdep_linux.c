@@ -427,6 +427,58 @@ lx_route_if(const char *addr, char *ifname, size_t len, char *err,
 	return rc;
 }
 
+static int
+lx_link(const char *ifname, struct osdep_link *lk, char *err, size_t errlen)
+{
+	char	 path[256], buf[16];
+	long	 v;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->admin_up = lk->carrier = lk->speed_mbps = lk->mtu = -1;
+	lk->duplex = PARSE_DUPLEX_UNKNOWN;
+	if (lx_sysfs_int(ifname, "flags", &v) == -1) {
+		snprintf(err, errlen, "%s: no such interface (/sys/class/net)",
+		    ifname);
+		return AGENT_EXIT_COMMAND;
+	}
+	lk->admin_up = (v & 0x1) != 0;	/* IFF_UP */
+	/* carrier, speed and duplex read EINVAL while the link is down. */
+	if (lx_sysfs_int(ifname, "carrier", &v) == 0)
+		lk->carrier = v != 0;
+	else if (!lk->admin_up)
+		lk->carrier = 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", ifname);
+	if (osdep_read_small(path, lk->state, sizeof(lk->state)) == -1)
+		lk->state[0] = '\0';
+	if (lk->carrier == 1 && lx_sysfs_int(ifname, "speed", &v) == 0 &&
+	    v > 0 && v < 100000000)
+		lk->speed_mbps = (int)v;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/duplex", ifname);
+	if (lk->carrier == 1 && osdep_read_small(path, buf,
+	    sizeof(buf)) == 0)
+		lk->duplex = strcmp(buf, "full") == 0 ? PARSE_DUPLEX_FULL :
+		    strcmp(buf, "half") == 0 ? PARSE_DUPLEX_HALF :
+		    PARSE_DUPLEX_UNKNOWN;
+	if (lx_sysfs_int(ifname, "mtu", &v) == 0)
+		lk->mtu = (int)v;
+	return AGENT_EXIT_OK;
+}
+
+/* iputils: -w 1 ends it after a second, -c 1 at the first reply. */
+static void
+lx_ping(const char *addr, int v6, int size, struct plan *p)
+{
+	char	num[16];
+
+	snprintf(num, sizeof(num), "%d", size);
+	if (v6)
+		plan_add(p, 0, "path", "ping", "-6", "-n", "-c", "1", "-w", "1",
+		    "-i", "0.1", "-M", "do", "-s", num, addr, (char *)NULL);
+	else
+		plan_add(p, 0, "path", "ping", "-n", "-c", "1", "-w", "1",
+		    "-i", "0.1", "-M", "do", "-s", num, addr, (char *)NULL);
+}
+
 const struct osdep_dialect osdep_linux = {
 	"linux",
 	lx_read,
@@ -438,5 +490,7 @@ const struct osdep_dialect osdep_linux = {
 	lx_ifstats,
 	lx_cpu,
 	lx_proc_cpu,
-	lx_route_if
+	lx_route_if,
+	lx_link,
+	lx_ping
 };

@@ -309,4 +309,31 @@ int	parse_ps_time(const char *, size_t, double *, char *, size_t);
 int	parse_sftp_ls_size(const char *, size_t, const char *, uint64_t *,
 	    char *, size_t);
 
+/* ---- ping (preflight path check) ---------------------------------------- */
+
+/*
+ * A don't-fragment ping's output, Linux iputils or FreeBSD ping/ping6
+ * (stdout with stderr appended).  -1 when there is no statistics line
+ * (err then carries the first diagnostic seen, e.g. "ping: connect:
+ * Network is unreachable") or it is malformed.  Success of the parse says
+ * nothing about the path: judge received/replies/reply_bytes.
+ */
+struct parse_ping {
+	int	size;		/* payload bytes of the header line; -1 */
+	int	transmitted;	/* statistics line */
+	int	received;
+	int	errors;		/* Linux "+N errors", else 0 */
+	int	has_stats;
+	int	replies;	/* echo reply lines */
+	int	reply_bytes;	/* largest "N bytes from" of a reply; 0 none */
+	int	frag_needed;	/* a router said "frag needed and DF set" */
+	int	frag_mtu;	/* its MTU, -1 if not given */
+	int	local_too_long;	/* the sender refused: "message too long" */
+	int	local_mtu;	/* Linux's "mtu=N" of that, -1 */
+	double	rtt_min_ms, rtt_avg_ms, rtt_max_ms;	/* -1 if absent */
+	char	message[128];	/* first diagnostic line, "" if none */
+};
+
+int	parse_ping(const char *, size_t, struct parse_ping *, char *, size_t);
+
 #endif

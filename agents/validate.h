@@ -29,7 +29,8 @@ enum validate_kind {
 	VALIDATE_PROC,		/* process name [A-Za-z0-9_.-]{1,19} */
 	VALIDATE_FORMAT,	/* csv | text | json | json-stream */
 	VALIDATE_TOKEN,		/* [A-Za-z0-9_.:@-]{1,64}, no leading '-' */
-	VALIDATE_PID		/* 1..999999999 */
+	VALIDATE_PID,		/* 1..999999999 */
+	VALIDATE_SPEED		/* link speed in Mb/s, 1..10000000 */
 };
 
 /* 0, or -1 with "ARG: "VALUE" is not ... (why)" in err. */
@@ -38,7 +39,8 @@ int	validate_value(enum validate_kind, const char *arg, const char *val,
 
 /* Value of a validated VALIDATE_SIZE ("512k" -> 524288). */
 unsigned long long validate_size_bytes(const char *);
-/* Value of a validated numeric kind (SECONDS, MTU, PORT, PARALLEL, PID). */
+/* Value of a validated numeric kind (SECONDS, MTU, PORT, PARALLEL, PID,
+ * SPEED). */
 long	validate_number(const char *);
 
 #define VALIDATE_MAXMULTI	8
