@@ -224,6 +224,21 @@ enum store_job_state {
 };
 const char *store_job_state_name(enum store_job_state);
 
+/*
+ * Whose failure a failed job was (schema 7).  INFRA: the lab could not
+ * measure (preflight, SSH or agent trouble through every retry): never
+ * evidence about the system under test.  TEST: the system under test
+ * answered (a knob refused, the tool's own error).  NONE: not failed, or
+ * recorded before schema 7.
+ */
+enum store_fail_class {
+	STORE_FAIL_NONE = 0,
+	STORE_FAIL_INFRA,
+	STORE_FAIL_TEST,
+};
+/* "infra", "test", or NULL for NONE. */
+const char *store_fail_class_name(enum store_fail_class);
+
 /* One job to insert.  Its seq is its index in the batch (plus the run's
  * existing jobs): claim order follows it. */
 struct store_job_spec {
@@ -247,6 +262,7 @@ struct store_job {
 	int			 repetition;
 	int			 attempt;	/* claims so far */
 	char			 reason[STORE_REASON_MAX];	/* last failure */
+	enum store_fail_class	 failure_class;	/* of a failed job */
 	char			 owner[STORE_OWNER_MAX];	/* lease */
 	char			 knobs_in_force[STORE_KEY_MAX]; /* verified */
 	int64_t			 client_facts_id;	/* 0 = none */
@@ -299,6 +315,7 @@ struct store_raw {
 struct store_job_result {
 	enum store_job_state	 state;		/* DONE or FAILED */
 	const char		*reason;	/* why it failed, NULL if done */
+	enum store_fail_class	 failure_class;	/* FAILED only; else NONE */
 	const char		*knobs_in_force;	/* verified, may be NULL */
 	int64_t			 client_facts_id;	/* 0 = not recorded */
 	int64_t			 server_facts_id;

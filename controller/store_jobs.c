@@ -191,10 +191,31 @@ store_job_state_name(enum store_job_state s)
 	return store_job_states[s];
 }
 
+static const char *const fail_classes[] = { NULL, "infra", "test" };
+
+const char *
+store_fail_class_name(enum store_fail_class c)
+{
+	if ((unsigned)c >= STORE_NITEMS(fail_classes))
+		return NULL;
+	return fail_classes[c];
+}
+
+static enum store_fail_class
+fail_class_parse(const char *s)
+{
+	size_t	i;
+
+	for (i = 1; s != NULL && i < STORE_NITEMS(fail_classes); i++)
+		if (strcmp(s, fail_classes[i]) == 0)
+			return (enum store_fail_class)i;
+	return STORE_FAIL_NONE;
+}
+
 #define JOB_COLS "id, run_id, seq, state, link, tso, lro, rxcsum, txcsum, " \
 	"mtu, nat, knobs, tool, params, repetition, attempt, reason, owner, " \
 	"queued_at, started_at, finished_at, knobs_in_force, " \
-	"client_facts_id, server_facts_id"
+	"client_facts_id, server_facts_id, failure_class"
 
 static void
 job_read(sqlite3_stmt *stmt, void *p)
@@ -212,6 +233,8 @@ job_read(sqlite3_stmt *stmt, void *p)
 	    &j->server_facts_id);
 	j->state = job_state_parse((const char *)sqlite3_column_text(stmt,
 	    3));
+	j->failure_class = fail_class_parse((const char *)
+	    sqlite3_column_text(stmt, 24));
 }
 
 static const struct store_rowtype job_rows = {
@@ -421,6 +444,13 @@ result_valid(const struct store_job_result *r, char *err, size_t errlen)
 	}
 	if (store_lens_ok(lens, STORE_NITEMS(lens), e, sizeof e) == -1)
 		goto fail;
+	if ((unsigned)r->failure_class >= STORE_NITEMS(fail_classes) ||
+	    (r->failure_class != STORE_FAIL_NONE &&
+	    r->state != STORE_JOB_FAILED)) {
+		snprintf(e, sizeof e, "failure class %d for a %s job",
+		    (int)r->failure_class, store_job_state_name(r->state));
+		goto fail;
+	}
 	for (i = 0; i < r->nsamples; i++) {
 		const struct store_sample *s = &r->samples[i];
 
@@ -497,10 +527,11 @@ store_job_finish(struct store *st, int64_t job_id,
 		return -1;
 	if (job_expect(st, job_id, STORE_JOB_RUNNING, "finish job", err,
 	    errlen) == -1 || store_do(st, NULL, "finish job", err, errlen,
-	    "UPDATE jobs SET state = ?, reason = ?, knobs_in_force = ?, "
-	    "client_facts_id = ?, server_facts_id = ?, owner = NULL, "
-	    "finished_at = ? WHERE id = ?", "tttnnII",
-	    store_job_states[r->state], r->reason, r->knobs_in_force,
+	    "UPDATE jobs SET state = ?, reason = ?, failure_class = ?, "
+	    "knobs_in_force = ?, client_facts_id = ?, server_facts_id = ?, "
+	    "owner = NULL, finished_at = ? WHERE id = ?", "ttttnnII",
+	    store_job_states[r->state], r->reason,
+	    store_fail_class_name(r->failure_class), r->knobs_in_force,
 	    r->client_facts_id, r->server_facts_id, store_now(),
 	    job_id) == -1 ||
 	    finish_rows(st, job_id, r, 0, err, errlen) == -1 ||
