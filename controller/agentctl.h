@@ -48,6 +48,7 @@ enum agentctl_cmd {
 	AGENTCTL_KEYGEN,
 	AGENTCTL_AUTHORIZE,
 	AGENTCTL_DEAUTHORIZE,
+	AGENTCTL_PREFLIGHT,
 };
 
 struct agentctl_version {
@@ -173,6 +174,24 @@ struct agentctl_deauthorize {
 	char	tag[64];
 };
 
+#define AGENTCTL_CHECKS_MAX	8
+
+/* One check of `preflight` (PROTOCOL.md). */
+struct agentctl_check {
+	char	name[16];	/* "link", "speed", "state", "path", "server" */
+	int	ok;
+	double	ms;
+	char	detail[512];
+};
+
+struct agentctl_preflight {
+	char			ifname[32];
+	int			ok;
+	double			ms;	/* the agent's own time */
+	struct agentctl_check	checks[AGENTCTL_CHECKS_MAX];
+	size_t			nchecks;
+};
+
 /*
  * A decoded call.  has_result: the result line was decoded into u (also on
  * an `apply` mismatch, which still returns -1).  error_class/message: the
@@ -200,6 +219,7 @@ struct agentctl_reply {
 		struct agentctl_keygen		keygen;
 		struct agentctl_authorize	authorize;
 		struct agentctl_deauthorize	deauthorize;
+		struct agentctl_preflight	preflight;
 	} u;
 };
 

@@ -518,6 +518,33 @@ dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	    AGENTCTL_HOSTKEYS_MAX, "a key", &au->nhostkeys);
 }
 
+static void
+dec_preflight(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_preflight	*pf = &r->u.preflight;
+	struct json_object		*a, *e;
+	char				 p[32];
+	size_t				 i, n;
+
+	jstr(j, o, "result", "if", 0, pf->ifname, sizeof pf->ifname);
+	jbool(j, o, "result", "ok", 0, &pf->ok);
+	jdbl(j, o, "result", "ms", 0, &pf->ms);
+	if ((a = jarray(j, o, "result", "checks", 0, AGENTCTL_CHECKS_MAX,
+	    "checks", &n)) == NULL)
+		return;
+	for (i = 0; i < n && !j->failed; i++) {
+		struct agentctl_check	*c = &pf->checks[i];
+
+		if ((e = jelem(j, a, "checks", i, p, sizeof p)) == NULL)
+			break;
+		jstr(j, e, p, "name", 0, c->name, sizeof c->name);
+		jbool(j, e, p, "ok", 0, &c->ok);
+		jdbl(j, e, p, "ms", 0, &c->ms);
+		jstr(j, e, p, "detail", 0, c->detail, sizeof c->detail);
+	}
+	pf->nchecks = n;
+}
+
 /* The subcommands: their names and result decoders, by enum agentctl_cmd. */
 static const struct {
 	const char	*name;
@@ -536,6 +563,7 @@ static const struct {
 	[AGENTCTL_KEYGEN] = { "keygen", dec_keys },
 	[AGENTCTL_AUTHORIZE] = { "authorize", dec_keys },
 	[AGENTCTL_DEAUTHORIZE] = { "deauthorize", dec_keys },
+	[AGENTCTL_PREFLIGHT] = { "preflight", dec_preflight },
 };
 
 const char *

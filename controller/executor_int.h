@@ -28,6 +28,8 @@ enum exec_outcome {
 	EXEC_INFRA,	/* SSH, timeout, agent trouble: retry */
 	EXEC_MEASURED,	/* a real answer (mismatch, refused): no retry */
 	EXEC_STOPPED,
+	EXEC_PREFLIGHT,	/* the lab is unfit to measure: failed, class
+			 * infra, no retry, no sample */
 };
 
 /*
@@ -131,6 +133,13 @@ int	exec_host_call(struct exec_host *, const char *const *args,
 	    size_t errlen);
 /* Puts a host's interface back; failures are logged.  0 or -1. */
 int	exec_host_restore(struct exec_host *, const char *ifname);
+
+/* executor_preflight.c: after the knobs are applied, before the workload:
+ * is the lab fit to measure on both ends (ends[0] the server, ends[1] the
+ * client)?  EXEC_OK, EXEC_PREFLIGHT with reason, or EXEC_INFRA. */
+int	exec_job_preflight(struct exec_worker *, const struct store_job *,
+	    const struct config_workload *, struct exec_host *ends[2],
+	    char *reason, size_t rlen);
 
 /* executor_job.c: runs one claimed job with both hosts leased; fills res
  * and returns an exec_outcome. */

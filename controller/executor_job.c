@@ -407,6 +407,9 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		rc = EXEC_STOPPED;
 		goto restore;
 	}
+	if ((rc = exec_job_preflight(w, job, wl, ends, reason, rlen)) !=
+	    EXEC_OK)
+		goto restore;
 	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
 	if (wr.raw != NULL) {
 		raw = xcalloc(1, sizeof *raw);
