@@ -162,6 +162,8 @@ static void
 reap(pid_t pid, long long deadline, struct exec_result *r)
 {
 	int	 st, stage = 0;
+	long	 nap_us = 200;	/* the child usually exits right after its
+				 * pipes close: poll fast, then back off */
 	pid_t	 w;
 
 	for (;;) {
@@ -180,8 +182,11 @@ reap(pid_t pid, long long deadline, struct exec_result *r)
 			stage = 1;
 		}
 		{
-			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			struct timespec ts = { 0, nap_us * 1000 };
+
 			nanosleep(&ts, NULL);
+			if (nap_us < 10 * 1000)
+				nap_us *= 2;
 		}
 	}
 	if (WIFEXITED(st)) {

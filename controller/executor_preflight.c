@@ -9,6 +9,7 @@
  * A failure is the lab's, not the system under test's: the job fails as
  * an infrastructure failure with the agent's words, and stores no sample.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,52 +123,93 @@ pf_reason(const struct exec_host *h, const char *ifname,
 		first = 0;
 	}
 	if (first && off < rlen)
-		snprintf(reason + off, rlen - off, " %s", err);
+		util_seterr(reason + off, rlen - off, " %s", err);
+}
+
+/* One end's call; the two ends run side by side (their own sessions). */
+struct pf_end {
+	struct executor			*ex;
+	const struct config_link	*l;
+	const struct store_job		*job;
+	const struct config_workload	*wl;
+	struct exec_host		*h;
+	int				 i;	/* 0 the server, 1 the client */
+	int				 speed;
+	int				 rc;	/* EXEC_OK, _PREFLIGHT, _INFRA */
+	double				 agent_ms;
+	char				 reason[STORE_REASON_MAX];
+};
+
+static void *
+pf_end_run(void *arg)
+{
+	struct pf_end		*e = arg;
+	struct agentctl_reply	 r;
+	const char		*args[PF_ARGS];
+	char			 mtub[16], spdb[16], err[1024];
+
+	pf_args(e->ex, e->l, e->job, e->wl, e->h, e->i, e->speed, args, mtub,
+	    sizeof mtub, spdb, sizeof spdb);
+	e->rc = exec_host_call(e->h, args, EXEC_CALL_MS, &r, err, sizeof err);
+	if (r.has_result && r.cmd == AGENTCTL_PREFLIGHT)
+		e->agent_ms = r.u.preflight.ms;
+	/* The agent judged (or could not read its own arguments): the lab
+	 * is unfit; anything else is the transport's. */
+	if (e->rc != EXEC_OK && (strcmp(r.error_class, "preflight") == 0 ||
+	    strcmp(r.error_class, "usage") == 0)) {
+		pf_reason(e->h, args[2], &r, err, e->reason, sizeof e->reason);
+		e->rc = EXEC_PREFLIGHT;
+	} else if (e->rc != EXEC_OK) {
+		util_seterr(e->reason, sizeof e->reason, "preflight: %s", err);
+		e->rc = EXEC_INFRA;
+	}
+	agentctl_reply_free(&r);
+	return NULL;
 }
 
 /*
  * Runs the preflight on both ends of the job's link (ends[0] the server,
- * ends[1] the client).  EXEC_OK; EXEC_PREFLIGHT with the reason when an
- * end is unfit; EXEC_INFRA when an end could not be asked (SSH, agent).
+ * ends[1] the client), side by side.  EXEC_OK; EXEC_PREFLIGHT with the
+ * reason when an end is unfit (the client's reason first); EXEC_INFRA when
+ * an end could not be asked (SSH, agent) and none was found unfit.
  */
 int
 exec_job_preflight(struct exec_worker *w, const struct store_job *job,
     const struct config_workload *wl, struct exec_host *ends[2],
     char *reason, size_t rlen)
 {
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	struct agentctl_reply		 r;
-	const char			*args[PF_ARGS];
-	char				 mtub[16], spdb[16], err[1024];
-	double				 agent_ms[2] = { 0, 0 };
-	int64_t				 t0 = util_now_ms();
-	int				 i, rc = EXEC_OK, speed;
+	struct pf_end	 e[2];
+	pthread_t	 t;
+	int64_t		 t0 = util_now_ms();
+	int		 i, threaded, rc = EXEC_OK;
 
-	speed = pf_speed(l, ex->inv);
-	for (i = 1; i >= 0 && rc == EXEC_OK; i--) {
-		pf_args(ex, l, job, wl, ends[i], i, speed, args, mtub,
-		    sizeof mtub, spdb, sizeof spdb);
-		rc = exec_host_call(ends[i], args, EXEC_CALL_MS, &r, err,
-		    sizeof err);
-		if (r.has_result && r.cmd == AGENTCTL_PREFLIGHT)
-			agent_ms[i] = r.u.preflight.ms;
-		/* The agent judged (or could not read its own arguments):
-		 * the lab is unfit; anything else is the transport's. */
-		if (rc != EXEC_OK && (strcmp(r.error_class, "preflight") == 0 ||
-		    strcmp(r.error_class, "usage") == 0)) {
-			pf_reason(ends[i], args[2], &r, err, reason, rlen);
-			rc = EXEC_PREFLIGHT;
-		} else if (rc != EXEC_OK) {
-			util_seterr(reason, rlen, "preflight: %s", err);
-			rc = EXEC_INFRA;
-		}
-		agentctl_reply_free(&r);
+	for (i = 0; i < 2; i++) {
+		memset(&e[i], 0, sizeof e[i]);
+		e[i].ex = w->ex;
+		e[i].l = w->link;
+		e[i].job = job;
+		e[i].wl = wl;
+		e[i].h = ends[i];
+		e[i].i = i;
+		e[i].speed = pf_speed(w->link, w->ex->inv);
 	}
+	threaded = pthread_create(&t, NULL, pf_end_run, &e[0]) == 0;
+	pf_end_run(&e[1]);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		pf_end_run(&e[0]);
+	for (i = 1; i >= 0; i--)
+		if (e[i].rc == EXEC_PREFLIGHT ||
+		    (e[i].rc == EXEC_INFRA && rc == EXEC_OK)) {
+			if (rc != EXEC_PREFLIGHT)
+				util_seterr(reason, rlen, "%s", e[i].reason);
+			rc = rc == EXEC_PREFLIGHT ? rc : e[i].rc;
+		}
 	log_debug("job %lld (%s %s): preflight %s in %lld ms (agent %.1f ms "
 	    "on %s, %.1f ms on %s)", (long long)job->id, job->link,
 	    job->knobs_key, rc == EXEC_OK ? "ok" : "failed",
-	    (long long)(util_now_ms() - t0), agent_ms[1],
-	    ends[1]->cfg->name, agent_ms[0], ends[0]->cfg->name);
+	    (long long)(util_now_ms() - t0), e[1].agent_ms,
+	    ends[1]->cfg->name, e[0].agent_ms, ends[0]->cfg->name);
 	return rc;
 }
