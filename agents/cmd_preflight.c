@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,6 +327,68 @@ pf_path(struct pf_run *r, const struct osdep_dialect *d,
 	pf_end(r, c);
 }
 
+/*
+ * The ping mostly waits for the network while the state check mostly runs
+ * commands: the path check runs in a child beside it, its check handed
+ * back through a pipe.  -1 if the child could not be started (the caller
+ * then runs the check itself).
+ */
+static int
+pf_path_start(const struct osdep_dialect *d, const struct pf_req *q, int mtu,
+    pid_t *pid, int *fd)
+{
+	struct pf_run	 cr;
+	int		 p[2];
+	size_t		 off = 0;
+	ssize_t		 n;
+
+	if (pipe(p) == -1)
+		return -1;
+	fflush(stdout);
+	if ((*pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (*pid == 0) {
+		close(p[0]);
+		memset(&cr, 0, sizeof(cr));
+		pf_path(&cr, d, q, mtu);
+		while (off < sizeof(cr.c[0]) && ((n = write(p[1],
+		    (char *)&cr.c[0] + off, sizeof(cr.c[0]) - off)) > 0 ||
+		    (n == -1 && errno == EINTR)))
+			off += n > 0 ? (size_t)n : 0;
+		_exit(off == sizeof(cr.c[0]) ? 0 : 1);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return 0;
+}
+
+/* Collects the child's path check into r. */
+static void
+pf_path_finish(struct pf_run *r, pid_t pid, int fd)
+{
+	struct pf_check	*c = &r->c[r->n];
+	size_t		 off = 0;
+	ssize_t		 n;
+	int		 st;
+
+	while (off < sizeof(*c) && ((n = read(fd, (char *)c + off,
+	    sizeof(*c) - off)) > 0 || (n == -1 && errno == EINTR)))
+		off += n > 0 ? (size_t)n : 0;
+	close(fd);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (off != sizeof(*c)) {
+		memset(c, 0, sizeof(*c));
+		c->name = "path";
+		snprintf(c->detail, sizeof(c->detail), "the ping helper "
+		    "process died");
+	}
+	r->n++;
+}
+
 /* A TCP connect to peer:port within PF_CONNECT_MS. */
 static void
 pf_server(struct pf_run *r, const struct pf_req *q)
@@ -489,18 +552,25 @@ agent_cmd_preflight(int argc, char **argv)
 	struct pf_req	 q;
 	char		 err[1024];
 	double		 t0 = pf_now_ms();
-	int		 rc, link_ok;
+	pid_t		 pid = -1;
+	int		 rc, link_ok, mtu, fd = -1, bg = 0;
 
 	if ((rc = pf_args(argc, argv, &q, err, sizeof(err))) != AGENT_EXIT_OK)
 		return emit_error(rc, err);
 	memset(&r, 0, sizeof(r));
 	pf_link(&r, d, &q, &lk);
 	link_ok = r.c[0].ok;
-	pf_state(&r, d, &q);
+	mtu = q.mtu != OSDEP_UNSET ? q.mtu : lk.mtu;
 	/* Without a link the path and the server cannot answer: say so
 	 * once instead of waiting for their timeouts. */
-	if (link_ok && q.peer != NULL)
-		pf_path(&r, d, &q, q.mtu != OSDEP_UNSET ? q.mtu : lk.mtu);
+	if (link_ok && q.peer != NULL &&
+	    pf_path_start(d, &q, mtu, &pid, &fd) == 0)
+		bg = 1;
+	pf_state(&r, d, &q);
+	if (bg)
+		pf_path_finish(&r, pid, fd);
+	else if (link_ok && q.peer != NULL)
+		pf_path(&r, d, &q, mtu);
 	if (link_ok && q.port != 0)
 		pf_server(&r, &q);
 	return pf_report(&r, q.ifname, t0);
