@@ -42,8 +42,8 @@ int	agent_cmd_preflight(int, char **);
 struct parse_ping;
 /*
  * The preflight's path check (cmd_preflight.c), pure: the payload of a
- * don't-fragment ping that fills mtu (IPv4: mtu - 28, IPv6: mtu - 48; -1
- * if none), and the verdict on a parsed ping of that size to addr: 1 when
+ * don't-fragment ping that fills mtu (IPv4: mtu - 28, IPv6: mtu - 48, at
+ * most the largest echo of 65507 / 65527 bytes; -1 if none), and the verdict on a parsed ping of that size to addr: 1 when
  * a full-size echo reply came back, else 0; detail says what was seen.
  */
 int	agent_preflight_ping_size(int mtu, int v6);

@@ -151,6 +151,10 @@ agent_preflight_ping_size(int mtu, int v6)
 {
 	int	size = mtu - (v6 ? 48 : 28);	/* IP + ICMP headers */
 
+	/* No echo is larger than an IPv4 total length (or an IPv6 payload
+	 * length) of 65535 allows: loopback's MTU is 65536. */
+	if (size > (v6 ? 65527 : 65507))
+		size = v6 ? 65527 : 65507;
 	return size > 0 ? size : -1;
 }
 

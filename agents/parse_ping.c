@@ -9,7 +9,8 @@
  *   Linux:   "PING A (A) 8972(9000) bytes of data."  /  "PING ::1(::1) 1352
  *            data bytes"; "8980 bytes from A: icmp_seq=1 ttl=64 time=0.06 ms";
  *            "From R icmp_seq=1 Frag needed and DF set (mtu = 1500)";
- *            "ping: local error: message too long, mtu=1500" (stderr);
+ *            "ping: local error: message too long, mtu=1500" (stderr;
+ *            IPv6: "..., mtu: 65536");
  *            "1 packets transmitted, 0 received, +1 errors, 100% packet
  *            loss, time 0ms"; "rtt min/avg/max/mdev = a/b/c/d ms".
  *   FreeBSD: "PING A (A): 8972 data bytes"; "8980 bytes from A: icmp_seq=0
@@ -173,8 +174,9 @@ ping_line(const char *line, size_t n, struct parse_ping *out)
 	}
 	if ((p = ping_find(line, n, "message too long")) != NULL) {
 		out->local_too_long = 1;
-		if ((p = ping_find(line, n, "mtu=")) != NULL)
-			out->local_mtu = (int)ping_int(p + 4, end);
+		/* "mtu=1500" (IPv4), "mtu: 65536" (IPv6) */
+		if ((p = ping_find(line, n, "mtu")) != NULL)
+			out->local_mtu = (int)ping_next_int(p, end);
 		if (out->message[0] == '\0')
 			(void)parse_copy(out->message, sizeof(out->message),
 			    line, n < sizeof(out->message) ? n :

@@ -72,6 +72,16 @@ static const char LX_V6[] =
     "1 packets transmitted, 1 received, 0% packet loss, time 0ms\n"
     "rtt min/avg/max/mdev = 0.065/0.065/0.065/0.000 ms\n";
 
+/* iputils' IPv6 form of the local error (seen here on lo). */
+static const char LX_LOCAL6[] =
+    "PING ::1(::1) 65527 data bytes\n"
+    "\n"
+    "--- ::1 ping statistics ---\n"
+    "1 packets transmitted, 0 received, +1 errors, 100% packet loss, "
+    "time 0ms\n"
+    "\n"
+    "ping: local error: message too long, mtu: 65536\n";
+
 static const char LX_UNREACH[] = "ping: connect: Network is unreachable\n";
 
 static const char FB_OK[] =
@@ -146,6 +156,11 @@ test_linux(void **state)
 	assert_int_equal(p.reply_bytes, 8960);
 	assert_int_equal(agent_preflight_ping_judge(&p, 8952, "fd00::2",
 	    detail, sizeof(detail)), 1);
+
+	assert_int_equal(pp(LX_LOCAL6, &p), 0);
+	assert_int_equal(p.size, 65527);
+	assert_int_equal(p.local_too_long, 1);
+	assert_int_equal(p.local_mtu, 65536);
 
 	/* No statistics: an error that keeps ping's own words. */
 	assert_int_equal(pp(LX_UNREACH, &p), -1);
@@ -226,6 +241,9 @@ test_sizes_argv(void **state)
 	assert_int_equal(agent_preflight_ping_size(1500, 0), 1472);
 	assert_int_equal(agent_preflight_ping_size(9000, 1), 8952);
 	assert_int_equal(agent_preflight_ping_size(20, 0), -1);
+	/* Loopback's 65536: the largest IPv4 echo; IPv6 still fits. */
+	assert_int_equal(agent_preflight_ping_size(65536, 0), 65507);
+	assert_int_equal(agent_preflight_ping_size(65536, 1), 65488);
 	plan_init(&p);
 	osdep_linux.ping("198.18.1.2", 0, 8972, &p);
 	osdep_linux.ping("fd00::2", 1, 8952, &p);
