@@ -34,6 +34,7 @@
 #define PF_MAXCHECKS	8
 #define PF_DETAIL	320
 #define PF_CONNECT_MS	1000
+#define PF_LINK_WAIT_MS	3000	/* for the carrier of an interface that is up */
 
 struct pf_check {
 	const char	*name;
@@ -168,17 +169,27 @@ pf_link(struct pf_run *r, const struct osdep_dialect *d,
 	char	 err[256];
 	int	 rc;
 
-	if ((rc = d->link(q->ifname, lk, err, sizeof(err))) != AGENT_EXIT_OK)
+	/* A real NIC renegotiates after an MTU change (em(4) takes a few
+	 * seconds): an interface that is up waits for its carrier. */
+	while ((rc = d->link(q->ifname, lk, err, sizeof(err))) ==
+	    AGENT_EXIT_OK && lk->admin_up == 1 && lk->carrier == 0 &&
+	    pf_now_ms() - r->t0 < PF_LINK_WAIT_MS) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (rc != AGENT_EXIT_OK)
 		pf_fail(c, "%s", err);
 	else if (lk->admin_up == 0)
 		pf_fail(c, "%s is down (administratively)", q->ifname);
 	else if (lk->carrier == 0)
-		pf_fail(c, "%s has no carrier%s%s%s", q->ifname,
+		pf_fail(c, "%s has no carrier%s%s%s%s", q->ifname,
 		    lk->state[0] ? " (" : "", lk->state, lk->state[0] ? ")" :
-		    "");
+		    "", lk->admin_up == 1 ? " after waiting 3 s" : "");
 	else
-		snprintf(c->detail, sizeof(c->detail), "%s up%s%s", q->ifname,
-		    lk->state[0] ? ", " : "", lk->state);
+		snprintf(c->detail, sizeof(c->detail), "%s up%s%s%s", q->ifname,
+		    lk->state[0] ? ", " : "", lk->state,
+		    pf_now_ms() - r->t0 > 100 ? " (carrier came back)" : "");
 	pf_end(r, c);
 	if (!c->ok)
 		return;
