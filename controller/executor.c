@@ -218,8 +218,8 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	}
 	res.state = rc == EXEC_OK ? STORE_JOB_DONE : STORE_JOB_FAILED;
 	res.reason = rc == EXEC_OK ? NULL : reason;
-	/* Whose failure: the lab's (preflight, retries spent) or the
-	 * system under test's answer. */
+	/* Whose failure: the lab's (preflight, infrastructure retries
+	 * spent) or a real answer (a refused knob). */
 	res.failure_class = rc == EXEC_OK ? STORE_FAIL_NONE :
 	    rc == EXEC_MEASURED ? STORE_FAIL_TEST : STORE_FAIL_INFRA;
 	res.knobs_in_force = inforce[0] != '\0' ? inforce : NULL;

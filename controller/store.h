@@ -227,9 +227,9 @@ const char *store_job_state_name(enum store_job_state);
 /*
  * Whose failure a failed job was (schema 7).  INFRA: the lab could not
  * measure (preflight, SSH or agent trouble through every retry): never
- * evidence about the system under test.  TEST: the system under test
- * answered (a knob refused, the tool's own error).  NONE: not failed, or
- * recorded before schema 7.
+ * evidence about the system under test.  TEST: a real answer no retry
+ * changes (a knob the driver refused, a job the agent refused as asked).
+ * NONE: not failed, or recorded before schema 7.
  */
 enum store_fail_class {
 	STORE_FAIL_NONE = 0,
