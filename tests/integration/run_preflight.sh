@@ -67,10 +67,10 @@ for k in mtu=1500 mtu=9000; do
 	[ "${j%%|*}" = done ] || fail "clean $k: $j"
 	[ "$(nsamples "$RUN" $k)" -gt 0 ] || fail "clean $k: no samples"
 done
-costs=$(sed -n 's/.*preflight ok in \([0-9]*\) ms.*/\1/p' "$TMP/clean.err" |
-    tr '\n' ' ')
+costs=$(sed -n 's/.*preflight ok in \([0-9]*\) ms (agent \([0-9.]*\) ms on em-a, \([0-9.]*\) ms on em-b).*/\1 (agents \2, \3)/p' \
+    "$TMP/clean.err" | tr '\n' ' ')
 [ -n "$costs" ] || fail "clean: no preflight in the log: $(grep -i preflight "$TMP/clean.err" | head -3)"
-note "clean: both jobs measured; preflight per job (ms): $costs"
+note "clean: both jobs measured; preflight per job, ms: $costs; load $(cut -d' ' -f1 /proc/loadavg)"
 check_links_restored
 
 # --- large DF packets dropped on the path: 9000 fails, 1500 is measured.
