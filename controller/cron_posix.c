@@ -194,10 +194,16 @@ parse_date(struct pp *pp, struct cron_rule_date *d)
 	} else if (*pp->p == 'M') {
 		pp->p++;
 		d->kind = CRON_RULE_MWD;
-		if (parse_num(pp, 1, 12, &d->mon) == -1 || !expect(pp, '.') ||
-		    parse_num(pp, 1, 5, &d->week) == -1 || !expect(pp, '.') ||
-		    parse_num(pp, 0, 6, &d->wday) == -1)
+		if (parse_num(pp, 1, 12, &d->mon) == -1)
+			return -1;
+		if (!expect(pp, '.'))
 			return perr(pp, "bad Mm.w.d date");
+		if (parse_num(pp, 1, 5, &d->week) == -1)
+			return -1;
+		if (!expect(pp, '.'))
+			return perr(pp, "bad Mm.w.d date");
+		if (parse_num(pp, 0, 6, &d->wday) == -1)
+			return -1;
 	} else {
 		d->kind = CRON_RULE_JULIAN0;
 		if (parse_num(pp, 0, 365, &d->n) == -1)
