@@ -298,6 +298,23 @@ compare_glibc(const struct cron_zone *z, const char *name, time_t t)
 		    b.tm_min, b.tm_sec, b.tm_gmtoff, b.tm_zone, b.tm_isdst);
 }
 
+/* utc_of(local(t)) holds t. */
+static void
+check_inverse(const struct cron_zone *z, const char *name, time_t t)
+{
+	struct cron_tm	tm;
+	time_t		out[2];
+	int		n, k, found = 0;
+
+	cron_zone_local(z, t, &tm);
+	n = cron_zone_utc_of(z, &tm, out);
+	for (k = 0; k < n; k++)
+		found |= out[k] == t;
+	if (!found)
+		fail_msg("%s: utc_of(local(%lld)) misses it", name,
+		    (long long)t);
+}
+
 static void
 test_system_zones_match_glibc(void **state)
 {
@@ -312,7 +329,6 @@ test_system_zones_match_glibc(void **state)
 	size_t		 i;
 	time_t		 t, lo = at("1900-01-01 00:00 Z"),
 			 hi = at("2200-01-01 00:00 Z");
-	time_t		 out[2];
 	struct cron_tm	 tm;
 	long		 checked = 0;
 
@@ -334,15 +350,10 @@ test_system_zones_match_glibc(void **state)
 		for (t = lo; t < hi; t += 6 * 3600) {
 			struct cron_tm	b4;
 			time_t		l, h;
-			int		n, k, found;
 
 			cron_zone_local(z, t, &tm);
-			n = cron_zone_utc_of(z, &tm, out);
-			for (k = 0, found = 0; k < n; k++)
-				found |= out[k] == t;
-			if (!found)
-				fail_msg("%s: utc_of(local(%lld)) misses it",
-				    names[i], (long long)t);
+			if ((t - lo) % (40 * 6 * 3600) == 0)
+				check_inverse(z, names[i], t);
 			cron_zone_local(z, t - 6 * 3600, &b4);
 			if (b4.utoff == tm.utoff)
 				continue;
@@ -357,6 +368,10 @@ test_system_zones_match_glibc(void **state)
 			}
 			compare_glibc(z, names[i], h - 1);
 			compare_glibc(z, names[i], h);
+			check_inverse(z, names[i], h - 1800);
+			check_inverse(z, names[i], h - 1);
+			check_inverse(z, names[i], h);
+			check_inverse(z, names[i], h + 1800);
 			checked += 2;
 		}
 		cron_zone_free(z);
