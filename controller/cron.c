@@ -331,21 +331,27 @@ cron_parse(struct cron *c, const char *expr, const char *name, char *err,
 	int		 n, i;
 
 	memset(c, 0, sizeof(*c));
-	if (expr == NULL || (len = strlen(expr)) == 0)
-		return snprintf(err, errlen, "empty cron expression"), -1;
-	if (len > CRON_EXPR_MAX)
-		return snprintf(err, errlen, "cron expression longer than %d "
-		    "characters", CRON_EXPR_MAX), -1;
+	if (expr == NULL || (len = strlen(expr)) == 0) {
+		snprintf(err, errlen, "empty cron expression");
+		return -1;
+	}
+	if (len > CRON_EXPR_MAX) {
+		snprintf(err, errlen, "cron expression longer than %d "
+		    "characters", CRON_EXPR_MAX);
+		return -1;
+	}
 	n = split_fields(expr, w, wl);
 	if (n == 1 && w[0][0] == '@') {
 		if ((expr = expand_macro(w[0], wl[0], err, errlen)) == NULL)
 			return -1;
 		n = split_fields(expr, w, wl);
 	}
-	if (n != 5)
-		return snprintf(err, errlen, "expected 5 fields (minute hour "
+	if (n != 5) {
+		snprintf(err, errlen, "expected 5 fields (minute hour "
 		    "day-of-month month day-of-week), got %s%d", n > 5 ?
-		    "more than " : "", n > 5 ? 5 : n), -1;
+		    "more than " : "", n > 5 ? 5 : n);
+		return -1;
+	}
 	for (i = 0; i < 5; i++) {
 		memset(&f, 0, sizeof(f));
 		f.fi = i;
