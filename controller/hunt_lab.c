@@ -53,6 +53,7 @@ lab_executor(struct hunt_lab_state *ls, const struct hunt_lab *lab,
 	memset(&ls->eo, 0, sizeof ls->eo);
 	ls->eo.db_path = lab->db_path;
 	ls->eo.owner = lab->owner;
+	ls->eo.lease_run = "bisect";	/* the hosts stay leased all along */
 	ls->eo.stop = lab->stop;
 	ls->ex = executor_new(lab->inv, lab->plan, &ls->eo, err, errlen);
 	return ls->ex;
