@@ -17,6 +17,7 @@
 #include "agentctl.h"
 #include "host.h"
 #include "host_int.h"
+#include "log.h"
 #include "util.h"
 
 #define LEASE_MARGIN_S	30	/* beyond a step's deadline */
@@ -91,7 +92,7 @@ host_lease_id_init(struct host_lease_id *id, const char *run, int ttl_s,
  */
 static int
 lease_call(struct host *h, const char *const *args, struct agentctl_lease *out,
-    char *err, size_t errlen)
+    char *cls, size_t clslen, char *err, size_t errlen)
 {
 	struct agentctl		*a = host_agent(h);
 	struct agentctl_reply	 r;
@@ -99,6 +100,8 @@ lease_call(struct host *h, const char *const *args, struct agentctl_lease *out,
 
 	if (out != NULL)
 		memset(out, 0, sizeof *out);
+	if (cls != NULL)
+		cls[0] = '\0';
 	if (a == NULL) {
 		util_seterr(err, errlen, "%s: not connected", host_name(h));
 		return -1;
@@ -110,6 +113,8 @@ lease_call(struct host *h, const char *const *args, struct agentctl_lease *out,
 		    r.error_message);
 	if (rc == 0 && out != NULL)
 		*out = r.u.lease;
+	if (cls != NULL)
+		snprintf(cls, clslen, "%s", r.error_class);
 	agentctl_reply_free(&r);
 	return rc;
 }
@@ -120,6 +125,34 @@ lease_note(struct host_lease_state *st, const struct agentctl_lease *l)
 {
 	st->held = l->has_lease;
 	st->expires_ms = util_now_ms() + (l->lease.expires - l->now) * 1000;
+}
+
+/*
+ * After a refusal: a live lease whose owner ran on this machine and whose
+ * process is gone (a SIGKILLed `labrat run` being resumed) need not be
+ * waited out.  It is removed, so that the take that follows restores
+ * what the dead owner left applied, as after its expiry.  0 when it was
+ * removed; -1 leaves err (the refusal) as it was.
+ */
+static int
+lease_takeover(struct host *h, char *err, size_t errlen)
+{
+	struct agentctl_lease	 cur, rel;
+	const char		*show[] = { "lease", "show", NULL };
+	const char		*force[] = { "lease", "release", "--force", NULL };
+	char			 e[512];
+
+	if (lease_call(h, show, &cur, NULL, 0, e, sizeof e) == -1 ||
+	    host_lease_owner(&cur) != HOST_LEASE_DEAD)
+		return -1;
+	log_warnx("%s: %s, but its controller (pid %lld on this machine) is "
+	    "gone: taking the lease over", host_name(h), cur.lease.message,
+	    cur.lease.pid);
+	if (lease_call(h, force, &rel, NULL, 0, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "%s", e);
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -134,12 +167,15 @@ lease_take(struct host *h, char *err, size_t errlen)
 					    "--pid", pid, "--run", id->run,
 					    "--ttl", ttl, NULL };
 
+	char				 cls[16];
+
 	snprintf(pid, sizeof pid, "%ld", id->pid);
 	snprintf(ttl, sizeof ttl, "%d", id->ttl_s);
-	if (lease_call(h, args, &l, err, errlen) == -1) {
-		st->held = 0;
+	st->held = 0;
+	if (lease_call(h, args, &l, cls, sizeof cls, err, errlen) == -1 &&
+	    (strcmp(cls, "leased") != 0 || lease_takeover(h, err, errlen) ==
+	    -1 || lease_call(h, args, &l, NULL, 0, err, errlen) == -1))
 		return -1;
-	}
 	lease_note(st, &l);
 	return 0;
 }
@@ -160,7 +196,7 @@ host_lease_renew(struct host *h, int extend_s, char *err, size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
 	struct agentctl_lease	 l;
-	char			 ext[16];
+	char			 ext[16], cls[16];
 	const char		*args[] = { "lease", "renew", "--owner", NULL,
 				    NULL, NULL, NULL };
 
@@ -173,10 +209,9 @@ host_lease_renew(struct host *h, int extend_s, char *err, size_t errlen)
 		args[4] = "--extend";
 		args[5] = ext;
 	}
-	if (lease_call(h, args, &l, err, errlen) == -1) {
-		/* Refused: someone else's now; else unknown, try again. */
-		if (strstr(err, "leased by") != NULL ||
-		    strstr(err, "does not hold") != NULL)
+	if (lease_call(h, args, &l, cls, sizeof cls, err, errlen) == -1) {
+		/* Refused: not ours any more; else unknown, try again. */
+		if (strcmp(cls, "leased") == 0 || strcmp(cls, "unleased") == 0)
 			st->held = 0;
 		return -1;
 	}
@@ -215,7 +250,7 @@ host_lease_release(struct host *h, char *err, size_t errlen)
 		return 0;
 	st->held = 0;
 	args[3] = st->id->token;
-	return lease_call(h, args, NULL, err, errlen);
+	return lease_call(h, args, NULL, NULL, 0, err, errlen);
 }
 
 int
@@ -257,7 +292,7 @@ host_lease_show(struct host *h, struct agentctl_lease *out, char *err,
 {
 	const char	*args[] = { "lease", "show", NULL };
 
-	return lease_call(h, args, out, err, errlen);
+	return lease_call(h, args, out, NULL, 0, err, errlen);
 }
 
 enum host_lease_owner
@@ -311,7 +346,7 @@ host_lease_force_release(const struct config_host *cfg,
 	o.no_deploy = 0;
 	if (host_open(cfg, &o, &h, err, errlen) == -1)
 		return -1;
-	rc = lease_call(h, args, out, err, errlen);
+	rc = lease_call(h, args, out, NULL, 0, err, errlen);
 	host_close(h);
 	return rc;
 }
