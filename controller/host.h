@@ -172,6 +172,13 @@ int	host_lease_release(struct host *, char *err, size_t errlen);
 int	host_lease_gate_command(struct host *, int extend_s, char *buf,
 	    size_t len, char *err, size_t errlen);
 
+/*
+ * 1 when err, from host_open() or host_sync() of a host opened with a
+ * lease, says another controller holds the host ("em-a: leased by ..."):
+ * the caller must not reach the host by other means either.
+ */
+int	host_lease_refused(const char *err);
+
 /* What a lease says about its owner (host_lease_owner()). */
 enum host_lease_owner {
 	HOST_LEASE_FREE = 0,	/* nobody holds the host */

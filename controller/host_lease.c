@@ -295,6 +295,12 @@ host_lease_show(struct host *h, struct agentctl_lease *out, char *err,
 	return lease_call(h, args, out, NULL, 0, err, errlen);
 }
 
+int
+host_lease_refused(const char *err)
+{
+	return err != NULL && strstr(err, ": leased by ") != NULL;
+}
+
 enum host_lease_owner
 host_lease_owner(const struct agentctl_lease *l)
 {

@@ -120,9 +120,15 @@ lab_install(void *arg, const struct hunt_lab *lab, const char *rev,
 			in[i].rc = -1;
 		else if (in[i].host->kernel.type != CONFIG_KERNEL_NONE &&
 		    (li[i].host = executor_host(ex, in[i].host, e,
-		    sizeof e)) == NULL)
-			log_debug("%s: %s; installing on a connection of its "
-			    "own", in[i].host->name, e);
+		    sizeof e)) == NULL) {
+			/* Another controller's host: not by other means. */
+			if (host_lease_refused(e)) {
+				in[i].rc = -1;
+				snprintf(in[i].err, sizeof in[i].err, "%s", e);
+			} else
+				log_debug("%s: %s; installing on a connection "
+				    "of its own", in[i].host->name, e);
+		}
 	}
 	for (i = 0; i < 2; i++) {
 		if (in[i].rc == -1 || (i == 1 && li[1].host != NULL &&

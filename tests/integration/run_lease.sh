@@ -9,7 +9,7 @@
 # - ctl1 SIGKILLed while it holds the hosts (LABRAT_LEASE_TTL=6, no knob
 #   applied yet): a run at once is refused, one after the ttl proceeds;
 # - ctl1 SIGKILLed mid-job (em-a left at MTU 9000): `labrat hosts` still
-#   shows the facts and the holder, a run is refused, `labrat hosts
+#   shows the facts and the holder, a run and a bisect are refused, `labrat hosts
 #   release HOST --force` frees both hosts, the next run proceeds and the
 #   hosts end with their original settings.
 set -u
@@ -154,6 +154,17 @@ grep -q "^  em-a: leased by ctl1 pid $P1 run " "$TMP/hosts.out" ||
     fail "hosts --format json: no lease of em-b"
 [ "$(lease_of em-a)" != "" ] || fail "labrat hosts touched the lease"
 refused "$TMP/m2" "$TMP/m2.db" "$P1"
+# A bisect on the held link fails fast too, naming the host and ctl1.
+jq '.workload.time = 1' "$SIMLAB_SRC/configs/bisect/em.json" > "$TMP/em-bisect.json"
+t0=$(now_ms)
+"$LABRAT" bisect start --inventory "$INV" --link em --good r200300 --bad r200399 \
+    --test "$TMP/em-bisect.json" --db "$TMP/b.db" >"$TMP/b.out" 2>"$TMP/b.err" &&
+    fail "bisect start on a leased link succeeded: $(cat "$TMP/b.out")"
+ms=$(( $(now_ms) - t0 ))
+[ $ms -lt 15000 ] || fail "bisect start took $ms ms to fail, not fast"
+cat "$TMP/b.out" "$TMP/b.err" | grep -q "em-[ab]: leased by ctl1 pid $P1 run " ||
+    fail "bisect start: no refusal naming the host and ctl1: $(cat "$TMP/b.out" "$TMP/b.err")"
+note "bisect start: refused in $ms ms"
 "$LABRAT" hosts release em-a --inventory "$INV" >"$TMP/rel.out" 2>&1 &&
     fail "hosts release without --force accepted"
 for h in em-a em-b; do
