@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "host.h"
+#include "lab.h"
 #include "log.h"
 
 static const char *
@@ -183,7 +184,7 @@ hosts_release_exec(struct cmd_ctx *ctx)
 	const struct config_host	*h = NULL;
 	struct agentctl_lease		 l;
 	const char			*path = NULL, *name;
-	char				 err[1024];
+	char				*deflt = NULL, err[1024];
 	size_t				 i;
 	int				 ch, force = 0;
 
@@ -202,26 +203,27 @@ hosts_release_exec(struct cmd_ctx *ctx)
 	if (!force)
 		return cmd_usage_error(ctx, "--force missing: this removes "
 		    "another controller's lease");
-	if (path == NULL)
-		path = getenv("LABRAT_INVENTORY");
-	if (path == NULL)
-		return cmd_usage_error(ctx, "--inventory FILE missing (or "
-		    "LABRAT_INVENTORY)");
+	if (path == NULL)	/* what `labrat lab up` wrote */
+		path = deflt = lab_inventory_path("lab");
 	config_errors_init(&errs);
-	if ((inv = config_inventory_load(path, &errs)) == NULL) {
+	inv = config_inventory_load(path, &errs);
+	if (inv == NULL)
 		cmd_config_errors(&errs);
-		config_errors_free(&errs);
+	config_errors_free(&errs);
+	if (inv == NULL) {
+		free(deflt);
 		return CMD_EXIT_USAGE;
 	}
-	config_errors_free(&errs);
 	for (i = 0; i < inv->nhosts && h == NULL; i++)
 		if (strcmp(inv->hosts[i].name, name) == 0)
 			h = &inv->hosts[i];
 	if (h == NULL) {
 		log_warnx("hosts release: %s: not a host of %s", name, path);
 		config_inventory_free(inv);
+		free(deflt);
 		return CMD_EXIT_USAGE;
 	}
+	free(deflt);
 	if (host_lease_force_release(h, NULL, &l, err, sizeof err) == -1) {
 		log_warnx("hosts release: %s", err);
 		config_inventory_free(inv);
@@ -247,8 +249,8 @@ const struct cmd_entry cmd_hosts_release_entry = {
 	.options = (const struct cmd_option[]){
 		{ "--force", "Required: this takes a lease away from another "
 		    "controller." },
-		{ "--inventory FILE", "The inventory HOST is in (default: "
-		    "LABRAT_INVENTORY)." },
+		{ "--inventory FILE", "The inventory HOST is in (default: the "
+		    "simulated lab's, /run/labrat-lab/lab/inventory.json)." },
 		{ NULL, NULL } },
 	.flags = CMD_SSH,
 	.formats = NULL,
