@@ -80,7 +80,7 @@ test_stored(void **state)
 	bare = run_new(st, NULL, NULL);
 	broken = run_new(st, "{", "{\"links\": 1}");
 
-	assert_int_equal(report_params_run(st, run, &p, err, sizeof err), 0);
+	assert_int_equal(report_params_run(st, run, NULL, &p, err, sizeof err), 0);
 	assert_true(p.adaptive);
 	assert_true(fabs(p.stats.alpha - 0.01) < 1e-12);
 	assert_true(fabs(p.stats.min_effect - 0.05) < 1e-12);
@@ -99,11 +99,11 @@ test_stored(void **state)
 	store_run_free(&row);
 
 	detect_params_default(&def);
-	assert_int_equal(report_params_run(st, bare, &p, err, sizeof err), 0);
+	assert_int_equal(report_params_run(st, bare, NULL, &p, err, sizeof err), 0);
 	assert_true(p.stats.alpha == def.stats.alpha);
 	assert_int_equal(p.stats.max_samples, def.stats.max_samples);
 	/* A stored text that no longer parses: the defaults, no links. */
-	assert_int_equal(report_params_run(st, broken, &p, err, sizeof err),
+	assert_int_equal(report_params_run(st, broken, NULL, &p, err, sizeof err),
 	    0);
 	assert_true(p.stats.alpha == def.stats.alpha);
 	assert_int_equal(store_run_get(st, broken, &row, err, sizeof err), 1);
@@ -112,7 +112,7 @@ test_stored(void **state)
 	assert_int_equal(n, 0);
 	store_run_free(&row);
 
-	assert_int_equal(report_params_run(st, 999, &p, err, sizeof err), -1);
+	assert_int_equal(report_params_run(st, 999, NULL, &p, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no run 999"));
 	store_close(st);
 	fx_db_remove(path);
