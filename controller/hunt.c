@@ -147,13 +147,13 @@ sess_inventory(const struct store_bisect *row, struct config_errors *errs)
 int
 hunt_test_judging(struct config_bisect_test *t, char *err, size_t errlen)
 {
-	char	e[256];
 	int	lower;
 
-	if (stats_metric_direction(t->metric, t->lower_is_better, &lower, e,
-	    sizeof e) == -1) {
-		util_seterr(err, errlen, "metric: %s (\"lower_is_better\": "
-		    "true or false)", e);
+	if (stats_metric_direction(t->metric, t->lower_is_better, &lower,
+	    NULL, 0) == -1) {
+		util_seterr(err, errlen, "metric: \"%s\" has no known direction "
+		    "(not a metric labrat stores): set \"lower_is_better\"",
+		    t->metric);
 		return -1;
 	}
 	t->lower_is_better = lower;

@@ -78,7 +78,7 @@ stats_metric_direction(const char *metric, int declared,
 	}
 	if ((m = stats_metric_find(metric)) == NULL) {
 		util_seterr(err, errlen, "metric %s: direction unknown (not "
-		    "one labrat stores): declare lower_is_better for it",
+		    "a metric labrat stores): declare \"lower_is_better\"",
 		    metric);
 		return -1;
 	}
