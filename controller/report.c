@@ -165,7 +165,7 @@ report_trigger_text(const struct detect_result *res,
 	const struct store_series	*w = &res->series[t->worse];
 	const struct store_series	*a = &res->series[h->sa];
 	struct buf	 b;
-	char		 v[16], eff[64], ev[160];
+	char		 v[16], eff[128], ev[160];
 	int		 k, with = 0, n;
 	size_t		 i;
 
@@ -343,7 +343,7 @@ text_baseline(const struct detect_result *res, FILE *fp)
 	const struct detect_cmp	*c;
 	const struct store_series *b;
 	struct report_table	 t;
-	char			 ra[256], rb[256], eff[64], p[32], r[32];
+	char			 ra[256], rb[256], eff[128], p[32], r[32];
 	char			 ev[96];
 	size_t			 i, nflag = 0, nmove = 0;
 
@@ -613,7 +613,7 @@ compare_one(const struct detect_result *res, const struct detect_cmp *c,
 	const struct store_series *b = &res->series[c->sb];
 	const char	*unit;
 	double		 sc = report_scale(b, &unit), *va, *vb;
-	char		*out, err[256], eff[64], p[32];
+	char		*out, err[256], eff[128], p[32];
 	size_t		 i;
 
 	fprintf(fp, "== %s %s %s (%s) ==\nx run %lld (%s)\n+ run %lld "

@@ -336,7 +336,7 @@ junit_case(const struct detect_result *res, const struct detect_cmp *c,
     FILE *fp)
 {
 	const struct store_series *b = &res->series[c->sb];
-	char	name[256], msg[256], eff[64], p[32];
+	char	name[256], msg[256], eff[128], p[32];
 
 	fputs("    <testcase classname=\"labrat.", fp);
 	xml_str(fp, b->link);
