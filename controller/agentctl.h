@@ -199,6 +199,8 @@ struct agentctl_lease {
 	struct agentctl_lease_info	previous;	/* take, release */
 	char				restored[AGENTCTL_LIST_MAX][32];
 	size_t				nrestored;
+};
+
 #define AGENTCTL_CHECKS_MAX	8
 
 /* One check of `preflight` (PROTOCOL.md). */

@@ -562,6 +562,9 @@ dec_lease(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 		jstrlist(j, o, "restored", l->restored[0],
 		    sizeof l->restored[0], AGENTCTL_LIST_MAX,
 		    "an interface name", &l->nrestored);
+}
+
+static void
 dec_preflight(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_preflight	*pf = &r->u.preflight;
