@@ -45,7 +45,8 @@ for name in "$@"; do
 	t0=$(date +%s)
 	# shellcheck disable=SC2046,SC2086
 	sh "$top/tests/fuzz/run.sh" "$bin" "$dir/tests/fuzz/fuzz_$name.seeds" \
-	    "$work" "$secs" $flags $(cat "$dir/tests/fuzz/fuzz_$name.flags") \
+	    "$work" "$secs" -rss_limit_mb=2048 $flags \
+	    $(cat "$dir/tests/fuzz/fuzz_$name.flags") \
 	    >/dev/null 2>&1 || true
 	t1=$(date +%s)
 	log=$work/log
