@@ -362,7 +362,7 @@ test_resume_dead(void **state)
 	store_run_free(&rr);
 
 	config_errors_init(&errs);
-	assert_int_equal(run_resume(dbpath, id, "alive:2", &r2, &errs, err,
+	assert_int_equal(run_resume(dbpath, id, "alive:2", 0, &r2, &errs, err,
 	    sizeof err), RUN_OK);
 	assert_int_equal(errs.n, 0);
 	assert_int_equal(run_id(r2), id);
@@ -398,7 +398,7 @@ test_resume_dead(void **state)
 	run_free(r2);
 
 	/* A run that did not start resumes: running again, jobs queued. */
-	assert_int_equal(run_resume(dbpath, id, NULL, &r2, &errs, err,
+	assert_int_equal(run_resume(dbpath, id, NULL, 0, &r2, &errs, err,
 	    sizeof err), RUN_OK);
 	rr = row(st, id);
 	assert_int_equal(rr.state, STORE_RUN_RUNNING);
@@ -433,7 +433,7 @@ test_resume_finished(void **state)
 	assert_int_equal(run_finish(r, &sum, err, sizeof err), 0);
 	run_free(r);
 	config_errors_init(&errs);
-	assert_int_equal(run_resume(dbpath, id, NULL, &r, &errs, err,
+	assert_int_equal(run_resume(dbpath, id, NULL, 0, &r, &errs, err,
 	    sizeof err), RUN_OK);
 	c = counts(st, id);
 	assert_int_equal(c.n[STORE_JOB_CANCELLED], DEMO_JOBS);
@@ -441,7 +441,7 @@ test_resume_finished(void **state)
 	run_free(r);
 
 	r = (struct run *)1;
-	assert_int_equal(run_resume(dbpath, 999999, NULL, &r, &errs, err,
+	assert_int_equal(run_resume(dbpath, 999999, NULL, 0, &r, &errs, err,
 	    sizeof err), RUN_FAIL);
 	assert_null(r);
 	assert_string_equal(err, "run 999999: no such run");

@@ -738,7 +738,7 @@ test_resume_reset(void **state)
 	assert_int_equal(nlist, 2);	/* the hosts to restore */
 	assert_string_equal(list[0].owner, "dead:1");
 	free(list);
-	assert_int_equal(store_run_set_owner(st, run, "new:2", err,
+	assert_int_equal(store_run_set_owner(st, run, "new:2", NULL, err,
 	    sizeof err), 0);
 	assert_int_equal(store_run_reset_running(st, run, &n, err, sizeof err),
 	    0);
