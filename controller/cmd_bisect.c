@@ -243,8 +243,9 @@ const struct cmd_entry cmd_bisect_resume_entry = {
 	    "measured again. Refuses a bisect whose controller still runs.",
 	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ "--quiet", "No progress lines." },
-		{ "--force", "Take the bisect over even when its controller "
-		    "is on another host, which this one cannot check." },
+		{ "--force", "Take the bisect over when this host cannot tell "
+		    "whether its controller still runs (it is on another host, "
+		    "or was recorded without its start time)." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",

@@ -204,9 +204,9 @@ const struct cmd_entry cmd_run_entry = {
 		{ "--plan FILE", "What to measure." },
 		{ "--resume RUN", "Finish run RUN (queued and interrupted "
 		    "jobs)." },
-		{ "--force", "With --resume: take the run over even when its "
-		    "controller is on another host, which this one cannot "
-		    "check." },
+		{ "--force", "With --resume: take the run over when this host cannot tell "
+		    "whether its controller still runs (it is on another host, "
+		    "or was recorded without its start time)." },
 		{ "--note TEXT", "Keep TEXT with the run (what was tried), "
 		    "shown by labrat runs and report; with --resume it "
 		    "replaces the note." },

@@ -64,6 +64,17 @@ run_owner_check(const struct store_owner *who, const char *what, int force,
 		break;
 	}
 	store_owner_text(who, text, sizeof text);
+	/* Owned before schema 7: a live pid may be a reused one. */
+	if (who->start == 0 && force) {
+		log_warnx("%s: taken over from %s (--force)", what, text);
+		return 0;
+	}
+	if (who->start == 0) {
+		util_seterr(err, errlen, "%s may still be running: %s (its "
+		    "start time is unknown, so a reused pid cannot be told "
+		    "apart); if it is gone, resume with --force", what, text);
+		return -1;
+	}
 	util_seterr(err, errlen, "%s is still running: %s; stop it first "
 	    "(SIGINT or SIGTERM), then resume", what, text);
 	return -1;

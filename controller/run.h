@@ -131,8 +131,9 @@ void	run_owner_default(char *owner, size_t len);
  * who?  0 when nobody owns it, its owner is gone (same host: the pid is
  * gone or now another process, by start time) or is this process; -1
  * with err naming the owner when it still runs ("run 3 is still running:
- * pid 4711 on ctl1 since 06:41 UTC"), or when it is on another host and
- * force is 0 (run_owner_elsewhere()).
+ * pid 4711 on ctl1 since 06:41 UTC"), or when force is 0 and it cannot
+ * be told: on another host (run_owner_elsewhere()), or a live pid of an
+ * owner recorded without its start time (before schema 7: maybe reused).
  */
 int	run_owner_check(const struct store_owner *who, const char *what,
 	    int force, char *err, size_t errlen);

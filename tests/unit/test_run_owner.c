@@ -77,6 +77,21 @@ test_resume_live_owner(void **state)
 	    sizeof err), RUN_OK);
 	run_free(r);
 
+	/* This host, start time unknown (an owner of before schema 7): a
+	 * live pid may be a reused one, so only --force takes it over. */
+	store_owner_self(&who);
+	who.pid = pid;
+	who.start = 0;
+	assert_int_equal(store_run_set_owner(st, id, "ctl:w", &who, err,
+	    sizeof err), 0);
+	assert_int_equal(run_resume(dbpath, id, NULL, 0, &r, &errs, err,
+	    sizeof err), RUN_FAIL);
+	assert_non_null(strstr(err, "may still be running"));
+	assert_non_null(strstr(err, "--force"));
+	assert_int_equal(run_resume(dbpath, id, NULL, 1, &r, &errs, err,
+	    sizeof err), RUN_OK);
+	run_free(r);
+
 	/* This host again, and the owner exits: resumed, owned by us. */
 	store_owner_self(&who);
 	who.pid = pid;
