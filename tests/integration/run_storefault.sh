@@ -7,7 +7,9 @@
 #     every job once;
 # (b) another process holds the write lock (BEGIN EXCLUSIVE) for longer
 #     than the busy budget (LABRAT_DB_BUSY_TIMEOUT=2): the same, with a
-#     message naming the lock; released, `--resume` completes;
+#     message naming the lock; released before labrat marks the run, the
+#     run is stored interrupted (its cut job queued again); `--resume`
+#     completes;
 # (c) `--resume` of a run whose controller still runs is refused, naming
 #     its pid and host; the run itself completes.
 # Each case ends with the hosts' settings as before, `labrat db check`
@@ -20,6 +22,7 @@ LAB=sfault$$
 MNT=$TMP/mnt
 HOLD_PID=
 sf_cleanup() {
+	exec 3>&-
 	[ -n "$HOLD_PID" ] && kill "$HOLD_PID" 2>/dev/null
 	umount "$MNT" 2>/dev/null
 	run_cleanup
@@ -124,19 +127,30 @@ start_run "$TMP/busy" --db "$DB" --inventory "$INV" --plan "$TMP/plan.json"
 RUN=$(run_id "$TMP/busy") || fail "busy: the run did not start: $(cat "$TMP/busy.err")"
 wait_log "$TMP/busy.err" "^labrat: job 1/4 .*: done" 60 ||
     fail "busy: no job done: $(cat "$TMP/busy.err")"
-{ echo "BEGIN EXCLUSIVE;"; echo "SELECT 'locked';"; sleep 12; echo "COMMIT;"; } |
-    sqlite3 "$DB" >"$TMP/hold.out" 2>&1 &
+# The lock: an sqlite3 shell fed through a fifo, holding BEGIN EXCLUSIVE
+# until it reads COMMIT; released once labrat has given up on it, so the
+# run's interruption itself is stored.
+mkfifo "$TMP/hold.fifo"
+sqlite3 "$DB" <"$TMP/hold.fifo" >"$TMP/hold.out" 2>&1 &
 HOLD_PID=$!
+exec 3>"$TMP/hold.fifo"
+printf "BEGIN EXCLUSIVE;\nSELECT 'locked';\n" >&3
 wait_log "$TMP/hold.out" "^locked" 10 || fail "busy: the lock was not taken: $(cat "$TMP/hold.out")"
 t0=$(now_ms)
-wait_run
-note "busy: labrat exited $RC $(( $(now_ms) - t0 )) ms after the lock was taken"
-kill "$HOLD_PID" 2>/dev/null
-wait "$HOLD_PID" 2>/dev/null
+wait_log "$TMP/busy.err" "stopping: no more jobs are claimed" 30 ||
+    fail "busy: labrat did not give up on the lock: $(cat "$TMP/busy.err")"
+note "busy: labrat gave up on the lock after $(( $(now_ms) - t0 )) ms"
+printf "COMMIT;\n" >&3
+exec 3>&-
+wait "$HOLD_PID"
 HOLD_PID=
+wait_run
 grep -q "database is locked (for more than 2.0 s, the busy budget)" "$TMP/busy.err" ||
     fail "busy: the cause is not named: $(cat "$TMP/busy.err")"
 check_stopped "$TMP/busy" "$DB" "$RUN" busy
+[ "$state" = interrupted ] || fail "busy: the released store did not take the interruption: $state"
+[ "$(sq "$DB" "SELECT reason FROM runs WHERE id = $RUN")" != "" ] || fail "busy: no reason stored"
+note "busy: stored $(sq "$DB" "SELECT state || ': ' || reason FROM runs WHERE id = $RUN")"
 resume_all "$DB" "$RUN" busy
 unset LABRAT_DB_BUSY_TIMEOUT
 note "busy: released, resumed, 4 jobs done once"
