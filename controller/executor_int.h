@@ -9,6 +9,7 @@
 #define LABRAT_EXECUTOR_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,11 @@ struct executor {
 	struct executor_progress	 prog;
 	int64_t				 started_ms;
 	struct executor_summary		 sum;
+	/* A store error stopped the drain (exec_halt()): set once, under
+	 * mtx; read without it by exec_stopped(). */
+	volatile sig_atomic_t		 halted;
+	enum store_fault		 fault;
+	char				 halt_err[512];
 	int				 pre_left;	/* links not ready */
 	int				 pre_failed;
 	char				 pre_err[1024];
@@ -89,7 +95,11 @@ struct exec_samples {
 };
 
 /* executor.c */
+/* *stop was set, or a store error halted the drain. */
 int	exec_stopped(const struct executor *);
+/* If st's last failure was the store's (full, busy, I/O), halts the
+ * drain with err (the first one is kept) and returns 1; else 0. */
+int	exec_halt(struct executor *, struct store *st, const char *err);
 void	exec_sleep_ms(int ms);
 /* Adds a sample; metric and unit must outlive smp (exec_samples_name()). */
 void	exec_samples_add(struct exec_samples *, const char *metric, double,
