@@ -120,6 +120,7 @@ scp_prepare(struct scp_job *j, unsigned long long size, char *err,
 {
 	char	 name[64], line[8400];
 	const char *at = strchr(j->to, '@');
+	long long fsize;
 	int	 v6;
 
 	snprintf(j->user, sizeof(j->user), "%.*s", (int)(at - j->to), j->to);
@@ -146,7 +147,16 @@ scp_prepare(struct scp_job *j, unsigned long long size, char *err,
 		    errlen) == -1)
 			return -1;
 	}
-	return scp_make_file(j->file, size, err, errlen);
+	if (scp_make_file(j->file, size, err, errlen) == -1)
+		return -1;
+	if ((fsize = scp_file_size(j->file, err, errlen)) == -1)
+		return -1;
+	if ((unsigned long long)fsize != size) {
+		snprintf(err, errlen, "%s holds %lld bytes, not the %llu asked",
+		    j->file, fsize, size);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -212,7 +222,7 @@ agent_cmd_scp(int argc, char **argv)
 	struct emit e;
 	unsigned long long size;
 	char	 err[1024], kh[600], *cargv[24];
-	long long t0, t1, deadline, got, fsize;
+	long long t0, t1, deadline, got;
 	double	 secs;
 	int	 i = 0, rc, removed;
 
@@ -230,15 +240,6 @@ agent_cmd_scp(int argc, char **argv)
 	j.hostkey = opts[3].val;
 	size = validate_size_bytes(opts[1].val);
 	if (scp_prepare(&j, size, err, sizeof(err)) == -1) {
-		unlink(j.file);
-		unlink(j.known);
-		return emit_error(AGENT_EXIT_INTERNAL, err);
-	}
-	if ((fsize = scp_file_size(j.file, err, sizeof(err))) == -1 ||
-	    (unsigned long long)fsize != size) {
-		if (fsize != -1)
-			snprintf(err, sizeof(err), "scp: %s holds %lld bytes, "
-			    "not the %llu asked", j.file, fsize, size);
 		unlink(j.file);
 		unlink(j.known);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
@@ -277,9 +278,9 @@ agent_cmd_scp(int argc, char **argv)
 		    "time (clock)");
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "scp");
-	emit_int(&e, "bytes", fsize);
+	emit_int(&e, "bytes", (long long)size);	/* the file's (scp_prepare) */
 	emit_num(&e, "seconds", secs);
-	emit_num(&e, "bps", (double)fsize * 8.0 / secs);
+	emit_num(&e, "bps", (double)size * 8.0 / secs);
 	emit_bool(&e, "local_removed", 1);
 	emit_str(&e, "remote_path", j.remote);
 	emit_bool(&e, "remote_removed", removed);
