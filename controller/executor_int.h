@@ -145,8 +145,12 @@ int	exec_job_execute(struct exec_worker *, const struct store_job *,
  */
 #define EXEC_PLAUS_SPEED_TOL	0.02	/* above the link speed */
 #define EXEC_PLAUS_BPS_TOL	0.005	/* bps vs bytes x 8 / seconds */
-#define EXEC_PLAUS_RX_FRAC	0.01	/* receiver rx short of the bytes: */
-#define EXEC_PLAUS_RX_BYTES	(8.0 * 1024 * 1024)	/* in flight */
+#define EXEC_PLAUS_RX_FRAC	0.01	/* receiver rx short of the bytes */
+/* What may still be in flight when the sender's tool reports: iperf2
+ * counts what it wrote (up to a send buffer per stream, 4 MiB on Linux,
+ * 2 MiB on FreeBSD by default); iperf3 what the server read. */
+#define EXEC_PLAUS_INFLIGHT_STREAM	(8.0 * 1024 * 1024)
+#define EXEC_PLAUS_INFLIGHT_READ	(1.0 * 1024 * 1024)
 
 struct exec_plaus_end {
 	const char	*host, *ifname;
@@ -166,6 +170,7 @@ struct exec_plaus {
 	 * for bytes (rx_ok 0: they could not be read, a refusal). */
 	int			 check_rx, rx_ok;
 	long long		 rx_before, rx_after;
+	double			 rx_slack;	/* bytes in flight */
 	/* check_remote: the receiver's copy must hold bytes (-1: unread). */
 	int			 check_remote;
 	long long		 remote_bytes;

@@ -95,7 +95,7 @@ plaus_rx(const struct exec_plaus *p, char *reason, size_t rlen)
 		return -1;
 	}
 	delta = (double)(p->rx_after - p->rx_before);
-	slack = p->bytes * EXEC_PLAUS_RX_FRAC + EXEC_PLAUS_RX_BYTES;
+	slack = p->bytes * EXEC_PLAUS_RX_FRAC + p->rx_slack;
 	if (delta + slack < p->bytes) {
 		util_seterr(reason, rlen, "%s: %s reported %.0f bytes, but %s "
 		    "%s received only %.0f bytes during the run (rx counters "
@@ -246,6 +246,8 @@ exec_plaus_iperf(const struct exec_worker *w, const struct config_workload *wl,
 	p.bps = ip->bps;
 	p.time = wl->time;
 	p.check_rx = 1;
+	p.rx_slack = wl->tool == CONFIG_TOOL_IPERF2 ? wl->parallel *
+	    EXEC_PLAUS_INFLIGHT_STREAM : EXEC_PLAUS_INFLIGHT_READ;
 	p.rx_ok = before != NULL && after != NULL && before->has_counters &&
 	    after->has_counters;
 	p.rx_before = p.rx_ok ? before->c.rx_bytes : -1;
