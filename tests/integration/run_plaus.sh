@@ -109,23 +109,31 @@ check_links_restored
 note "rx: $reason"
 
 # --- iperf3 killed mid-run: the client, then the server.
+# client_pid [NOT]: an iperf3 client (-c; not the agent's `iperf3 -v`
+# probe) on em-a other than pid NOT, waiting up to 20 s.
+client_pid() {
+	_end=$(( $(now_ms) + 20000 ))
+	while [ "$(now_ms)" -lt $_end ]; do
+		for _p in $(ns_procs em-a iperf3); do
+			[ "$_p" != "${1:-}" ] || continue
+			tr '\0' ' ' < "/proc/$_p/cmdline" 2>/dev/null |
+			    grep -q -- ' -c ' && { echo "$_p"; return 0; }
+		done
+		sleep 0.05
+	done
+	return 1
+}
 plan "$TMP/kill.json" '{ "tool": "iperf3", "time": 2 }' 2
 "$LABRAT" run --db "$DB" --inventory "$INV" --plan "$TMP/kill.json" \
     >"$TMP/kill.out" 2>"$TMP/kill.err" &
 RUN_PID=$!
-c=$(wait_proc em-a iperf3 20) || fail "kill: no iperf3 client on em-a: $(cat "$TMP/kill.err")"
+c=$(client_pid) || fail "kill: no iperf3 client on em-a: $(cat "$TMP/kill.err")"
 sleep 0.5
-kill -9 "$c"
+kill -9 "$c" || fail "kill: the iperf3 client $c was gone"
 wait_log "$TMP/kill.err" "^labrat: job 1/2 .*failed" 20 ||
     fail "kill: job 1 did not fail: $(cat "$TMP/kill.err")"
 # The next job's client runs: kill its server.
-end=$(( $(now_ms) + 20000 ))
-while [ "$(now_ms)" -lt $end ]; do
-	n=$(ns_procs em-a iperf3)
-	[ -n "$n" ] && [ "$n" != "$c" ] && break
-	sleep 0.05
-done
-[ -n "$n" ] && [ "$n" != "$c" ] || fail "kill: no second iperf3 client"
+n=$(client_pid "$c") || fail "kill: no second iperf3 client"
 sleep 0.5
 s=$(ns_procs em-b iperf3 | head -n 1)
 [ -n "$s" ] || fail "kill: no iperf3 server on em-b"
