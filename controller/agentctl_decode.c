@@ -675,10 +675,12 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
 	    rawrc != JSON_RAW_OK || !json_object_is_type(o, json_type_object)) {
-		jfail(j, where, NULL, "not one JSON object (%s): \"%.60s\"",
+		/* line is not NUL-terminated: quote at most its len bytes. */
+		jfail(j, where, NULL, "not one JSON object (%s): \"%.*s\"",
 		    o == NULL ? json_tokener_error_desc(
 		    json_tokener_get_error(tok)) : rawrc != JSON_RAW_OK ? raw :
-		    "trailing data or not an object", line);
+		    "trailing data or not an object", (int)(len < 60 ? len : 60),
+		    line);
 		json_object_put(o);
 		return;
 	}

@@ -422,8 +422,13 @@ config_history_parse(const char *path, const char *text, size_t len,
 	}
 	json_object_put(root);
 	if (errs->n + errs->dropped != before || ids == NULL) {
-		config_argv_free(ids);
-		config_argv_free(msgs);
+		/* A refused entry leaves a NULL hole: free past it. */
+		for (i = 0; i < n; i++) {
+			free(ids[i]);
+			free(msgs[i]);
+		}
+		free(ids);
+		free(msgs);
 		return -1;
 	}
 	*idsp = ids;
