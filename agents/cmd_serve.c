@@ -3,7 +3,10 @@
  * workload server detached from the SSH session and returns once it
  * listens; `serve stop` stops every server labrat started.  Each server
  * holds the lock of serve/TOOL-PORT.pid for its lifetime (across exec), so
- * stop never signals a reused pid.
+ * stop never signals a reused pid.  With `--if IF` both also report IF's
+ * interface counters (at start: once the server listens; at stop: once the
+ * servers are gone), so the controller can check that what the tool says it
+ * received crossed the receiver's interface.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
@@ -21,6 +24,7 @@
 
 #include "agent.h"
 #include "emit.h"
+#include "osdep.h"
 #include "proc.h"
 #include "state.h"
 #include "validate.h"
@@ -102,8 +106,47 @@ serve_listening(const char *addr, int port)
 	return 0;
 }
 
+static void
+emit_i64(struct emit *e, const char *key, int64_t v)
+{
+	if (v < 0)
+		emit_null(e, key);
+	else
+		emit_int(e, key, (long long)v);
+}
+
+/* "ifstats":{"if":IF,"counters":{...} or null}; nothing without IF. */
+static void
+serve_emit_ifstats(struct emit *e, const char *ifname)
+{
+	struct parse_ifstats s;
+	char	 err[256];
+
+	if (ifname == NULL)
+		return;
+	emit_obj(e, "ifstats");
+	emit_str(e, "if", ifname);
+	if (osdep_host()->ifstats(ifname, &s, err, sizeof(err)) !=
+	    AGENT_EXIT_OK) {
+		emit_progress("counters of %s: %s", ifname, err);
+		emit_null(e, "counters");
+	} else {
+		emit_obj(e, "counters");
+		emit_i64(e, "rx_bytes", s.rx_bytes);
+		emit_i64(e, "rx_packets", s.rx_packets);
+		emit_i64(e, "rx_errors", s.rx_errors);
+		emit_i64(e, "rx_dropped", s.rx_dropped);
+		emit_i64(e, "tx_bytes", s.tx_bytes);
+		emit_i64(e, "tx_packets", s.tx_packets);
+		emit_i64(e, "tx_errors", s.tx_errors);
+		emit_i64(e, "tx_dropped", s.tx_dropped);
+		emit_end(e);
+	}
+	emit_end(e);
+}
+
 static int
-serve_stop_all(void)
+serve_stop_all(const char *ifname)
 {
 	struct emit e;
 	struct dirent *de;
@@ -128,6 +171,7 @@ serve_stop_all(void)
 		closedir(d);
 	}
 	emit_end(&e);
+	serve_emit_ifstats(&e, ifname);
 	emit_flush(&e);
 	return AGENT_EXIT_OK;
 }
@@ -140,6 +184,7 @@ agent_cmd_serve(int argc, char **argv)
 		{ "--bind", VALIDATE_ADDR, 0, 0, NULL, { NULL } },
 		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
 		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
+		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct serve_arg a;
@@ -149,14 +194,14 @@ agent_cmd_serve(int argc, char **argv)
 	int	 rc, port, waited = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "stop") == 0) {
-		/* serve stop [--owner TOKEN] */
+		/* serve stop [--owner TOKEN] [--if IF] */
 		if (validate_args(opts + 3, argc - 1, argv + 1, err,
 		    sizeof(err)) == -1)
 			return emit_error(AGENT_EXIT_USAGE, err);
 		if ((rc = agent_lease_gate("serve stop", opts[3].val,
 		    NULL)) != 0)
 			return rc;
-		return serve_stop_all();
+		return serve_stop_all(opts[4].val);
 	}
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
@@ -206,6 +251,7 @@ agent_cmd_serve(int argc, char **argv)
 	emit_int(&e, "pid", (long long)pid);
 	emit_str(&e, "bind", a.bind);
 	emit_int(&e, "port", port);
+	serve_emit_ifstats(&e, opts[4].val);
 	emit_flush(&e);
 	return AGENT_EXIT_OK;
 }

@@ -113,16 +113,32 @@ struct agentctl_confirm {
 	int	cancelled;
 };
 
+struct agentctl_ifcounters {
+	long long	rx_bytes, rx_packets, rx_errors, rx_dropped;
+	long long	tx_bytes, tx_packets, tx_errors, tx_dropped;
+};
+
+/* The counters serve and serve stop read with --if: has 0 when the reply
+ * carries no "ifstats"; has_counters 0 when the host could not read them. */
+struct agentctl_ifsnap {
+	int				has;
+	char				ifname[32];
+	int				has_counters;
+	struct agentctl_ifcounters	c;	/* -1: null */
+};
+
 struct agentctl_serve {
-	char		tool[16];
-	long long	pid;
-	char		bind[64];
-	long long	port;
+	char			tool[16];
+	long long		pid;
+	char			bind[64];
+	long long		port;
+	struct agentctl_ifsnap	ifstats;	/* once it listens */
 };
 
 struct agentctl_serve_stop {
-	long long	stopped[AGENTCTL_LIST_MAX];
-	size_t		nstopped;
+	long long		stopped[AGENTCTL_LIST_MAX];
+	size_t			nstopped;
+	struct agentctl_ifsnap	ifstats;	/* once the servers stopped */
 };
 
 struct agentctl_interval {
@@ -134,13 +150,9 @@ struct agentctl_proc {
 	double	cpu_seconds, cpu_percent;
 };
 
-struct agentctl_ifcounters {
-	long long	rx_bytes, rx_packets, rx_errors, rx_dropped;
-	long long	tx_bytes, tx_packets, tx_errors, tx_dropped;
-};
-
 struct agentctl_iperf {
 	char				tool[16];
+	int				exact;	/* 1, 0, -1 not said */
 	double				bytes, seconds, bps;
 	long long			window_requested;	/* -1 null */
 	long long			window_granted;
@@ -156,7 +168,8 @@ struct agentctl_iperf {
 };
 
 struct agentctl_scp {
-	double	bytes, seconds, bps;
+	double		bytes, seconds, bps;
+	long long	remote_bytes;	/* the peer's copy; -1 null */
 };
 
 struct agentctl_keygen {

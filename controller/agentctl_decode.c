@@ -360,6 +360,39 @@ dec_confirm(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 }
 
 static void
+dec_counters(struct jctx *j, struct json_object *o, const char *p,
+    struct agentctl_ifcounters *c)
+{
+	jint(j, o, p, "rx_bytes", J_NULL, &c->rx_bytes);
+	jint(j, o, p, "rx_packets", J_NULL, &c->rx_packets);
+	jint(j, o, p, "rx_errors", J_NULL, &c->rx_errors);
+	jint(j, o, p, "rx_dropped", J_NULL, &c->rx_dropped);
+	jint(j, o, p, "tx_bytes", J_NULL, &c->tx_bytes);
+	jint(j, o, p, "tx_packets", J_NULL, &c->tx_packets);
+	jint(j, o, p, "tx_errors", J_NULL, &c->tx_errors);
+	jint(j, o, p, "tx_dropped", J_NULL, &c->tx_dropped);
+}
+
+/* serve's and serve stop's optional "ifstats" (with --if). */
+static void
+dec_ifsnap(struct jctx *j, struct json_object *o, struct agentctl_ifsnap *s)
+{
+	struct json_object	*a, *c;
+
+	memset(&s->c, 0xff, sizeof s->c);
+	if ((a = jtyped(j, o, "result", "ifstats", json_type_object,
+	    J_OPT)) == NULL)
+		return;
+	s->has = 1;
+	jstr(j, a, "ifstats", "if", 0, s->ifname, sizeof s->ifname);
+	if ((c = jtyped(j, a, "ifstats", "counters", json_type_object,
+	    J_NULL)) == NULL)
+		return;
+	s->has_counters = 1;
+	dec_counters(j, c, "ifstats.counters", &s->c);
+}
+
+static void
 dec_serve(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_serve	*s = &r->u.serve;
@@ -368,6 +401,7 @@ dec_serve(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	jint(j, o, "result", "pid", 0, &s->pid);
 	jstr(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
 	jint(j, o, "result", "port", 0, &s->port);
+	dec_ifsnap(j, o, &s->ifstats);
 }
 
 static void
@@ -390,20 +424,7 @@ dec_serve_stop(struct jctx *j, struct json_object *o,
 		s->stopped[i] = json_object_get_int64(e);
 	}
 	s->nstopped = n;
-}
-
-static void
-dec_counters(struct jctx *j, struct json_object *o, const char *p,
-    struct agentctl_ifcounters *c)
-{
-	jint(j, o, p, "rx_bytes", J_NULL, &c->rx_bytes);
-	jint(j, o, p, "rx_packets", J_NULL, &c->rx_packets);
-	jint(j, o, p, "rx_errors", J_NULL, &c->rx_errors);
-	jint(j, o, p, "rx_dropped", J_NULL, &c->rx_dropped);
-	jint(j, o, p, "tx_bytes", J_NULL, &c->tx_bytes);
-	jint(j, o, p, "tx_packets", J_NULL, &c->tx_packets);
-	jint(j, o, p, "tx_errors", J_NULL, &c->tx_errors);
-	jint(j, o, p, "tx_dropped", J_NULL, &c->tx_dropped);
+	dec_ifsnap(j, o, &s->ifstats);
 }
 
 /* procs, cpu and ifstats are optional: absent = null. */
@@ -461,6 +482,8 @@ dec_iperf(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	size_t			 i, n;
 
 	jstr(j, o, "result", "tool", 0, ip->tool, sizeof ip->tool);
+	ip->exact = -1;
+	jbool(j, o, "result", "exact", J_OPT, &ip->exact);
 	jdbl(j, o, "result", "bytes", 0, &ip->bytes);
 	jdbl(j, o, "result", "seconds", 0, &ip->seconds);
 	jdbl(j, o, "result", "bps", 0, &ip->bps);
@@ -491,6 +514,8 @@ dec_scp(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	jdbl(j, o, "result", "bytes", 0, &r->u.scp.bytes);
 	jdbl(j, o, "result", "seconds", 0, &r->u.scp.seconds);
 	jdbl(j, o, "result", "bps", 0, &r->u.scp.bps);
+	r->u.scp.remote_bytes = AGENTCTL_NONE;
+	jint(j, o, "result", "remote_bytes", J_OPT, &r->u.scp.remote_bytes);
 }
 
 static void

@@ -39,7 +39,7 @@ cli_event(const struct hunt_event *ev, void *arg)
  * outcome printed; CMD_EXIT_*. */
 static int
 cli_hunt(const char *db, const struct hunt_request *rq, int64_t id,
-    int json, int quiet)
+    int json, int quiet, int force)
 {
 	struct hunt_opts	o;
 	struct sigaction	sa, oint, oterm;
@@ -48,6 +48,7 @@ cli_hunt(const char *db, const struct hunt_request *rq, int64_t id,
 
 	memset(&o, 0, sizeof o);
 	o.db_path = db;
+	o.force = force;
 	o.stop = &cli_stop;
 	o.event = cli_event;
 	o.event_arg = &quiet;
@@ -86,7 +87,7 @@ int
 bisect_cli_start(const char *db, const struct hunt_request *rq, int json,
     int quiet)
 {
-	return cli_hunt(db, rq, 0, json, quiet);
+	return cli_hunt(db, rq, 0, json, quiet, 0);
 }
 
 static int
@@ -151,19 +152,42 @@ bisect_start(struct cmd_ctx *ctx)
 		    rq.good == NULL ? "--good REV" : rq.bad == NULL ?
 		    "--bad REV" : "--test FILE");
 	return cli_hunt(ctx->db, &rq, 0, strcmp(ctx->format, "json") == 0,
-	    quiet);
+	    quiet, 0);
 }
 
 static int
 bisect_resume(struct cmd_ctx *ctx)
 {
-	int64_t	id;
-	int	quiet = 0;
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "bisect", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*errstr;
+	long long	 v;
+	int64_t		 id = 0;
+	int		 ch, quiet = 0, force = 0;
 
-	if (cmd_bisect_opts(ctx, &id, &quiet) == -1)
+	optind = 1;
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
+		if (ch == 'q')
+			quiet = 1;
+		else if (ch == 'f')
+			force = 1;
+		else if (ch != 'n')
+			return CMD_EXIT_USAGE;
+		else if (util_strtonum(optarg, 1, INT64_MAX, &v, &errstr) ==
+		    -1)
+			return cmd_usage_error(ctx, "--bisect %s: %s", optarg,
+			    errstr);
+		else
+			id = v;
+	}
+	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
 	return cli_hunt(ctx->db, NULL, id, strcmp(ctx->format, "json") == 0,
-	    quiet);
+	    quiet, force);
 }
 
 static int
@@ -213,11 +237,15 @@ const struct cmd_entry cmd_bisect_start_entry = {
 
 const struct cmd_entry cmd_bisect_resume_entry = {
 	.name = "bisect resume",
-	.args = "[--bisect ID] [--quiet]",
-	.summary = "Continues a bisect whose controller died, from its "
-	    "stored steps; a step cut short is measured again.",
+	.args = "[--bisect ID] [--quiet] [--force]",
+	.summary = "Continues a bisect whose controller died or stopped "
+	    "(interrupted), from its stored steps; a step cut short is "
+	    "measured again. Refuses a bisect whose controller still runs.",
 	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ "--quiet", "No progress lines." },
+		{ "--force", "Take the bisect over when this host cannot tell "
+		    "whether its controller still runs (it is on another host, "
+		    "or was recorded without its start time)." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",

@@ -63,6 +63,12 @@ run_report_end(const struct run_result *res, const char *err)
 		    "cause, then `labrat run --resume %lld`\n",
 		    (long long)res->run_id, (long long)res->run_id);
 		break;
+	case RUN_OUTCOME_STORE_FAULT:
+		log_warnx("%s", err);
+		fprintf(stderr, "labrat: run %lld: %s\n", (long long)res->run_id,
+		    res->sum.restore_failures ? "NOT ALL HOSTS RESTORED (see "
+		    "above)" : "hosts restored");
+		break;
 	case RUN_OUTCOME_INTERRUPTED:
 		fprintf(stderr, "labrat: run %lld interrupted: %lld jobs "
 		    "cancelled (a cancelled job is not resumed), %s\n",
@@ -130,6 +136,7 @@ run_exec(struct cmd_ctx *ctx)
 		{ "plan", required_argument, NULL, 'p' },
 		{ "resume", required_argument, NULL, 'r' },
 		{ "note", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_request	 rq;
@@ -157,6 +164,9 @@ run_exec(struct cmd_ctx *ctx)
 		case 'n':
 			rq.note = optarg;
 			break;
+		case 'f':
+			rq.force = 1;
+			break;
 		default:
 			return CMD_EXIT_USAGE;
 		}
@@ -166,6 +176,8 @@ run_exec(struct cmd_ctx *ctx)
 	if (rq.resume > 0 && (rq.inventory != NULL || rq.plan != NULL))
 		return cmd_usage_error(ctx, "--resume takes the inventory and "
 		    "plan the run stored: no --inventory or --plan with it");
+	if (rq.force && rq.resume == 0)
+		return cmd_usage_error(ctx, "--force goes with --resume");
 	if (rq.resume == 0 && (rq.inventory == NULL || rq.plan == NULL))
 		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
 		    "--inventory FILE" : "--plan FILE");
@@ -175,19 +187,26 @@ run_exec(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.args = "(--inventory FILE --plan FILE | --resume RUN) [--note TEXT]",
+	.args = "(--inventory FILE --plan FILE | --resume RUN [--force]) "
+	    "[--note TEXT]",
 	.summary = "Expands the plan into jobs in the store (links x knob "
 	    "combinations x workloads x repetitions, interleaved), runs them "
 	    "on the inventory's hosts and prints a summary; with "
 	    "stats.adaptive, adds repetitions to comparisons still "
 	    "inconclusive. --resume finishes a run whose controller died, "
-	    "with the inventory and plan it stored. Exit 1 when a job failed "
-	    "or the run was interrupted.",
+	    "with the inventory and plan it stored; it refuses a run whose "
+	    "controller still runs. A store error (disk full, the database "
+	    "locked past LABRAT_DB_BUSY_TIMEOUT seconds, default 10, I/O) "
+	    "stops the run interrupted, hosts restored, to be resumed. Exit 1 "
+	    "when a job failed or the run was interrupted.",
 	.options = (const struct cmd_option[]){
 		{ "--inventory FILE", "The lab's hosts and links." },
 		{ "--plan FILE", "What to measure." },
 		{ "--resume RUN", "Finish run RUN (queued and interrupted "
 		    "jobs)." },
+		{ "--force", "With --resume: take the run over when this host cannot tell "
+		    "whether its controller still runs (it is on another host, "
+		    "or was recorded without its start time)." },
 		{ "--note TEXT", "Keep TEXT with the run (what was tried), "
 		    "shown by labrat runs and report; with --resume it "
 		    "replaces the note." },

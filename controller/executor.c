@@ -35,10 +35,37 @@ exec_sleep_ms(int ms)
 		;
 }
 
+/* The caller's stop flag alone (not a halt). */
+static int
+stop_requested(const struct executor *ex)
+{
+	return ex->opts->stop != NULL && *ex->opts->stop != 0;
+}
+
 int
 exec_stopped(const struct executor *ex)
 {
-	return ex->opts->stop != NULL && *ex->opts->stop != 0;
+	return stop_requested(ex) || ex->halted;
+}
+
+int
+exec_halt(struct executor *ex, struct store *st, const char *err)
+{
+	enum store_fault	f = store_last_fault(st);
+
+	if (f != STORE_FAULT_FULL && f != STORE_FAULT_BUSY &&
+	    f != STORE_FAULT_IO)
+		return 0;
+	pthread_mutex_lock(&ex->mtx);
+	if (!ex->halted) {
+		ex->fault = f;
+		snprintf(ex->halt_err, sizeof ex->halt_err, "%s", err);
+		ex->halted = 1;
+		log_warnx("%s; stopping: no more jobs are claimed", err);
+	}
+	pthread_cond_broadcast(&ex->cond);
+	pthread_mutex_unlock(&ex->mtx);
+	return 1;
 }
 
 void
@@ -200,6 +227,9 @@ worker_job(struct exec_worker *w, struct store_job *job)
 		rc = exec_job_execute(w, job, &smp, &res, reason,
 		    sizeof reason, inforce, sizeof inforce);
 	exec_unlease(ex, l->client.host_index, l->server.host_index);
+	/* A facts row the store refused mid-job: nothing more is recorded. */
+	if (exec_halt(ex, w->st, reason))
+		rc = EXEC_STOPPED;
 	for (i = 0; i < smp.n; i++)
 		if (smp.v[i].interval == 0 &&
 		    strcmp(smp.v[i].metric, "throughput_bps") == 0)
@@ -219,6 +249,8 @@ worker_job(struct exec_worker *w, struct store_job *job)
 		link_wait(w);
 		rc = store_job_requeue(w->st, job->id, reason, err,
 		    sizeof err);
+		if (rc == -1 && exec_halt(ex, w->st, err))
+			rc = 0;
 		goto done;
 	}
 	res.state = rc == EXEC_OK ? STORE_JOB_DONE : STORE_JOB_FAILED;
@@ -230,9 +262,15 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	res.knobs_in_force = inforce[0] != '\0' ? inforce : NULL;
 	res.samples = smp.v;
 	res.nsamples = smp.n;
-	rc = store_job_finish(w->st, job->id, &res, err, sizeof err);
-	report_progress(ex, job, res.state == STORE_JOB_DONE ? "done" :
-	    "failed", res.reason, bps, 0);
+	/* Announced only once committed: a job the store refused is not
+	 * done (it stays running until the run is interrupted, then it is
+	 * queued again). */
+	if ((rc = store_job_finish(w->st, job->id, &res, err,
+	    sizeof err)) == 0)
+		report_progress(ex, job, res.state == STORE_JOB_DONE ? "done" :
+		    "failed", res.reason, bps, 0);
+	else if (exec_halt(ex, w->st, err))
+		rc = 0;
 done:
 	if (rc == -1)
 		log_warnx("%s", err);
@@ -283,6 +321,8 @@ worker_preflight(struct exec_worker *w)
 	    exec_host_ensure(ex, &ex->hosts[l->server.host_index], w->st,
 	    l->server.ifname, &fid, err, sizeof err) == -1 ? -1 : 0;
 	exec_unlease(ex, l->client.host_index, l->server.host_index);
+	if (rc == -1)
+		exec_halt(ex, w->st, err);
 	preflight_done(ex, 1, rc == -1 ? err : NULL);
 	pthread_mutex_lock(&ex->mtx);
 	while (ex->pre_left > 0)
@@ -309,7 +349,7 @@ worker_main(void *arg)
 		if (r == 0)
 			break;
 		if (r == -1 || worker_job(w, &job) == -1) {
-			if (r == -1)
+			if (r == -1 && !exec_halt(ex, w->st, err))
 				log_warnx("%s", err);
 			break;
 		}
@@ -402,6 +442,9 @@ drain_start(struct executor *ex, struct store *st, char *err, size_t errlen)
 
 	memset(&ex->prog, 0, sizeof ex->prog);
 	memset(&ex->sum, 0, sizeof ex->sum);
+	ex->halted = 0;
+	ex->fault = STORE_FAULT_NONE;
+	ex->halt_err[0] = '\0';
 	ex->pre_failed = 0;
 	ex->pre_err[0] = '\0';
 	ex->started_ms = util_now_ms();
@@ -497,13 +540,15 @@ executor_drain(struct executor *ex, int64_t run_id,
 		util_seterr(err, errlen, "the plan has no links");
 		goto out;
 	}
-	if (drain_start(ex, ws[0].st, err, errlen) == -1)
+	if (drain_start(ex, ws[0].st, err, errlen) == -1) {
+		exec_halt(ex, ws[0].st, err);
 		goto out;
+	}
 	/* Both ends of every link at once, so that no worker's first job
 	 * waits for its two agents to be built one after the other. */
 	exec_pool_connect(ex);
 	drain_workers(ex, ws);
-	if (ex->pre_failed) {
+	if (ex->pre_failed && !ex->halted) {
 		/* Nothing was applied anywhere: nothing to restore. */
 		util_seterr(err, errlen, "%s", ex->pre_err);
 		goto out;
@@ -515,8 +560,15 @@ executor_drain(struct executor *ex, int64_t run_id,
 		summary->failed = cnt.n[STORE_JOB_FAILED];
 		summary->cancelled = cnt.n[STORE_JOB_CANCELLED];
 	}
-	summary->stopped = exec_stopped(ex);
+	summary->stopped = stop_requested(ex);
 out:
+	if (ex->halted) {
+		summary->store_fault = ex->fault;
+		snprintf(summary->store_err, sizeof summary->store_err, "%s",
+		    ex->halt_err);
+		util_seterr(err, errlen, "%s", ex->halt_err);
+		rc = -1;
+	}
 	for (i = 0; i < ex->nlinks; i++)
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);

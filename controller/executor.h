@@ -15,7 +15,9 @@
  * side; run the workload; collect; restore.  Infrastructure failures (SSH
  * drop, agent timeout, a host that reboots) are retried up to the plan's
  * retries and then recorded as failed with the reason; a measured result,
- * or a knob the driver refuses, is never retried away.
+ * or a knob the driver refuses, is never retried away.  A store error
+ * stops the drain as *stop does (summary.store_fault): a job is counted
+ * and announced done only once its record is committed.
  */
 #ifndef LABRAT_EXECUTOR_H
 #define LABRAT_EXECUTOR_H
@@ -67,6 +69,12 @@ struct executor_summary {
 	int64_t	cancelled;
 	int	stopped;	/* *stop was set */
 	int	restore_failures;	/* hosts that could not be restored */
+	/* A store error (full, busy past its budget, I/O) stopped the drain:
+	 * no job was claimed after it, the job it cut short is left
+	 * running (the caller requeues it), the hosts were restored.
+	 * STORE_FAULT_NONE when none; store_err says what failed. */
+	enum store_fault	store_fault;
+	char			store_err[512];
 };
 
 /*

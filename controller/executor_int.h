@@ -2,13 +2,14 @@
  * executor_int.h: internals shared by the executor module's files
  * (executor.c: the executor object, workers, a drain; executor_pool.c: the
  * host pool, its sessions, leases and facts; executor_job.c: one job on a
- * leased host pair).  Nothing outside the executor module includes it:
+ * leased host pair; executor_plaus.c: the plausibility of its result).  Nothing outside the executor module includes it:
  * callers see executor.h only.
  */
 #ifndef LABRAT_EXECUTOR_INT_H
 #define LABRAT_EXECUTOR_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,7 @@ struct exec_host {
 	char			 pre_err[1024];
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
+	long long		 facts_speed[EXEC_FACTS_IFS];	/* -1 */
 	size_t			 nfacts;
 };
 
@@ -70,6 +72,11 @@ struct executor {
 	struct executor_progress	 prog;
 	int64_t				 started_ms;
 	struct executor_summary		 sum;
+	/* A store error stopped the drain (exec_halt()): set once, under
+	 * mtx; read without it by exec_stopped(). */
+	volatile sig_atomic_t		 halted;
+	enum store_fault		 fault;
+	char				 halt_err[512];
 	int				 pre_left;	/* links not ready */
 	int				 pre_failed;
 	char				 pre_err[1024];
@@ -91,7 +98,11 @@ struct exec_samples {
 };
 
 /* executor.c */
+/* *stop was set, or a store error halted the drain. */
 int	exec_stopped(const struct executor *);
+/* If st's last failure was the store's (full, busy, I/O), halts the
+ * drain with err (the first one is kept) and returns 1; else 0. */
+int	exec_halt(struct executor *, struct store *st, const char *err);
 void	exec_sleep_ms(int ms);
 /* Adds a sample; metric and unit must outlive smp (exec_samples_name()). */
 void	exec_samples_add(struct exec_samples *, const char *metric, double,
@@ -152,5 +163,60 @@ int	exec_job_preflight(struct exec_worker *, const struct store_job *,
 int	exec_job_execute(struct exec_worker *, const struct store_job *,
 	    struct exec_samples *, struct store_job_result *, char *reason,
 	    size_t rlen, char *inforce, size_t inforcelen);
+
+/*
+ * executor_plaus.c: is a workload's result a measurement?  The input of
+ * the pure check; ends[0] is the client (sender), ends[1] the server.
+ */
+#define EXEC_PLAUS_SPEED_TOL	0.02	/* above the link speed */
+#define EXEC_PLAUS_BPS_TOL	0.005	/* bps vs bytes x 8 / seconds */
+#define EXEC_PLAUS_RX_FRAC	0.01	/* receiver rx short of the bytes */
+/* What may still be in flight when the sender's tool reports: iperf2
+ * counts what it wrote (up to a send buffer per stream, 4 MiB on Linux,
+ * 2 MiB on FreeBSD by default); iperf3 what the server read. */
+#define EXEC_PLAUS_INFLIGHT_STREAM	(8.0 * 1024 * 1024)
+#define EXEC_PLAUS_INFLIGHT_READ	(1.0 * 1024 * 1024)
+
+struct exec_plaus_end {
+	const char	*host, *ifname;
+	long long	 reported_mbps;	/* its facts; <= 0 unknown */
+	long long	 declared_mbps;	/* the inventory's; 0 not declared */
+};
+
+struct exec_plaus {
+	const char		*link, *tool;	/* for the reason */
+	int			 exact;		/* 1, 0, -1 not said */
+	double			 bytes, seconds, bps;
+	double			 time;		/* seconds asked; 0: none */
+	double			 size;		/* bytes asked; 0: none */
+	struct exec_plaus_end	 ends[2];
+	const char		*rx_host, *rx_if;	/* the receiver */
+	/* check_rx: the receiver's rx bytes around the run must account
+	 * for bytes (rx_ok 0: they could not be read, a refusal). */
+	int			 check_rx, rx_ok;
+	long long		 rx_before, rx_after;
+	double			 rx_slack;	/* bytes in flight */
+	/* check_remote: the receiver's copy must hold bytes (-1: unread). */
+	int			 check_remote;
+	long long		 remote_bytes;
+};
+
+/* 0 when p is a measurement, else -1 with the reason ("em: iperf3
+ * reported 23000.0 Mbit/s, above the link speed 1000 Mbit/s (lowest of
+ * em-a em0 10000, em-b em0 10000, inventory 1000)").  Pure. */
+int	exec_plaus_check(const struct exec_plaus *, char *reason, size_t rlen);
+/* speed_mbps of ifname in f, -1 when unknown or not listed. */
+long long exec_plaus_nic_speed(const struct agentctl_facts *,
+	    const char *ifname);
+/* The check on an iperf reply, with the server's counters from serve
+ * (before) and serve stop (after; NULL when that call failed), and on an
+ * scp reply.  EXEC_OK, or EXEC_MEASURED with the reason. */
+int	exec_plaus_iperf(const struct exec_worker *,
+	    const struct config_workload *, const struct agentctl_iperf *,
+	    const struct agentctl_ifsnap *before,
+	    const struct agentctl_ifsnap *after, char *reason, size_t rlen);
+int	exec_plaus_scp(const struct exec_worker *,
+	    const struct config_workload *, const struct agentctl_scp *,
+	    char *reason, size_t rlen);
 
 #endif

@@ -158,8 +158,13 @@ job_scp(struct exec_worker *w, const struct config_workload *wl,
 	args[8] = r.u.authorize.hostkeys[0]; args[9] = NULL;
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
 	agentctl_reply_free(&r);
+	if (rc == EXEC_OK)
+		rc = exec_plaus_scp(w, wl, &out->u.scp, reason, rlen);
 	if (rc == EXEC_OK) {
-		exec_samples_add(smp, "throughput_bps", out->u.scp.bps, "bit/s", 0);
+		/* Stored as bytes x 8 / seconds (the check bounds the
+		 * agent's own bps to that). */
+		exec_samples_add(smp, "throughput_bps", out->u.scp.bytes * 8.0 /
+		    out->u.scp.seconds, "bit/s", 0);
 		exec_samples_add(smp, "bytes", out->u.scp.bytes, "B", 0);
 		exec_samples_add(smp, "seconds", out->u.scp.seconds, "s", 0);
 	}
@@ -182,7 +187,9 @@ iperf_samples(struct exec_samples *smp, const struct agentctl_iperf *ip)
 {
 	size_t	i;
 
-	exec_samples_add(smp, "throughput_bps", ip->bps, "bit/s", 0);
+	/* bytes x 8 / seconds, exactly (the check bounds ip->bps to it). */
+	exec_samples_add(smp, "throughput_bps", ip->bytes * 8.0 / ip->seconds,
+	    "bit/s", 0);
 	exec_samples_add(smp, "bytes", ip->bytes, "B", 0);
 	exec_samples_add(smp, "seconds", ip->seconds, "s", 0);
 	if (ip->retransmits >= 0)
@@ -230,14 +237,17 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	const char			*args[32];
 	char				 tbuf[16], pbuf[16], portbuf[16];
 	const char			*tool = config_tool_name(wl->tool);
+	struct agentctl_ifsnap		 rx0;
 	size_t				 n = 0;
-	int				 rc;
+	int				 rc, src;
 
 	args[0] = "serve"; args[1] = "--tool"; args[2] = tool;
-	args[3] = "--bind"; args[4] = l->server.address; args[5] = NULL;
+	args[3] = "--bind"; args[4] = l->server.address;
+	/* The receiver's counters around the run, for the check. */
+	args[5] = "--if"; args[6] = l->server.ifname; args[7] = NULL;
 	if (wl->port != 0) {
 		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
-		args[5] = "--port"; args[6] = portbuf; args[7] = NULL;
+		args[7] = "--port"; args[8] = portbuf; args[9] = NULL;
 	}
 	if ((rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen)) !=
 	    EXEC_OK)
@@ -245,6 +255,7 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	/* The client goes where the server says it listens: the plan's
 	 * port, or the tool's default when the plan has none. */
 	snprintf(portbuf, sizeof portbuf, "%lld", r.u.serve.port);
+	rx0 = r.u.serve.ifstats;
 	agentctl_reply_free(&r);
 
 	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
@@ -267,11 +278,16 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	}
 	args[n] = NULL;
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
+	args[0] = "serve"; args[1] = "stop"; args[2] = "--if";
+	args[3] = l->server.ifname; args[4] = NULL;
+	if ((src = exec_host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1)) !=
+	    EXEC_OK)
+		log_warnx("%s: serve stop failed", s->cfg->name);
+	if (rc == EXEC_OK)
+		rc = exec_plaus_iperf(w, wl, &out->u.iperf, &rx0, src == EXEC_OK ?
+		    &r.u.serve_stop.ifstats : NULL, reason, rlen);
 	if (rc == EXEC_OK)
 		iperf_samples(smp, &out->u.iperf);
-	args[0] = "serve"; args[1] = "stop"; args[2] = NULL;
-	if (exec_host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1) != EXEC_OK)
-		log_warnx("%s: serve stop failed", s->cfg->name);
 out:
 	agentctl_reply_free(&r);
 	return rc;

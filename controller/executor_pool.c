@@ -278,12 +278,14 @@ exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
 		return -1;
 	}
 	rc = exec_host_record(ex, h, st, ifname, &r, facts_id, err, errlen);
-	agentctl_reply_free(&r);
 	if (rc == 0 && h->nfacts < EXEC_FACTS_IFS) {
 		snprintf(h->facts_if[h->nfacts], sizeof h->facts_if[0], "%s",
 		    ifname);
+		h->facts_speed[h->nfacts] = exec_plaus_nic_speed(&r.u.facts,
+		    ifname);
 		h->facts_id[h->nfacts++] = *facts_id;
 	}
+	agentctl_reply_free(&r);
 	return rc;
 }
 

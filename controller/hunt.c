@@ -16,7 +16,9 @@
 #include "config.h"
 #include "executor.h"
 #include "hunt_int.h"
+#include "log.h"
 #include "matrix.h"
+#include "run.h"
 #include "store.h"
 #include "util.h"
 
@@ -331,9 +333,11 @@ hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
 	 * of an endpoint skip, which the machine alone cannot give. */
 	if (strcmp(s.v.row.state, "failed") == 0 && s.v.row.reason != NULL)
 		bisect_explain(s.v.m, s.v.row.reason);
-	/* A running bisect its driver left on a stop is interrupted. */
-	if (strcmp(s.v.row.state, "running") == 0 && s.v.row.reason != NULL &&
-	    strcmp(s.v.row.reason, HUNT_REASON_STOPPED) == 0)
+	/* A running bisect its driver left on a stop, or whose driver is
+	 * gone (killed), is interrupted. */
+	if (strcmp(s.v.row.state, "running") == 0 && ((s.v.row.reason !=
+	    NULL && strcmp(s.v.row.reason, HUNT_REASON_STOPPED) == 0) ||
+	    store_owner_state(&s.v.row.who) == STORE_OWNER_GONE))
 		snprintf(s.v.row.state, sizeof s.v.row.state, "interrupted");
 	*v = s.v;
 	memset(&s.v, 0, sizeof s.v);
@@ -386,7 +390,8 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 		return -1;
 	hunt_before(s);
 	/* Driven again: no longer interrupted. */
-	if (s->v.row.reason != NULL && s->v.row.reason[0] != '\0' &&
+	if (((s->v.row.reason != NULL && s->v.row.reason[0] != '\0') ||
+	    strcmp(s->v.row.state, "interrupted") == 0) &&
 	    store_bisect_update(s->v.st, s->v.row.id, "running", NULL, 0, "",
 	    err, errlen) == -1)
 		return -1;
@@ -418,6 +423,14 @@ drive(struct hunt_sess *s, struct bisect_result *res, char *err,
 	return 0;
 }
 
+/* A bisect in this state has more to do. */
+static int
+resumable(const char *state)
+{
+	return strcmp(state, "running") == 0 ||
+	    strcmp(state, "interrupted") == 0;
+}
+
 /* The newest running bisect of db into *id; 0 or -1 with err. */
 static int
 newest_running(const char *db, int64_t *id, char *err, size_t errlen)
@@ -433,7 +446,7 @@ newest_running(const char *db, int64_t *id, char *err, size_t errlen)
 		return -1;
 	}
 	for (i = 0; i < n && *id == 0; i++)
-		if (strcmp(list[i].state, "running") == 0)
+		if (resumable(list[i].state))
 			*id = list[i].id;
 	store_bisects_free(list, n);
 	store_close(st);
@@ -469,6 +482,49 @@ sess_lab(struct hunt_sess *s, const struct hunt_opts *o,
 	s->lab.stop = s->stop;
 }
 
+/*
+ * Before a resume drives it: a running bisect whose owner still lives is
+ * refused (naming it), then this process owns it.  0 or -1 with err.
+ */
+static int
+take_over(struct hunt_sess *s, const struct hunt_opts *o, char *err,
+    size_t errlen)
+{
+	struct store_owner	me;
+	char			what[48];
+
+	snprintf(what, sizeof what, "bisect %lld", (long long)s->v.row.id);
+	if (strcmp(s->v.row.state, "running") == 0 &&
+	    run_owner_check(&s->v.row.who, what, o->force, err, errlen) == -1)
+		return -1;
+	store_owner_self(&me);
+	return store_bisect_set_owner(s->v.st, s->v.row.id, &me, err, errlen);
+}
+
+/*
+ * A lab or store error stopped the drive (err): the bisect is stored
+ * interrupted with it, if the store takes that write (if not, it reads as
+ * interrupted once this process is gone), and err says what to do.
+ */
+static void
+interrupted(struct hunt_sess *s, char *err, size_t errlen)
+{
+	const char	*advice = store_fault_advice(store_last_fault(s->v.st));
+	char		 why[STORE_REASON_MAX], e[512];
+
+	snprintf(why, sizeof why, "%s", err);
+	if (store_bisect_update(s->v.st, s->v.row.id, "interrupted", NULL, 0,
+	    why, e, sizeof e) == -1) {
+		log_warnx("bisect %lld: cannot mark it interrupted (it reads "
+		    "as interrupted once this process is gone): %s",
+		    (long long)s->v.row.id, e);
+		if (advice == NULL)
+			advice = store_fault_advice(store_last_fault(s->v.st));
+	}
+	if (advice != NULL)
+		util_seterr(err, errlen, "%s; %s", why, advice);
+}
+
 enum hunt_status
 hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
     size_t errlen)
@@ -490,9 +546,13 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 		sess_free(&s);
 		return rc == -2 ? HUNT_CONFIG : HUNT_ERROR;
 	}
-	if (strcmp(s.v.row.state, "running") != 0) {
+	if (!resumable(s.v.row.state)) {
 		sess_free(&s);
 		return HUNT_ENDED;
+	}
+	if (take_over(&s, o, err, errlen) == -1) {
+		sess_free(&s);
+		return HUNT_ERROR;
 	}
 	sess_lab(&s, o, &nostop);
 	if (drive(&s, &res, err, errlen) == -1) {
@@ -502,6 +562,8 @@ hunt_resume(const struct hunt_opts *o, int64_t id, int64_t *idp, char *err,
 		if (*s.stop)
 			store_bisect_update(s.v.st, s.v.row.id, "running",
 			    NULL, 0, HUNT_REASON_STOPPED, e, sizeof e);
+		else
+			interrupted(&s, err, errlen);
 	} else
 		st = res.status == BISECT_FOUND ? HUNT_FOUND :
 		    res.status == BISECT_RANGE ? HUNT_RANGE : HUNT_FAILED;
@@ -690,7 +752,7 @@ hunt_reset(const struct hunt_opts *o, int64_t id, int64_t *idp, char *was,
 	    &st, err, errlen) == -1 || (r = store_bisect_get(st, id, &b, err,
 	    errlen)) == -1)
 		r = -1;
-	else if (r == 1 && strcmp(b.state, "running") == 0)
+	else if (r == 1 && resumable(b.state))
 		reset_back(o, b.id, done, donelen);
 	if (r == 1 && store_bisect_update(st, b.id, "reset", NULL, 0,
 	    "reset by the user", err, errlen) == -1)

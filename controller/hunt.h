@@ -45,9 +45,11 @@ enum hunt_status {
 	HUNT_RANGE,		/* smallest provable range (stored "done") */
 	HUNT_FAILED,		/* ended without a culprit (stored "failed"):
 				   endpoints wrong, verdicts inconsistent */
-	HUNT_INTERRUPTED,	/* stopped before its end: the stop flag, or a
-				   lab or store error (err); still "running"
-				   (shown "interrupted" after the stop flag),
+	HUNT_INTERRUPTED,	/* stopped before its end: the stop flag
+				   (still "running", shown "interrupted"),
+				   or a lab or store error (err; stored
+				   "interrupted" if the store takes it, else
+				   shown so once its owner is gone);
 				   hunt_resume() continues it */
 	HUNT_CONFIG,		/* bad request, inventory, test or revisions
 				   (err, one line per error); nothing run */
@@ -146,6 +148,9 @@ struct hunt_opts {
 	 * step tested another revision), or where the bisect left them,
 	 * instead of putting them back on what they ran before it. */
 	int			 leave_on_culprit;
+	/* hunt_resume(): take the bisect over even when its owner is on
+	 * another host (run_owner_check()). */
+	int			 force;
 };
 
 /* A new bisect.  revisions: "git:PATH[:SUB,...]", a file of "ID message"

@@ -19,37 +19,25 @@
 
 /*
  * 1 when owner ("hostname:pid", run_owner_default()) names a process on
- * this host that is gone.  An owner on another host, or one that is not of
- * that form, cannot be checked from here: 0.  A pid reused since is taken
- * for alive (the run shows "running" until resumed, as before).
+ * this host that is gone (store_owner_state(), the liveness check runs
+ * and bisects share).  An owner on another host, or one that is not of
+ * that form, cannot be checked from here: 0.
  */
 int
 report_owner_gone(const char *owner)
 {
-	char		 host[256];
-	const char	*colon, *errstr;
-	long long	 pid;
-	size_t		 hl;
+	struct store_owner	o;
 
-	if (owner == NULL || (colon = strrchr(owner, ':')) == NULL)
+	if (store_owner_parse(owner, &o) == -1)
 		return 0;
-	if (gethostname(host, sizeof host) == -1)
-		return 0;
-	host[sizeof host - 1] = '\0';
-	/* run_owner_default() keeps at most 63 bytes of the host name. */
-	hl = (size_t)(colon - owner);
-	if (hl == 0 || strncmp(owner, host, hl) != 0 ||
-	    (host[hl] != '\0' && hl != 63))
-		return 0;
-	if (util_strtonum(colon + 1, 1, INT32_MAX, &pid, &errstr) == -1)
-		return 0;
-	return kill((pid_t)pid, 0) == -1 && errno == ESRCH;
+	return store_owner_state(&o) == STORE_OWNER_GONE;
 }
 
 const char *
 report_run_state(const struct store_run *r)
 {
-	if (r->state == STORE_RUN_RUNNING && report_owner_gone(r->owner))
+	if (r->state == STORE_RUN_RUNNING &&
+	    store_owner_state(&r->who) == STORE_OWNER_GONE)
 		return "interrupted";
 	return store_run_state_name(r->state);
 }

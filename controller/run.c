@@ -28,6 +28,58 @@ run_owner_default(char *owner, size_t len)
 	snprintf(owner, len, "%s:%ld", host, (long)getpid());
 }
 
+int
+run_owner_elsewhere(const struct store_owner *who, const char *what,
+    int force, char *err, size_t errlen)
+{
+	char	text[160];
+
+	if (force) {
+		store_owner_text(who, text, sizeof text);
+		log_warnx("%s: taken over from %s (--force)", what, text);
+		return 0;
+	}
+	store_owner_text(who, text, sizeof text);
+	util_seterr(err, errlen, "%s belongs to %s, another host: this "
+	    "controller cannot tell whether it still runs; if it is gone, "
+	    "resume with --force", what, text);
+	return -1;
+}
+
+int
+run_owner_check(const struct store_owner *who, const char *what, int force,
+    char *err, size_t errlen)
+{
+	char	text[160];
+
+	switch (store_owner_state(who)) {
+	case STORE_OWNER_UNKNOWN:
+	case STORE_OWNER_GONE:
+		return 0;
+	case STORE_OWNER_ELSEWHERE:
+		return run_owner_elsewhere(who, what, force, err, errlen);
+	case STORE_OWNER_ALIVE:
+		if (who->pid == (int64_t)getpid())
+			return 0;	/* this process drives it again */
+		break;
+	}
+	store_owner_text(who, text, sizeof text);
+	/* Owned before schema 7: a live pid may be a reused one. */
+	if (who->start == 0 && force) {
+		log_warnx("%s: taken over from %s (--force)", what, text);
+		return 0;
+	}
+	if (who->start == 0) {
+		util_seterr(err, errlen, "%s may still be running: %s (its "
+		    "start time is unknown, so a reused pid cannot be told "
+		    "apart); if it is gone, resume with --force", what, text);
+		return -1;
+	}
+	util_seterr(err, errlen, "%s is still running: %s; stop it first "
+	    "(SIGINT or SIGTERM), then resume", what, text);
+	return -1;
+}
+
 /* A run with its store open; NULL with err. */
 static struct run *
 run_alloc(const char *db_path, const char *owner, char *err, size_t errlen)
@@ -36,6 +88,7 @@ run_alloc(const char *db_path, const char *owner, char *err, size_t errlen)
 
 	r = xcalloc(1, sizeof *r);
 	r->db_path = xstrdup(db_path);
+	store_owner_self(&r->who);
 	if (owner != NULL)
 		snprintf(r->owner, sizeof r->owner, "%s", owner);
 	else
@@ -93,6 +146,7 @@ run_store(struct run *r, const char *kind, char *err, size_t errlen)
 		built = config_plan_json(r->plan);
 	spec.plan_text = r->plan->text != NULL ? r->plan->text : built;
 	spec.owner = r->owner;
+	spec.who = &r->who;
 	if (store_run_create(r->st, &spec, &r->id, err, errlen) == -1)
 		goto fail;
 	specs = xcalloc(njobs, sizeof *specs);
@@ -136,9 +190,10 @@ run_create(const char *db_path, const char *inventory, const char *plan,
 }
 
 enum run_status
-run_resume(const char *db_path, int64_t id, const char *owner,
+run_resume(const char *db_path, int64_t id, const char *owner, int force,
     struct run **runp, struct config_errors *errs, char *err, size_t errlen)
 {
+	char			 what[48];
 	struct store_run	 row;
 	struct run		*r;
 	char			 e[1024];
@@ -157,6 +212,11 @@ run_resume(const char *db_path, int64_t id, const char *owner,
 		    e[0] != '\0' ? e : "no such run");
 		goto out;
 	}
+	/* Before anything is touched: not a run another process drives. */
+	snprintf(what, sizeof what, "run %lld", (long long)id);
+	if (row.state == STORE_RUN_RUNNING && run_owner_check(&row.who, what,
+	    force, err, errlen) == -1)
+		goto out;
 	if (run_load(r, row.inventory_path, row.inventory_text, row.plan_path,
 	    row.plan_text, errs) == -1) {
 		rc = RUN_CONFIG;
@@ -169,7 +229,8 @@ run_resume(const char *db_path, int64_t id, const char *owner,
 		log_warnx("run %lld: %lld hosts could not be restored",
 		    (long long)id, (long long)n);
 	if (store_run_reset_running(r->st, id, &n, err, errlen) == -1 ||
-	    store_run_set_owner(r->st, id, r->owner, err, errlen) == -1)
+	    store_run_set_owner(r->st, id, r->owner, &r->who, err,
+	    errlen) == -1)
 		goto out;
 	log_info("run %lld: resuming, %lld interrupted jobs requeued",
 	    (long long)id, (long long)n);
@@ -243,6 +304,52 @@ run_not_started(struct run *r, struct run_result *res, const char *why,
 	return RUN_FAIL;
 }
 
+/* When r's store failed last (e, from r->st) and sum has no fault yet,
+ * the fault is r->st's.  1 when sum has one now. */
+static int
+run_store_fault(struct run *r, struct executor_summary *sum, const char *e)
+{
+	enum store_fault	f = store_last_fault(r->st);
+
+	if (sum->store_fault == STORE_FAULT_NONE && (f == STORE_FAULT_FULL ||
+	    f == STORE_FAULT_BUSY || f == STORE_FAULT_IO)) {
+		sum->store_fault = f;
+		snprintf(sum->store_err, sizeof sum->store_err, "%.500s", e);
+	}
+	return sum->store_fault != STORE_FAULT_NONE;
+}
+
+/*
+ * A store error stopped the run (the executor restored its hosts): the
+ * jobs it cut short go back to the queue and the run is interrupted with
+ * the reason, if the store still takes that write; if not, the run reads
+ * as interrupted once this process is gone.  err says what to do.
+ */
+static enum run_status
+run_interrupted(struct run *r, struct run_result *res, char *err,
+    size_t errlen)
+{
+	const char	*advice = store_fault_advice(res->sum.store_fault);
+	char		 reason[STORE_REASON_MAX], e[1024];
+	int64_t		 n = 0;
+
+	res->outcome = RUN_OUTCOME_STORE_FAULT;
+	snprintf(reason, sizeof reason, "store error: %.480s",
+	    res->sum.store_err);
+	if (store_run_interrupt(r->st, r->id, reason, &n, e, sizeof e) == -1)
+		log_warnx("run %lld: cannot mark it interrupted (it reads as "
+		    "interrupted once this process is gone): %s",
+		    (long long)r->id, e);
+	else if (n > 0)
+		log_info("run %lld: %lld jobs it cut short queued again",
+		    (long long)r->id, (long long)n);
+	util_seterr(err, errlen, "run %lld interrupted: %s; %s, then resume "
+	    "with `labrat run --resume %lld`", (long long)r->id,
+	    res->sum.store_err, advice != NULL ? advice : "fix the database",
+	    (long long)r->id);
+	return RUN_FAIL;
+}
+
 /* The run's executor as a run_drain_fn. */
 static int
 run_drain_ex(void *arg, int64_t id, struct executor_summary *sum, char *err,
@@ -259,7 +366,8 @@ run_drive_all(struct run *r, struct executor *ex, struct run_track *t,
 	if (run_track_drain(t, run_drain_ex, ex, sum, e, elen) == -1)
 		return -1;
 	if (r->plan->stats.adaptive && !sum->stopped &&
-	    run_adaptive(r, t, run_drain_ex, ex, sum, e, elen) == -1)
+	    run_adaptive(r, t, run_drain_ex, ex, sum, e, elen) == -1 &&
+	    !run_store_fault(r, sum, e))
 		log_warnx("run %lld: adaptive sampling: %s", (long long)r->id,
 		    e);
 	return 0;
@@ -295,7 +403,8 @@ run_start(struct run *r, const struct run_drive *drive,
 	res->ncancelled = 0;
 	res->handshakes = 0;
 	if (run_track_init(&t, r, drive, e, sizeof e) == -1)
-		return run_not_started(r, res, e, err, errlen);
+		return run_store_fault(r, &res->sum, e) ? run_interrupted(r,
+		    res, err, errlen) : run_not_started(r, res, e, err, errlen);
 	/* One executor for the planned jobs and every adaptive round: each
 	 * host is connected (and its agent checked) once. */
 	ssh_stats_get(&s0);
@@ -303,6 +412,8 @@ run_start(struct run *r, const struct run_drive *drive,
 		return run_not_started(r, res, e, err, errlen);
 	if (run_drive_all(r, ex, &t, &res->sum, e, sizeof e) == -1) {
 		executor_free(ex);
+		if (run_store_fault(r, &res->sum, e))
+			return run_interrupted(r, res, err, errlen);
 		return run_not_started(r, res, e, err, errlen);
 	}
 	executor_free(ex);
@@ -310,6 +421,8 @@ run_start(struct run *r, const struct run_drive *drive,
 	res->handshakes = s1.handshakes - s0.handshakes;
 	log_info("run %lld: %lld SSH handshakes in all its rounds",
 	    (long long)r->id, (long long)res->handshakes);
+	if (res->sum.store_fault != STORE_FAULT_NONE)
+		return run_interrupted(r, res, err, errlen);
 	if (res->sum.stopped) {
 		res->outcome = RUN_OUTCOME_INTERRUPTED;
 		if (run_cancel_as(r, "interrupted", "interrupted by a signal",
@@ -319,8 +432,11 @@ run_start(struct run *r, const struct run_drive *drive,
 	}
 	res->outcome = res->sum.failed > 0 ? RUN_OUTCOME_JOBS_FAILED :
 	    RUN_OUTCOME_DONE;
-	if (run_finish(r, &res->sum, e, sizeof e) == -1)
+	if (run_finish(r, &res->sum, e, sizeof e) == -1) {
+		if (run_store_fault(r, &res->sum, e))
+			return run_interrupted(r, res, err, errlen);
 		log_warnx("run %lld: %s", (long long)r->id, e);
+	}
 	return RUN_OK;
 }
 
@@ -345,8 +461,8 @@ run_execute(const struct run_request *rq, struct run_result *res,
 
 	memset(res, 0, sizeof *res);
 	if (rq->resume > 0)
-		rc = run_resume(rq->db_path, rq->resume, rq->owner, &r, errs,
-		    err, errlen);
+		rc = run_resume(rq->db_path, rq->resume, rq->owner, rq->force,
+		    &r, errs, err, errlen);
 	else
 		rc = run_create(rq->db_path, rq->inventory, rq->plan, rq->kind,
 		    rq->owner, &r, errs, err, errlen);

@@ -13,9 +13,13 @@
  * the whole run, its rounds included) and events (the plan with its worst
  * case and ETA up front, each adaptive round as it starts) go to
  * callbacks, diagnostics to log_*, errors to the caller's buffer, so the
- * CLI and a daemon drive runs the same way.  Store states today: a created run is
- * "running" at once; a run whose controller died stays "running" until
- * resumed.
+ * CLI and a daemon drive runs the same way.  Store states: a created run is
+ * "running" at once, owned by this process (host, pid, start time); a
+ * store error (full, busy past its budget, I/O) stops it "interrupted"
+ * (hosts restored, the job it cut short queued again) when the store
+ * still takes that write; a run whose controller died stays "running"
+ * and reads as interrupted (its owner is gone) until resumed.  A resume
+ * refuses a run whose owner still lives.
  */
 #ifndef LABRAT_RUN_H
 #define LABRAT_RUN_H
@@ -41,6 +45,8 @@ enum run_outcome {
 	RUN_OUTCOME_JOBS_FAILED,	/* driven to its end, some jobs failed */
 	RUN_OUTCOME_NOT_STARTED,	/* no host changed; jobs stay queued */
 	RUN_OUTCOME_INTERRUPTED,	/* *stop: the jobs left are cancelled */
+	RUN_OUTCOME_STORE_FAULT,	/* a store error stopped it: "interrupted",
+					 * resume it (err says how) */
 };
 
 struct run_result {
@@ -121,6 +127,26 @@ struct run;
 void	run_owner_default(char *owner, size_t len);
 
 /*
+ * May this process take over a row (what: "run 3", "bisect 2") owned by
+ * who?  0 when nobody owns it, its owner is gone (same host: the pid is
+ * gone or now another process, by start time) or is this process; -1
+ * with err naming the owner when it still runs ("run 3 is still running:
+ * pid 4711 on ctl1 since 06:41 UTC"), or when force is 0 and it cannot
+ * be told: on another host (run_owner_elsewhere()), or a live pid of an
+ * owner recorded without its start time (before schema 7: maybe reused).
+ */
+int	run_owner_check(const struct store_owner *who, const char *what,
+	    int force, char *err, size_t errlen);
+/*
+ * The owner is on another host, whose processes this one cannot see:
+ * refused unless force.  The host-side lease check (the owner's lease on
+ * the lab hosts has expired) joins here later, so that a resume on
+ * another controller needs no --force once it can be proven dead.
+ */
+int	run_owner_elsewhere(const struct store_owner *who, const char *what,
+	    int force, char *err, size_t errlen);
+
+/*
  * Loads the inventory and plan files, expands the plan into jobs and
  * stores the run (kind: "manual", "demo", ...; owner NULL: the default) with
  * its jobs, queued.  On RUN_OK *runp is the open run (run_free()).
@@ -138,12 +164,14 @@ enum run_status run_create(const char *db_path, const char *inventory,
  * restored is only logged: its rollback timer does it), requeues the jobs
  * left running (attempts kept), takes the run over as owner (NULL: the
  * default) and marks it running.  Any earlier state is resumed: a finished
- * run has nothing queued and is finished again.  *runp, errs, err: as for
- * run_create().
+ * run has nothing queued and is finished again.  A running run whose
+ * owner still lives is refused (run_owner_check(); force: even when the
+ * owner is on another host) before anything is touched.  *runp, errs,
+ * err: as for run_create().
  */
 enum run_status run_resume(const char *db_path, int64_t run_id,
-	    const char *owner, struct run **runp, struct config_errors *errs,
-	    char *err, size_t errlen);
+	    const char *owner, int force, struct run **runp,
+	    struct config_errors *errs, char *err, size_t errlen);
 
 int64_t	run_id(const struct run *);
 const struct config_plan *run_plan(const struct run *);
@@ -159,7 +187,10 @@ const struct config_plan *run_plan(const struct run *);
  * (every round's, each once).  Returns RUN_OK when the run was driven to its
  * end whatever its jobs did, RUN_FAIL when it could not start (the run is
  * marked failed "not started: ...", err says why, nothing on a host was
- * changed).
+ * changed) or a store error stopped it (RUN_OUTCOME_STORE_FAULT: marked
+ * interrupted if the store took it; err says what failed and what to do:
+ * "run 3 interrupted: ...: database or disk is full; free space on the
+ * database's file system, then resume with `labrat run --resume 3`").
  */
 enum run_status run_start(struct run *, const struct run_drive *,
 	    struct run_result *res, char *err, size_t errlen);
@@ -183,6 +214,8 @@ struct run_request {
 	const char	*plan;
 	const char	*kind;		/* "manual" when NULL */
 	int64_t		 resume;	/* run id to resume, 0 = a new run */
+	int		 force;		/* resume: even if its owner is on
+					 * another host */
 	const char	*owner;		/* NULL = run_owner_default() */
 	const char	*note;		/* the run's note (a resume replaces
 					 * it), NULL = keep / none */

@@ -276,8 +276,14 @@ run_track_drain(struct run_track *t, run_drain_fn drain, void *arg,
 		t->base_done += t->drain_done;
 	t->measured_jobs += t->base_done - before;
 	t->base_retried += t->drain_retried;
-	if (rc == -1)
+	if (rc == -1) {
+		/* A store error halted it: the caller interrupts the run. */
+		sum->store_fault = s.store_fault;
+		snprintf(sum->store_err, sizeof sum->store_err, "%s",
+		    s.store_err);
+		sum->restore_failures += s.restore_failures;
 		return -1;
+	}
 	/* The executor's counts are the whole run's: not added up. */
 	sum->done = s.done;
 	sum->failed = s.failed;

@@ -20,6 +20,7 @@ struct run {
 	struct config_plan	*plan;
 	int64_t			 id;
 	char			 owner[128];
+	struct store_owner	 who;		/* this process */
 };
 
 /* Drains the run's queued jobs (executor_drain() on the run's executor,

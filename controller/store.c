@@ -24,6 +24,9 @@
 
 extern const struct embed_file store_migrations[];
 
+static int	check_pragma(struct store *, const char *, const char *,
+		    char *, size_t);
+
 /* ---- opening, migrations ------------------------------------------------ */
 
 int
@@ -162,7 +165,9 @@ configure(struct store *st, char *err, size_t errlen)
 	char		 mode[16] = "";
 	int		 rc, tries;
 
-	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if ((st->busy_ms = store_busy_budget_ms(err, errlen)) == -1)
+		return -1;
+	sqlite3_busy_handler(st->db, store_busy_wait, st);
 	if (read_version(st->db, &st->version) == -1)
 		return store_err(st, "read schema version", err, errlen);
 	if (refuse_newer(st->path, st->version, err, errlen) == -1)
@@ -185,7 +190,7 @@ configure(struct store *st, char *err, size_t errlen)
 		if (rc == SQLITE_ROW)
 			break;
 		sqlite3_finalize(stmt);
-		if (rc != SQLITE_BUSY || tries * 10 >= STORE_BUSY_MS)
+		if (rc != SQLITE_BUSY || tries * 10 >= st->busy_ms)
 			return store_err(st, "enable WAL", err, errlen);
 		usleep(10000);
 	}
@@ -262,9 +267,12 @@ store_path(const struct store *st)
 }
 
 /*
- * Applies migration n inside the caller's transaction.  Foreign keys stay
- * on (they cannot change inside a transaction): a future migration that
- * rebuilds a table must start with PRAGMA defer_foreign_keys = ON.
+ * Applies migration n inside the caller's transaction.  store_migrate()
+ * turned foreign keys off around it (they cannot change inside a
+ * transaction), so that a migration may rebuild a table (CREATE new,
+ * copy, DROP old, RENAME: SQLite's way to change a CHECK) without the DROP
+ * cascading into the tables that reference it; what it leaves is checked
+ * with PRAGMA foreign_key_check before the commit.
  */
 static int
 apply_migration(struct store *st, int n, const char *op, char *err,
@@ -283,7 +291,8 @@ apply_migration(struct store *st, int n, const char *op, char *err,
 	if (store_exec(st, (const char *)m->data, op, err, errlen) == -1 ||
 	    store_exec(st, pragma, op, err, errlen) == -1)
 		return -1;
-	return 0;
+	return check_pragma(st, "PRAGMA foreign_key_check", NULL, err,
+	    errlen) == 0 ? 0 : -1;
 }
 
 /*
@@ -303,6 +312,10 @@ store_migrate(struct store *st, int *from, int *to, char *err, size_t errlen)
 		return -1;
 	}
 	st->migrating = 1;
+	/* Outside any transaction, where it takes effect (see above). */
+	if (store_exec(st, "PRAGMA foreign_keys = OFF", "migrate", err,
+	    errlen) == -1)
+		goto fail;
 	for (;;) {
 		if (store_begin(st, "migrate", err, errlen) == -1)
 			goto fail;
@@ -328,6 +341,9 @@ store_migrate(struct store *st, int *from, int *to, char *err, size_t errlen)
 	store_rollback(st);
 	st->version = version;
 	st->migrating = 0;
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "migrate", err,
+	    errlen) == -1)
+		return -1;
 	if (from != NULL)
 		*from = first;
 	if (to != NULL)
@@ -336,6 +352,7 @@ store_migrate(struct store *st, int *from, int *to, char *err, size_t errlen)
 fail:
 	store_rollback(st);
 	st->migrating = 0;
+	sqlite3_exec(st->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return -1;
 }
 

@@ -83,6 +83,70 @@ int	store_schema_version(struct store *, int *version, char *err,
  */
 int	store_check(struct store *, char *err, size_t errlen);
 
+/*
+ * What the last failure of this connection was, for the caller to say
+ * what to do (free space, wait for the lock, check the disk).  STORE_FAULT_
+ * NONE after a success or when the failure was not SQLite's (a value too
+ * long, a run that does not exist).
+ */
+enum store_fault {
+	STORE_FAULT_NONE = 0,
+	STORE_FAULT_FULL,	/* SQLITE_FULL: the file system is full */
+	STORE_FAULT_BUSY,	/* locked by another process past the budget */
+	STORE_FAULT_IO,		/* SQLITE_IOERR, SQLITE_CANTOPEN, ... */
+	STORE_FAULT_OTHER,	/* another SQLite error (constraint, ...) */
+};
+enum store_fault store_last_fault(const struct store *);
+/* What to do about a fault, e.g. "free space on the database's file
+ * system"; NULL for NONE and OTHER. */
+const char *store_fault_advice(enum store_fault);
+
+/*
+ * The busy budget: how long a statement waits, retrying with back-off
+ * (1 ms doubling to 100 ms), while another connection holds the write
+ * lock, before it fails with STORE_FAULT_BUSY.  The environment variable
+ * LABRAT_DB_BUSY_TIMEOUT (seconds, 0 to 86400) sets it for every
+ * connection store_open() opens; the default is 10 s.  In ms; -1 with err
+ * when the variable is not a number of seconds.
+ */
+int	store_busy_budget_ms(char *err, size_t errlen);
+
+/* ---- owners: who drives a run or a bisect ------------------------------ */
+
+/*
+ * A process that owns a row (a run, a bisect): enough to tell from this
+ * host whether it still lives.  start is the process's start time in
+ * clock ticks since boot (Linux: field 22 of /proc/PID/stat), so that a pid
+ * reused by another process is not taken for the owner; 0 = unknown (an
+ * owner recorded before schema 7: the pid alone is checked).
+ */
+struct store_owner {
+	char	host[STORE_NAME_MAX];	/* gethostname(), "" = unknown */
+	int64_t	pid;			/* 0 = unknown */
+	int64_t	start;			/* 0 = unknown */
+	int64_t	since;			/* ms since the epoch it took over */
+};
+
+/* This process, since now. */
+void	store_owner_self(struct store_owner *);
+/* pid's start time (see above) into *start: 0, or -1 when there is no
+ * such process (or it is a zombie: it has exited). */
+int	store_owner_proc_start(int64_t pid, int64_t *start);
+
+enum store_owner_state {
+	STORE_OWNER_UNKNOWN = 0,	/* no owner recorded */
+	STORE_OWNER_ALIVE,		/* on this host and still running */
+	STORE_OWNER_GONE,		/* on this host, exited (or pid reused) */
+	STORE_OWNER_ELSEWHERE,		/* on another host: not checkable here */
+};
+/* The one liveness check, for runs and bisects alike. */
+enum store_owner_state store_owner_state(const struct store_owner *);
+/* "pid 4711 on ctl1 since 06:41 UTC" into buf. */
+void	store_owner_text(const struct store_owner *, char *buf, size_t len);
+/* Fills o from an owner text "host:pid[:...]" of before schema 7 (start
+ * unknown); 0, or -1 (o cleared) when it is not of that form. */
+int	store_owner_parse(const char *text, struct store_owner *o);
+
 /* ---- runs ------------------------------------------------------------- */
 
 enum store_run_state {
@@ -90,6 +154,8 @@ enum store_run_state {
 	STORE_RUN_DONE,
 	STORE_RUN_FAILED,
 	STORE_RUN_CANCELLED,
+	STORE_RUN_INTERRUPTED,	/* a store error or a signal stopped it;
+				 * resume it */
 };
 const char *store_run_state_name(enum store_run_state);
 
@@ -100,6 +166,7 @@ struct store_run_spec {
 	const char	*plan_path;
 	const char	*plan_text;
 	const char	*owner;		/* e.g. "host:pid", may be NULL */
+	const struct store_owner *who;	/* the owner's parts, may be NULL */
 	const char	*note;		/* the user's words, may be NULL */
 	int64_t		 schedule_id;	/* 0 = none */
 	int64_t		 bisect_id;	/* 0 = none */
@@ -118,6 +185,8 @@ struct store_run {
 	int64_t			 schedule_id;
 	int64_t			 bisect_id;
 	char			*owner;
+	struct store_owner	 who;		/* its parts (from owner when
+						 * recorded before schema 7) */
 	char			*reason;	/* why it failed / was cancelled */
 	char			*note;		/* NULL = none */
 	char			*inventory_path;
@@ -135,9 +204,18 @@ int	store_run_get(struct store *, int64_t run_id, struct store_run *run,
 int	store_run_finish(struct store *, int64_t run_id,
 	    enum store_run_state state, const char *reason, char *err,
 	    size_t errlen);
-/* Sets the owner and marks the run running again (--resume). */
+/* Sets the owner (who may be NULL) and marks the run running again
+ * (--resume). */
 int	store_run_set_owner(struct store *, int64_t run_id, const char *owner,
-	    char *err, size_t errlen);
+	    const struct store_owner *who, char *err, size_t errlen);
+/*
+ * A store error or a signal stopped the run's controller: in one
+ * transaction its running jobs go back to queued (attempts kept, as a
+ * resume would) and the run becomes interrupted with reason.  *n (may be
+ * NULL) gets how many jobs were requeued.
+ */
+int	store_run_interrupt(struct store *, int64_t run_id, const char *reason,
+	    int64_t *n, char *err, size_t errlen);
 /* Newest first, at most limit (0 = all).  *runs: store_runs_free(). */
 int	store_run_list(struct store *, size_t limit, struct store_run **runs,
 	    size_t *nruns, char *err, size_t errlen);
@@ -456,7 +534,8 @@ struct store_bisect_spec {
 
 struct store_bisect {
 	int64_t	 id;
-	char	 state[16];	/* "running", "done", "failed", "reset" */
+	char	 state[16];	/* "running", "done", "failed", "reset",
+				 * "interrupted" */
 	int64_t	 created_at;
 	int64_t	 finished_at;
 	char	 link[STORE_NAME_MAX];
@@ -478,6 +557,7 @@ struct store_bisect {
 	 * when the provider could not tell (or started before schema 6). */
 	char	*client_before;
 	char	*server_before;
+	struct store_owner who;	/* who drives it; host "" = nobody yet */
 };
 
 int	store_bisect_create(struct store *, const struct store_bisect_spec *,
@@ -493,6 +573,9 @@ int	store_bisect_update(struct store *, int64_t bisect_id,
  * may be NULL: the provider could not tell).  0 or -1 with err. */
 int	store_bisect_set_before(struct store *, int64_t bisect_id,
 	    const char *client, const char *server, char *err, size_t errlen);
+/* Takes the bisect over (who), keeping its state. */
+int	store_bisect_set_owner(struct store *, int64_t bisect_id,
+	    const struct store_owner *who, char *err, size_t errlen);
 /* Newest first; free with store_bisects_free(). */
 int	store_bisect_list(struct store *, struct store_bisect **, size_t *,
 	    char *err, size_t errlen);

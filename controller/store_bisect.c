@@ -155,7 +155,7 @@ store_facts_chip_differs(const struct store_host_facts_row *r)
 /* ---- bisects ------------------------------------------------------------- */
 
 static const char *const bisect_states[] = {
-	"running", "done", "failed", "reset"
+	"running", "done", "failed", "reset", "interrupted"
 };
 static const char *const verdicts[] = {
 	"", "good", "bad", "skip", "inconclusive"
@@ -209,7 +209,8 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 #define BISECT_COLS "id, state, created_at, finished_at, link, knobs, tool, " \
 	"metric, good, bad, culprit, confidence, params, revisions, " \
 	"inventory_path, plan_path, reason, inventory_text, test_text, " \
-	"client_before, server_before"
+	"client_before, server_before, owner_host, owner_pid, owner_start, " \
+	"owner_since"
 
 static void
 bisect_read(sqlite3_stmt *stmt, void *p)
@@ -225,6 +226,7 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	    &b->params, &b->revisions, &b->inventory_path, &b->plan_path,
 	    &b->reason, &b->inventory_text, &b->test_text, &b->client_before,
 	    &b->server_before);
+	store_owner_cols(stmt, 21, &b->who);
 }
 
 static void
@@ -284,6 +286,19 @@ store_bisect_set_before(struct store *st, int64_t bisect_id,
 		return -1;
 	return store_changed(st, "record revisions before bisect", "bisect",
 	    bisect_id, err, errlen);
+}
+
+int
+store_bisect_set_owner(struct store *st, int64_t bisect_id,
+    const struct store_owner *w, char *err, size_t errlen)
+{
+	if (store_do(st, NULL, "set bisect owner", err, errlen,
+	    "UPDATE bisects SET owner_host = ?1, owner_pid = ?2, "
+	    "owner_start = ?3, owner_since = ?4 WHERE id = ?5", "tnnnI",
+	    w->host, w->pid, w->start, w->since, bisect_id) == -1)
+		return -1;
+	return store_changed(st, "set bisect owner", "bisect", bisect_id, err,
+	    errlen);
 }
 
 int

@@ -2,7 +2,8 @@
  * store_int.h: internals shared by the store module's files (store.c:
  * opening, migrations, checks; store_sql.c: the SQL helpers below;
  * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
- * their facts, bisects, schedules; store_runs.c: run notes and overviews).  Nothing outside the store module
+ * their facts, bisects, schedules; store_runs.c: run notes, overviews,
+ * owners and interruptions; store_owner.c: the owner liveness check).  Nothing outside the store module
  * includes it: callers see store.h only.
  */
 #ifndef LABRAT_STORE_INT_H
@@ -23,6 +24,9 @@ struct store {
 	int	 readonly;
 	int	 version;	/* schema version when opened/migrated */
 	int	 migrating;	/* no "run labrat db migrate" hint now */
+	int	 busy_ms;	/* the busy budget */
+	int64_t	 busy_since;	/* util_now_ms() when this wait began */
+	enum store_fault fault;	/* of the last store_err() */
 	void	(*hook)(void *, const char *, size_t);
 	void	*hook_arg;
 };
@@ -30,6 +34,10 @@ struct store {
 extern const char *const store_job_states[STORE_JOB_NSTATES];
 
 int64_t	store_now(void);
+/* The busy handler: back-off until st->busy_ms have passed. */
+int	store_busy_wait(void *st, int count);
+/* Reads a row's owner from 4 columns from i on: host, pid, start, since. */
+void	store_owner_cols(sqlite3_stmt *, int i, struct store_owner *);
 
 /* Formats "PATH: OP: sqlite's message" (plus a migrate hint); returns -1. */
 int	store_err(struct store *, const char *op, char *err, size_t errlen);

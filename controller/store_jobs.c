@@ -15,7 +15,7 @@ const char *const store_job_states[STORE_JOB_NSTATES] = {
 	"queued", "running", "done", "failed", "cancelled"
 };
 static const char *const run_states[] = {
-	"running", "done", "failed", "cancelled"
+	"running", "done", "failed", "cancelled", "interrupted"
 };
 
 /* The index of s in states, dflt if it is none of them. */
@@ -59,19 +59,26 @@ store_run_create(struct store *st, const struct store_run_spec *spec,
 		{ "run note", spec->note, STORE_NOTE_MAX, 0 },
 	};
 
+	const struct store_owner *w = spec->who;
+
 	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
 		return -1;
 	return store_do(st, run_id, "create run", err, errlen,
 	    "INSERT INTO runs (kind, state, created_at, owner, note, "
 	    "inventory_path, inventory_text, plan_path, plan_text, schedule_id, "
-	    "bisect_id) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	    "tItttttt" "nn", kind, store_now(), spec->owner, spec->note,
+	    "bisect_id, owner_host, owner_pid, owner_start, owner_since) "
+	    "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "tItttttt" "nn" "tnnn", kind, store_now(), spec->owner, spec->note,
 	    spec->inventory_path, spec->inventory_text, spec->plan_path,
-	    spec->plan_text, spec->schedule_id, spec->bisect_id);
+	    spec->plan_text, spec->schedule_id, spec->bisect_id,
+	    w != NULL ? w->host : NULL, w != NULL ? w->pid : (int64_t)0,
+	    w != NULL ? w->start : (int64_t)0, w != NULL ? w->since :
+	    (int64_t)0);
 }
 
 #define RUN_COLS "id, state, kind, created_at, finished_at, schedule_id, " \
-	"bisect_id, owner, reason, inventory_path, plan_path, note"
+	"bisect_id, owner, reason, inventory_path, plan_path, note, " \
+	"owner_host, owner_pid, owner_start, owner_since"
 
 static void
 run_read(sqlite3_stmt *stmt, void *p)
@@ -85,6 +92,10 @@ run_read(sqlite3_stmt *stmt, void *p)
 	    &r->note);
 	r->state = state_parse((const char *)sqlite3_column_text(stmt, 1),
 	    run_states, STORE_NITEMS(run_states), STORE_RUN_FAILED);
+	store_owner_cols(stmt, 12, &r->who);
+	/* Owned before schema 7: the text is all there is. */
+	if (r->who.host[0] == '\0')
+		store_owner_parse(r->owner, &r->who);
 }
 
 /* A run with its inventory and plan texts. */
@@ -94,7 +105,7 @@ run_read_texts(sqlite3_stmt *stmt, void *p)
 	struct store_run	*r = p;
 
 	run_read(stmt, r);
-	store_cols(stmt, 12, "SS", &r->inventory_text, &r->plan_text);
+	store_cols(stmt, 16, "SS", &r->inventory_text, &r->plan_text);
 }
 
 static void
@@ -134,21 +145,6 @@ store_run_finish(struct store *st, int64_t run_id, enum store_run_state state,
 	    run_states[state], reason, store_now(), run_id) == -1)
 		return -1;
 	return store_changed(st, "finish run", "run", run_id, err, errlen);
-}
-
-int
-store_run_set_owner(struct store *st, int64_t run_id, const char *owner,
-    char *err, size_t errlen)
-{
-	if (store_len_ok("run owner", owner, STORE_OWNER_MAX, 0, err,
-	    errlen) == -1)
-		return -1;
-	if (store_do(st, NULL, "set run owner", err, errlen, "UPDATE runs SET "
-	    "owner = ?, state = 'running', finished_at = NULL WHERE id = ?",
-	    "tI", owner, run_id) == -1)
-		return -1;
-	return store_changed(st, "set run owner", "run", run_id, err,
-	    errlen);
 }
 
 int

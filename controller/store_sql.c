@@ -29,11 +29,35 @@ store_err(struct store *st, const char *op, char *err, size_t errlen)
 {
 	const char	*hint = "";
 
+	char		 busy[96] = "";
+	int		 code = sqlite3_errcode(st->db) & 0xff;
+
+	switch (code) {
+	case SQLITE_FULL:
+		st->fault = STORE_FAULT_FULL;
+		break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		st->fault = STORE_FAULT_BUSY;
+		snprintf(busy, sizeof busy, " (for more than %d.%d s, the busy "
+		    "budget)", st->busy_ms / 1000, st->busy_ms % 1000 / 100);
+		break;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+	case SQLITE_READONLY:
+		st->fault = STORE_FAULT_IO;
+		break;
+	default:
+		st->fault = STORE_FAULT_OTHER;
+		break;
+	}
 	if (st->version < store_schema_latest() && !st->migrating)
 		hint = " (the schema is older than this labrat: run "
 		    "`labrat db migrate`)";
-	util_seterr(err, errlen, "%s: %s: %s%s", st->path, op,
-	    sqlite3_errmsg(st->db), hint);
+	util_seterr(err, errlen, "%s: %s: %s%s%s", st->path, op,
+	    sqlite3_errmsg(st->db), busy, hint);
 	return -1;
 }
 
@@ -190,6 +214,7 @@ store_changed(struct store *st, const char *op, const char *what, int64_t id,
     char *err, size_t errlen)
 {
 	if (sqlite3_changes(st->db) == 0) {
+		st->fault = STORE_FAULT_NONE;
 		util_seterr(err, errlen, "%s: %s: no %s %lld", st->path, op,
 		    what, (long long)id);
 		return -1;

@@ -175,7 +175,11 @@ t_install_lost(void **state)
 	    HUNT_INTERRUPTED);
 	assert_non_null(strstr(err, "em-a: gone even after a power cycle"));
 	stored(x, id, &b, &rows, &n);
-	assert_string_equal(b.state, "running");
+	/* A lab error interrupts it, stored with the reason. */
+	assert_string_equal(b.state, "interrupted");
+	assert_non_null(b.reason);
+	assert_non_null(strstr(b.reason, "gone even after a power cycle"));
+	assert_int_equal(b.who.pid, getpid());
 	assert_int_equal(n, 3);
 	assert_string_equal(rows[2].revision, "r107");
 	assert_string_equal(rows[2].verdict, "");

@@ -239,7 +239,6 @@ test_future_version_refused(void **state)
 	st = open_new("future.db");
 	new_run(st);
 	store_close(st);
-	/* One past the newest this labrat knows. */
 	snprintf(want, sizeof want, "PRAGMA user_version = %d",
 	    store_schema_latest() + 1);
 	raw_sql(path, want);
@@ -249,8 +248,8 @@ test_future_version_refused(void **state)
 	usleep(20000);
 
 	snprintf(want, sizeof want, "%s: schema version %d is newer than "
-	    "this labrat (%d); upgrade labrat", path,
-	    store_schema_latest() + 1, store_schema_latest());
+	    "this labrat (%d); upgrade labrat", path, store_schema_latest() + 1,
+	    store_schema_latest());
 	for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		st = NULL;
 		assert_int_equal(store_open(path, flags[i], &st, err,
@@ -413,6 +412,41 @@ check_fixture_data(struct store *st)
 	    sizeof err), 0);
 }
 
+/*
+ * v6.sql's bisect, its step and the run it measured: 0007 rebuilds runs
+ * and bisects, and nothing may cascade away or lose its link.
+ */
+static void
+check_fixture_bisect(struct store *st)
+{
+	struct store_bisect		 b;
+	struct store_bisect_step	*steps;
+	struct store_run		 run;
+	size_t				 n;
+
+	assert_int_equal(store_bisect_get(st, 1, &b, err, sizeof err), 1);
+	assert_string_equal(b.state, "running");
+	assert_string_equal(b.client_before, "r1");
+	assert_string_equal(b.revisions, "r1\nr2\nr3");
+	assert_string_equal(b.who.host, "");	/* owned before schema 7 */
+	store_bisect_free(&b);
+	assert_int_equal(store_bisect_steps(st, 1, &steps, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(steps[0].run_id, 2);
+	free(steps);
+	assert_int_equal(store_run_get(st, 2, &run, err, sizeof err), 1);
+	assert_int_equal(run.bisect_id, 1);
+	assert_string_equal(run.who.host, "ctl");	/* from "ctl:200" */
+	assert_int_equal(run.who.pid, 200);
+	store_run_free(&run);
+	/* The new state is accepted by both tables now. */
+	assert_int_equal(store_run_interrupt(st, 2, "store error", NULL, err,
+	    sizeof err), 0);
+	assert_int_equal(store_bisect_update(st, 1, "interrupted", NULL, 0,
+	    NULL, err, sizeof err), 0);
+}
+
 static void
 test_migrate_fixtures(void **state)
 {
@@ -436,6 +470,8 @@ test_migrate_fixtures(void **state)
 		assert_int_equal(to, store_schema_latest());
 		assert_int_equal(store_check(st, err, sizeof err), 0);
 		check_fixture_data(st);
+		if (v >= 6)
+			check_fixture_bisect(st);
 		store_close(st);
 		/* Exactly the schema a fresh database gets. */
 		migrated = schema_text(tpath(name));
@@ -742,7 +778,7 @@ test_resume_reset(void **state)
 	assert_int_equal(nlist, 2);	/* the hosts to restore */
 	assert_string_equal(list[0].owner, "dead:1");
 	free(list);
-	assert_int_equal(store_run_set_owner(st, run, "new:2", err,
+	assert_int_equal(store_run_set_owner(st, run, "new:2", NULL, err,
 	    sizeof err), 0);
 	assert_int_equal(store_run_reset_running(st, run, &n, err, sizeof err),
 	    0);

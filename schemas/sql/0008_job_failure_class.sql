@@ -1,4 +1,4 @@
--- labrat schema version 7: a failed job says whose failure it was.
+-- labrat schema version 8: a failed job says whose failure it was.
 -- 'infra': the lab could not measure (the preflight found a link down, a
 -- path that drops large don't-fragment packets, NAT left over; SSH or the
 -- agent failed through every retry) -- never evidence of a regression.
