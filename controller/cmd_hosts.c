@@ -8,6 +8,8 @@
  * the host's; where the inventory declares others, both are shown (a line
  * under the row, or declared_driver / declared_chip / mismatch in JSON).
  * A host that fails is shown with its error; then the exit status is 1.
+ * Host-reported strings were validated or neutralised by the decoder
+ * (agentctl); errors are neutralised here once more before printing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "config.h"
 #include "host.h"
 #include "log.h"
+#include "util.h"
 
 static const char *
 tri(int v)
@@ -58,7 +61,7 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 	const struct agentctl_facts	*f;
 	const struct agentctl_nic	*nic;
 	const struct config_host	*h;
-	char				 tools[256], mtu[16];
+	char				 tools[256], mtu[16], safe[2048];
 	size_t				 i, k;
 
 	printf("%-12s %-8s %-16s %-10s %-8s %-8s %-10s %-6s %-4s %s\n",
@@ -67,7 +70,9 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 	for (i = 0; i < n; i++) {
 		h = jobs[i].host;
 		if (!jobs[i].ok) {
-			printf("%-12s ERROR: %s\n", h->name, jobs[i].err);
+			/* An error may quote the host's output. */
+			printf("%-12s ERROR: %s\n", h->name, util_term_safe(safe,
+			    sizeof safe, jobs[i].err, (size_t)-1));
 			continue;
 		}
 		f = &jobs[i].facts.u.facts;
