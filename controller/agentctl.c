@@ -67,10 +67,15 @@ agentctl_free(struct agentctl *a)
 static const char *
 quote(const struct buf *b, size_t max, char *out, size_t outlen)
 {
+	size_t	len;
+
 	if (b->data == NULL)
 		return "";
-	return util_term_safe(out, outlen, b->data, b->len < max ? b->len :
-	    max);
+	len = b->len < max ? b->len : max;
+	while (len > 0 && (b->data[len - 1] == '\n' ||
+	    b->data[len - 1] == '\r' || b->data[len - 1] == ' '))
+		len--;
+	return util_term_safe(out, outlen, b->data, len);
 }
 
 /* Runs a /bin/sh script on the host (quoted, so any login shell works). */
