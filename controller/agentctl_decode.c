@@ -699,6 +699,10 @@ agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
 	}
 	if ((tok = json_tokener_new_ex(64)) == NULL)
 		fatalx("json_tokener_new");
+	/* As for config files: no comments, single quotes or bad UTF-8
+	 * (the raw pass has refused most of it already). */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+	    JSON_TOKENER_VALIDATE_UTF8);
 	while (p < end && !j.failed) {
 		lineno++;
 		nl = memchr(p, '\n', (size_t)(end - p));

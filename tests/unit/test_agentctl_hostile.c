@@ -120,6 +120,65 @@ test_decode_hostile_facts(void **state)
 	}
 }
 
+/* Every string field of facts with an escape in it: refused naming the
+ * field where it has a pattern, neutralised where it is free text. */
+static void
+test_decode_every_string(void **state)
+{
+	static const struct {
+		const char	*field;	/* "KEY":"VALUE" in the good line */
+		const char	*path;	/* NULL: free text, decodes */
+	} fields[] = {
+		{ "\"os\":\"freebsd\"", "result.os" },
+		{ "\"hostname\":\"em-a\"", NULL },
+		{ "\"release\":\"8.1-PRERELEASE\"", "kernel.release" },
+		{ "\"version\":\"FreeBSD 8.1\"", NULL },
+		{ "\"revision\":\"r200399\"", "kernel.revision" },
+		{ "\"name\":\"em0\"", "nics[0].name" },
+		{ "\"driver\":\"em\"", "nics[0].driver" },
+		{ "\"duplex\":\"full\"", NULL },
+		{ "\"iperf2\":\"2.0.5\"", "tools.iperf2" },
+	};
+	struct agentctl_reply	 r;
+	const struct agentctl_facts *f = &r.u.facts;
+	char			 err[1024], *good, *t, *at, frag[64];
+	size_t			 i, k, flen;
+
+	(void)state;
+	good = facts("\"r200399\"", "\"FreeBSD 8.1\"", "\"em\"", "\"2.0.5\"");
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		at = strstr(good, fields[i].field);
+		assert_non_null(at);
+		flen = strlen(fields[i].field);
+		/* "KEY":"VAL" -> "KEY":"VAL\u001b[2J" */
+		t = xasprintf("%.*s\\u001b[2J\\u0007%s", (int)(at - good +
+		    flen - 1), good, at + flen - 1);
+		err[0] = '\0';
+		if (fields[i].path != NULL) {
+			snprintf(frag, sizeof frag, "%s: \"", fields[i].path);
+			if (dec(AGENTCTL_FACTS, t, strlen(t), &r, err,
+			    sizeof err) != -1 || strstr(err, frag) == NULL ||
+			    strstr(err, "\\x1b[2J\\x07\" is not ") == NULL)
+				fail_msg("%s: \"%s\"", fields[i].field, err);
+			assert_no_controls(err);
+		} else {
+			if (dec(AGENTCTL_FACTS, t, strlen(t), &r, err,
+			    sizeof err) != 0)
+				fail_msg("%s: %s", fields[i].field, err);
+			assert_no_controls(f->hostname);
+			assert_no_controls(f->kernel_version);
+			for (k = 0; k < f->nnics; k++)
+				assert_no_controls(f->nics[k].duplex);
+			assert_true(strstr(f->hostname, "\\x1b[2J") != NULL ||
+			    strstr(f->kernel_version, "\\x1b[2J") != NULL ||
+			    strstr(f->nics[0].duplex, "\\x1b[2J") != NULL);
+		}
+		agentctl_reply_free(&r);
+		free(t);
+	}
+	free(good);
+}
+
 /* Raw lines a hostile agent may print: each fails, no control in err. */
 static void
 test_decode_hostile_lines(void **state)
@@ -376,6 +435,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_hostile_facts),
+		cmocka_unit_test(test_decode_every_string),
 		cmocka_unit_test(test_decode_hostile_lines),
 		cmocka_unit_test(test_decode_deep),
 		cmocka_unit_test(test_redeploy),

@@ -1,10 +1,15 @@
 /*
- * test_config_null: JSON null in every kind of key (string, integer,
- * number, boolean, enum, array, object) of an inventory, a plan, a bisect
- * test and a lab history is a type error with its JSON path, except where
- * the schema allows null (links[].nat), and no config comes back.  json-c
- * reads null as a present key with a NULL value; before the fix in
- * config.c's member lookup, every case below passed `config check`.
+ * test_config_hostile: what a config file can hide from json-c.
+ * - JSON null in every kind of key (string, integer, number, boolean,
+ *   enum, array, object) of an inventory, a plan, a bisect test and a lab
+ *   history is a type error with its JSON path, except where the schema
+ *   allows null (links[].nat), and no config comes back.  json-c reads
+ *   null as a present key with a NULL value; before the fix in config.c's
+ *   member lookup, every case below passed `config check`.
+ * - The issue's raw-text cases in real files: a duplicate "name" (the
+ *   last would win), "workloads\u0000" (read as "workloads"), an overlong
+ *   "\xc0\xaf" and a lone surrogate "\ud800" in a path string: each
+ *   refused with its JSON path by the raw pass before json-c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -272,12 +277,61 @@ test_null_containers(void **state)
 	free(inv);
 }
 
+static const struct nullcase raw_cases[] = {
+	{ INV, "\"name\": \"em-esb2-a\"",
+	  "\"name\": \"evil-host\", \"name\": \"em-esb2-a\"",
+	  "hosts[0].name: duplicate key, first at byte 27 (line 4, byte 48)" },
+	{ PLAN, "\"workloads\": [", "\"workloads\\u0000\": [",
+	  "NUL (\\u0000) in a key (line 8, byte 228)" },
+	{ INV, "\"key\": \"/root/.ssh/labrat_ed25519\"",
+	  "\"key\": \"/root/.ssh/\xc0\xaf/labrat_ed25519\"",
+	  "hosts[0].ssh.key: overlong UTF-8 (line 7, byte 164)" },
+	{ INV, "\"key\": \"/root/.ssh/labrat_ed25519\"",
+	  "\"key\": \"/root/.ssh/\\ud800/labrat_ed25519\"",
+	  "hosts[0].ssh.key: lone high surrogate \\uD800 (line 7, byte "
+	  "164)" },
+	{ BISECT, "\"metric\": \"throughput_bps\"",
+	  "\"metric\": \"throughput_bps\", \"metric\": \"x\"",
+	  "metric: duplicate key, first at byte 395 (line 6, byte 423)" },
+	{ HIST, "\"id\": \"r2\"", "\"id\": \"r2\\udc00\"",
+	  "revisions[1].id: lone low surrogate \\uDC00 (byte 57)" },
+};
+
+static void
+test_raw_table(void **state)
+{
+	struct config_errors	 e;
+	char			*texts[3], *t, want[256];
+	size_t			 i, len;
+	int			 k;
+
+	(void)state;
+	texts[INV] = slurp("configs/lab-freebsd.json", &len);
+	texts[PLAN] = slurp("configs/plan-reports.json", &len);
+	texts[BISECT] = slurp("configs/bisect/em.json", &len);
+	for (i = 0; i < sizeof raw_cases / sizeof raw_cases[0]; i++) {
+		t = replaced(base_text(raw_cases[i].kind, texts),
+		    raw_cases[i].from, raw_cases[i].to);
+		config_errors_init(&e);
+		assert_int_equal(load(raw_cases[i].kind, t, NULL, &e), 0);
+		snprintf(want, sizeof want, "f.json: %s", raw_cases[i].want);
+		if (e.n != 1 || strcmp(e.msgs[0], want) != 0)
+			fail_msg("raw case %zu: want \"%s\", got %zu: \"%s\"",
+			    i, want, e.n, e.n > 0 ? e.msgs[0] : "");
+		config_errors_free(&e);
+		free(t);
+	}
+	for (k = INV; k <= BISECT; k++)
+		free(texts[k]);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_null_table),
 		cmocka_unit_test(test_null_containers),
+		cmocka_unit_test(test_raw_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
