@@ -15,7 +15,6 @@
 #include <json-c/json.h>
 
 #include "agentctl.h"
-#include "agentctl_int.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"
