@@ -189,12 +189,6 @@ config_member(struct config_walk *w, const char *path, struct json_object *o,
 	return v;
 }
 
-int
-config_has(struct json_object *o, const char *key)
-{
-	return json_object_object_get_ex(o, key, NULL);
-}
-
 /*
  * A string member: required or optional (*out left alone when absent).
  * Refuses embedded NULs, control characters and more than max bytes.

@@ -43,8 +43,6 @@ void	config_check_keys(struct config_walk *, const char *path,
 struct json_object *config_member(struct config_walk *, const char *path,
 	    struct json_object *o, const char *key, int required,
 	    int json_type);
-/* Whether o has key at all (even null): for "one of" choices. */
-int	config_has(struct json_object *o, const char *key);
 /*
  * Typed members: 1 when set, 0 when absent (optional), -1 on an error
  * (reported).  Strings are borrowed from o.
