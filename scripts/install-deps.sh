@@ -7,7 +7,7 @@ PKGS="build-essential cmake pkg-config git
 libssh2-1-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev
 libcmocka-dev sqlite3
 openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps
-psmisc util-linux kmod jq
+psmisc util-linux kmod jq tzdata
 python3-jsonschema"
 
 missing=""
