@@ -20,6 +20,7 @@ struct agentctl {
 	struct ssh_conn	*ssh;
 	char		 base[AGENTCTL_PATH_MAX];	/* STATE/agent */
 	char		 path[AGENTCTL_PATH_MAX];	/* .../HASH/labrat-agent */
+	char		 owner[80];	/* --owner for changing commands */
 	/* What the last good deploy installed, to redeploy it when the
 	 * agent vanishes or changes under a later call. */
 	const struct agentctl_bundle *bundle;
@@ -58,6 +59,40 @@ void
 agentctl_free(struct agentctl *a)
 {
 	free(a);
+}
+
+void
+agentctl_set_owner(struct agentctl *a, const char *token)
+{
+	snprintf(a->owner, sizeof a->owner, "%s", token != NULL ? token : "");
+}
+
+const char *
+agentctl_owner(const struct agentctl *a)
+{
+	return a->owner;
+}
+
+const char *
+agentctl_path(const struct agentctl *a)
+{
+	return a->path;
+}
+
+int
+agentctl_changes_host(const char *const *args)
+{
+	static const char *const gated[] = { "apply", "restore", "confirm",
+	    "serve", "iperf", "scp", "keygen", "authorize", "deauthorize",
+	    NULL };
+	size_t	i;
+
+	if (args == NULL || args[0] == NULL)
+		return 0;
+	for (i = 0; gated[i] != NULL; i++)
+		if (strcmp(args[0], gated[i]) == 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -383,6 +418,14 @@ call_once(struct agentctl *a, const char *const *args, int kind,
 	for (i = 0; args[i] != NULL; i++) {
 		buf_append(&cmd, " ", 1);
 		util_shell_quote(&cmd, args[i]);
+	}
+	/* The lease gate: a holder names itself on every change. */
+	for (i = 0; args[i] != NULL && strcmp(args[i], "--owner") != 0; i++)
+		;
+	if (a->owner[0] != '\0' && args[i] == NULL &&
+	    agentctl_changes_host(args)) {
+		buf_append(&cmd, " --owner ", 9);
+		util_shell_quote(&cmd, a->owner);
 	}
 	st = ssh_exec(a->ssh, cmd.data, timeout_ms, &out, &eb, &res, err,
 	    errlen);

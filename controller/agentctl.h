@@ -55,6 +55,7 @@ enum agentctl_cmd {
 	AGENTCTL_KEYGEN,
 	AGENTCTL_AUTHORIZE,
 	AGENTCTL_DEAUTHORIZE,
+	AGENTCTL_LEASE,		/* lease take|renew|release|show */
 };
 
 struct agentctl_version {
@@ -180,6 +181,32 @@ struct agentctl_deauthorize {
 	char	tag[64];
 };
 
+/* A host lease as the agent reports it (PROTOCOL.md "Host lease"); times
+ * are the host's epoch seconds, hold_until -1 when null. */
+struct agentctl_lease_info {
+	char		owner[80];	/* the token */
+	char		host[80];	/* the owner's controller host name */
+	long long	pid;
+	char		run[80];
+	long long	since, renewed, ttl, expires, hold_until, until;
+	int		live;
+	char		message[256];	/* "leased by HOST pid ... expires" */
+};
+
+struct agentctl_lease {
+	char				action[16];	/* take, renew, ... */
+	long long			now;		/* the host's clock */
+	int				has_lease;	/* lease not null */
+	struct agentctl_lease_info	lease;
+	int				held;		/* show; else -1 */
+	int				renewed;	/* take; else -1 */
+	int				released, forced; /* release */
+	int				has_previous;
+	struct agentctl_lease_info	previous;	/* take, release */
+	char				restored[AGENTCTL_LIST_MAX][32];
+	size_t				nrestored;
+};
+
 /*
  * A decoded call.  has_result: the result line was decoded into u (also on
  * an `apply` mismatch, which still returns -1).  error_class/message: the
@@ -207,6 +234,7 @@ struct agentctl_reply {
 		struct agentctl_keygen		keygen;
 		struct agentctl_authorize	authorize;
 		struct agentctl_deauthorize	deauthorize;
+		struct agentctl_lease		lease;
 	} u;
 };
 
@@ -224,6 +252,18 @@ struct agentctl_deploy_info {
 };
 
 struct agentctl;
+
+/*
+ * The host lease token this handle passes as `--owner TOKEN` to every
+ * changing subcommand (apply, restore, confirm, serve, serve stop, iperf,
+ * scp, keygen, authorize, deauthorize); NULL or "" passes none.  Copied.
+ */
+void	agentctl_set_owner(struct agentctl *, const char *token);
+const char *agentctl_owner(const struct agentctl *);
+/* 1 when the subcommand args[0..] changes the host (the lease gates it). */
+int	agentctl_changes_host(const char *const *args);
+/* The agent binary on the host ("" before a deploy); borrowed. */
+const char *agentctl_path(const struct agentctl *);
 
 /* The sources compiled into labrat, with LABRAT_AGENT_HASH. */
 const struct agentctl_bundle *agentctl_builtin(void);

@@ -557,6 +557,52 @@ dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	    AGENTCTL_HOSTKEYS_MAX, "a key", &au->nhostkeys);
 }
 
+static void
+dec_lease_info(struct jctx *j, struct json_object *o, const char *key,
+    int *has, struct agentctl_lease_info *l)
+{
+	struct json_object	*v;
+	char			 p[32];
+
+	*has = 0;
+	if ((v = jtyped(j, o, "result", key, json_type_object, J_OPT)) ==
+	    NULL)
+		return;
+	snprintf(p, sizeof p, "result.%s", key);
+	jstr(j, v, p, "owner", 0, l->owner, sizeof l->owner);
+	jstr(j, v, p, "host", 0, l->host, sizeof l->host);
+	jint(j, v, p, "pid", 0, &l->pid);
+	jstr(j, v, p, "run", 0, l->run, sizeof l->run);
+	jint(j, v, p, "since", 0, &l->since);
+	jint(j, v, p, "renewed", 0, &l->renewed);
+	jint(j, v, p, "ttl", 0, &l->ttl);
+	jint(j, v, p, "expires", 0, &l->expires);
+	jint(j, v, p, "hold_until", J_NULL, &l->hold_until);
+	jint(j, v, p, "until", 0, &l->until);
+	jbool(j, v, p, "live", 0, &l->live);
+	jstr(j, v, p, "message", 0, l->message, sizeof l->message);
+	*has = !j->failed;
+}
+
+static void
+dec_lease(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_lease	*l = &r->u.lease;
+
+	jstr(j, o, "result", "action", 0, l->action, sizeof l->action);
+	jint(j, o, "result", "now", 0, &l->now);
+	dec_lease_info(j, o, "lease", &l->has_lease, &l->lease);
+	dec_lease_info(j, o, "previous", &l->has_previous, &l->previous);
+	jbool(j, o, "result", "held", J_OPT, &l->held);
+	jbool(j, o, "result", "renewed", J_OPT, &l->renewed);
+	jbool(j, o, "result", "released", J_OPT, &l->released);
+	jbool(j, o, "result", "forced", J_OPT, &l->forced);
+	if (strcmp(l->action, "take") == 0)
+		jstrlist(j, o, "restored", l->restored[0],
+		    sizeof l->restored[0], AGENTCTL_LIST_MAX,
+		    "an interface name", &l->nrestored);
+}
+
 /* The subcommands: their names and result decoders, by enum agentctl_cmd. */
 static const struct {
 	const char	*name;
@@ -575,6 +621,7 @@ static const struct {
 	[AGENTCTL_KEYGEN] = { "keygen", dec_keys },
 	[AGENTCTL_AUTHORIZE] = { "authorize", dec_keys },
 	[AGENTCTL_DEAUTHORIZE] = { "deauthorize", dec_keys },
+	[AGENTCTL_LEASE] = { "lease", dec_lease },
 };
 
 const char *

@@ -81,7 +81,8 @@ const struct cmd_entry cmd_compare_entry = {
 		{ "--knobs KEY", "Only the series of this knob combination "
 		    "(its key, as the report prints it)." },
 		{ "--metric METRIC", "The metric to compare (default: "
-		    "throughput_bps)." },
+		    "throughput_bps), in its direction: a drop of cpu_sender "
+		    "or retransmits is an improvement." },
 		{ "--width N", "Width of the plot, 20-400 columns (default: "
 		    "74)." },
 		{ NULL, NULL } },

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "hunt.h"
 #include "matrix.h"
 #include "util.h"
 
@@ -50,16 +51,27 @@ summary_plan(const struct config_plan *plan,
 	    inv != NULL ? inv->path : "");
 }
 
+/* The test's direction is settled first: an unknown one is an error. */
 static void
-summary_bisect_test(const struct config_bisect_test *t)
+summary_bisect_test(struct config_bisect_test *t, struct config_errors *errs)
 {
+	char	e[512], dir[64];
+
+	if (hunt_test_judging(t, e, sizeof e) == -1) {
+		config_errors_add(errs, t->path, NULL, "%s", e);
+		return;
+	}
+	dir[0] = '\0';
+	if (t->lower_is_better)
+		snprintf(dir, sizeof dir, " (lower is better)");
 	if (t->compare == CONFIG_BISECT_BASELINE)
 		printf("%s: bisect test ok: against the good revision, "
-		    "metric %s, threshold %g\n", t->path, t->metric,
+		    "metric %s%s, threshold %g\n", t->path, t->metric, dir,
 		    t->threshold);
 	else
-		printf("%s: bisect test ok: %s A/B, metric %s, threshold %g\n",
-		    t->path, knobs_names[t->ab_knob], t->metric, t->threshold);
+		printf("%s: bisect test ok: %s A/B, metric %s%s, threshold "
+		    "%g\n", t->path, knobs_names[t->ab_knob], t->metric, dir,
+		    t->threshold);
 }
 
 static void
@@ -110,7 +122,7 @@ check_file(const char *path, struct config_errors *errs)
 	case CONFIG_KIND_BISECT_TEST:
 		t = config_bisect_test_parse(path, text, len, errs);
 		if (t != NULL)
-			summary_bisect_test(t);
+			summary_bisect_test(t, errs);
 		config_bisect_test_free(t);
 		break;
 	case CONFIG_KIND_HISTORY:

@@ -176,12 +176,16 @@ help_exec(struct cmd_ctx *ctx)
 	snprintf(want, sizeof want, "%s%s%s", ctx->argv[a],
 	    a + 1 < ctx->argc ? " " : "", a + 1 < ctx->argc ?
 	    ctx->argv[a + 1] : "");
+	/* A command first ("hosts"), then a group ("lab"): a command may
+	 * have subcommands too ("hosts release"). */
 	for (i = 0; i < cmd_table_len; i++) {
-		e = cmd_table[i];
-		if (strcmp(e->name, want) == 0) {
-			cmd_help_print(e, stdout);
+		if (strcmp(cmd_table[i]->name, want) == 0) {
+			cmd_help_print(cmd_table[i], stdout);
 			return CMD_EXIT_OK;
 		}
+	}
+	for (i = 0; i < cmd_table_len; i++) {
+		e = cmd_table[i];
 		if (a + 1 == ctx->argc && help_in(e, want)) {
 			cmd_help_group(want, stdout);
 			return CMD_EXIT_OK;

@@ -8,15 +8,25 @@
  * the host's; where the inventory declares others, both are shown (a line
  * under the row, or declared_driver / declared_chip / mismatch in JSON).
  * A host that fails is shown with its error; then the exit status is 1.
+ * A host another controller holds (the agent's host lease) still shows its
+ * facts, read-only, with a line naming the holder: `labrat hosts` never
+ * takes the lease.
+ *
+ * labrat hosts release HOST --force [--inventory F]: the operator's way
+ * out of a lease whose controller is gone for good (agent `lease release
+ * --force`).
+ *
  * Host-reported strings were validated or neutralised by the decoder
  * (agentctl); errors are neutralised here once more before printing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "config.h"
 #include "host.h"
+#include "lab.h"
 #include "log.h"
 #include "util.h"
 
@@ -95,6 +105,13 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 			    nic->mtu < 0 ? "-" : mtu, tri(nic->tso), tools);
 			hosts_print_mismatch(h, &h->nics[k], nic);
 		}
+		if (!jobs[i].lease_ok)
+			printf("  %s: lease unknown: %s\n", h->name,
+			    jobs[i].lease_err);
+		else if (jobs[i].lease.has_lease)
+			printf("  %s: %s%s\n", h->name,
+			    jobs[i].lease.lease.message,
+			    jobs[i].lease.lease.live ? "" : " (expired)");
 	}
 }
 
@@ -158,4 +175,90 @@ const struct cmd_entry cmd_hosts_entry = {
 	.flags = CMD_SSH,
 	.formats = "text|json",
 	.exec = hosts_exec,
+};
+
+static int
+hosts_release_exec(struct cmd_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "inventory", required_argument, NULL, 'i' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct config_inventory		*inv;
+	struct config_errors		 errs;
+	const struct config_host	*h = NULL;
+	struct agentctl_lease		 l;
+	const char			*path = NULL, *name;
+	char				*deflt = NULL, err[1024];
+	size_t				 i;
+	int				 ch, force = 0;
+
+	optind = 1;
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
+		if (ch == 'i')
+			path = optarg;
+		else if (ch == 'f')
+			force = 1;
+		else
+			return CMD_EXIT_USAGE;
+	}
+	if (cmd_positionals(ctx, optind, 1, 1, "HOST") == -1)
+		return CMD_EXIT_USAGE;
+	name = ctx->argv[optind];
+	if (!force)
+		return cmd_usage_error(ctx, "--force missing: this removes "
+		    "another controller's lease");
+	if (path == NULL)	/* what `labrat lab up` wrote */
+		path = deflt = lab_inventory_path("lab");
+	config_errors_init(&errs);
+	inv = config_inventory_load(path, &errs);
+	if (inv == NULL)
+		cmd_config_errors(&errs);
+	config_errors_free(&errs);
+	if (inv == NULL) {
+		free(deflt);
+		return CMD_EXIT_USAGE;
+	}
+	for (i = 0; i < inv->nhosts && h == NULL; i++)
+		if (strcmp(inv->hosts[i].name, name) == 0)
+			h = &inv->hosts[i];
+	if (h == NULL) {
+		log_warnx("hosts release: %s: not a host of %s", name, path);
+		config_inventory_free(inv);
+		free(deflt);
+		return CMD_EXIT_USAGE;
+	}
+	free(deflt);
+	if (host_lease_force_release(h, NULL, &l, err, sizeof err) == -1) {
+		log_warnx("hosts release: %s", err);
+		config_inventory_free(inv);
+		return CMD_EXIT_FAIL;
+	}
+	if (l.released && l.has_previous)
+		printf("%s: released (was %s%s)\n", h->name,
+		    l.previous.message, l.previous.live ? "" : ", expired");
+	else
+		printf("%s: no lease held\n", h->name);
+	config_inventory_free(inv);
+	return CMD_EXIT_OK;
+}
+
+const struct cmd_entry cmd_hosts_release_entry = {
+	.name = "hosts release",
+	.args = "HOST --force [--inventory FILE]",
+	.summary = "Removes the host lease of HOST whoever holds it (the agent's "
+	    "`lease release --force`), for an operator whose controller died "
+	    "for good and left a lease it cannot wait out. It does not restore "
+	    "the host: the next controller to take the lease restores what the "
+	    "old one left applied.",
+	.options = (const struct cmd_option[]){
+		{ "--force", "Required: this takes a lease away from another "
+		    "controller." },
+		{ "--inventory FILE", "The inventory HOST is in (default: the "
+		    "simulated lab's, /run/labrat-lab/lab/inventory.json)." },
+		{ NULL, NULL } },
+	.flags = CMD_SSH,
+	.formats = NULL,
+	.exec = hosts_release_exec,
 };

@@ -1,6 +1,6 @@
 /*
  * cmd_report: `labrat report [RUN] [--baseline RUN | --no-baseline]
- * [--fail-on-regression]`.  Exit 0 when the report was written
+ * [--metric METRIC] [--fail-on-regression]`.  Exit 0 when the report was written
  * (regressions or not: the report is the product; CI reads the JUnit
  * failures or the JSON), 1 when the database or the run cannot be read,
  * 2 on bad usage.  --fail-on-regression makes a regression exit 1 too.
@@ -21,10 +21,11 @@ report_exec(struct cmd_ctx *ctx)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "no-baseline", no_argument, NULL, 'n' },
 		{ "fail-on-regression", no_argument, NULL, 'F' },
+		{ "metric", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum report_format	 fmt = REPORT_TEXT;
-	const char		*errstr;
+	const char		*errstr, *metric = NULL;
 	char			 err[1024];
 	long long		 run = 0, base = 0;
 	int			 ch, failreg = 0, nreg = 0, rc;
@@ -44,6 +45,9 @@ report_exec(struct cmd_ctx *ctx)
 		case 'F':
 			failreg = 1;
 			break;
+		case 'm':
+			metric = optarg;
+			break;
 		default:
 			return CMD_EXIT_USAGE;
 		}
@@ -57,7 +61,7 @@ report_exec(struct cmd_ctx *ctx)
 	if (report_format_parse(ctx->format, &fmt) == -1)
 		return cmd_usage_error(ctx, "--format %s: unknown to the "
 		    "report module", ctx->format);
-	rc = report_run(ctx->db, run, base, fmt, stdout, &nreg, err,
+	rc = report_run(ctx->db, run, base, metric, fmt, stdout, &nreg, err,
 	    sizeof err);
 	if (rc == -1) {
 		fprintf(stderr, "labrat report: %s\n", err);
@@ -68,7 +72,7 @@ report_exec(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.args = "[RUN] [--baseline RUN | --no-baseline] "
+	.args = "[RUN] [--baseline RUN | --no-baseline] [--metric METRIC] "
 	    "[--fail-on-regression]",
 	.summary = "Judges one run (default: the newest that is not a "
 	    "bisect step): regressions between knob combinations that "
@@ -79,6 +83,9 @@ const struct cmd_entry cmd_report_entry = {
 	.options = (const struct cmd_option[]){
 		{ "--baseline RUN", "Compare run over run against RUN." },
 		{ "--no-baseline", "No run-over-run comparison." },
+		{ "--metric METRIC", "The metric to judge (default: "
+		    "throughput_bps), in its direction: a drop of cpu_sender "
+		    "or retransmits is an improvement." },
 		{ "--fail-on-regression", "Exit 1 when a regression was "
 		    "found." },
 		{ NULL, NULL } },

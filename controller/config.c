@@ -447,7 +447,7 @@ const char *const config_keys_link[] = { "name", "client", "server", "nat",
 const char *const config_keys_endpoint[] = { "host", "if", "address", NULL };
 const char *const config_keys_plan[] = { "links", "knobs", "per_link",
 	"tso_on", "workloads", "repetitions", "timeouts", "retries", "stats",
-	NULL };
+	"metrics", NULL };
 const char *const config_keys_per_link_entry[] = { "knobs", NULL };
 const char *const config_keys_workload_iperf[] = { "tool", "len", "window",
 	"nodelay", "time", "parallel", "port", "links", NULL };
@@ -457,6 +457,7 @@ const char *const config_keys_timeouts[] = { "connect", "job", "settle_ms",
     NULL };
 const char *const config_keys_stats[] = { "alpha", "min_effect",
 	"min_samples", "max_samples", "collapse_factor", "adaptive", NULL };
+const char *const config_keys_metric[] = { "lower_is_better", NULL };
 
 static const struct {
 	const char		*name;
@@ -480,6 +481,7 @@ static const struct {
 	{ "workload_scp", config_keys_workload_scp },
 	{ "timeouts", config_keys_timeouts },
 	{ "stats", config_keys_stats },
+	{ "metric", config_keys_metric },
 };
 #define NSCHEMA_OBJECTS (sizeof schema_objects / sizeof schema_objects[0])
 

@@ -34,6 +34,7 @@
 #define CONFIG_ARG_MAX		1024	/* bytes of one template element */
 #define CONFIG_PATH_MAX		1024
 #define CONFIG_WORKLOADS_MAX	32
+#define CONFIG_METRICS_MAX	64	/* a plan's metric declarations */
 #define CONFIG_KNOB_VALUES_MAX	16	/* values in one knob list */
 #define CONFIG_ERRORS_MAX	200	/* further errors are counted only */
 
@@ -283,6 +284,12 @@ struct config_stats {
 	int	adaptive;		/* default true */
 };
 
+/* A plan's "metrics" entry: the direction of one metric. */
+struct config_metric {
+	char	*name;			/* like throughput_bps */
+	int	 lower_is_better;
+};
+
 struct config_plan {
 	char			*path;
 	/* The text parsed (heap), to store; NULL for a built plan
@@ -304,7 +311,17 @@ struct config_plan {
 	int			 settle_ms;
 	int			 retries;	/* default 2, 0..10 */
 	struct config_stats	 stats;
+	struct config_metric	*metrics;	/* "metrics", plan order */
+	size_t			 nmetrics;
 };
+
+/*
+ * The direction the plan declares for metric ("metrics": {"NAME":
+ * {"lower_is_better": true}}): 1 or 0, -1 when it declares none (the
+ * built-in direction applies, stats_metric_direction()).  plan may be NULL.
+ */
+int	config_plan_lower_is_better(const struct config_plan *,
+	    const char *metric);
 
 /*
  * Reads and validates a plan (read once: plan->text is the text parsed;
@@ -363,8 +380,13 @@ struct config_bisect_test {
 	 * exactly the same workloads; never has "links". */
 	struct config_workload		 workload;
 	char				*metric;	/* "throughput_bps" */
+	/* As the file says: 0 or 1, -1 when it does not say (the metric's
+	 * built-in direction, stats_metric_direction()). */
 	int				 lower_is_better;
-	double				 threshold;	/* default 0.9 */
+	/* Default 0.9, or 1.1 when lower is better (hunt_test_judging());
+	 * threshold_set: the file gives it. */
+	double				 threshold;
+	int				 threshold_set;
 	double				 alpha;		/* 0.05 */
 	int				 min_samples;	/* 5 */
 	int				 max_samples;	/* 20 */

@@ -184,13 +184,6 @@ bt_timeouts(struct config_walk *w, struct json_object *root,
 	    &t->power_timeout);
 }
 
-static int
-valid_metric(const char *s)
-{
-	return s[0] >= 'a' && s[0] <= 'z' && strlen(s) <= 63 &&
-	    config_all_in(s, CONFIG_LOWER CONFIG_DIGIT "_");
-}
-
 /* The workload, by the plan loader's own parser: paths are ours. */
 static void
 bt_workload(struct config_walk *w, struct json_object *root,
@@ -211,6 +204,7 @@ bt_workload(struct config_walk *w, struct json_object *root,
 static void
 bt_defaults(struct config_bisect_test *t)
 {
+	t->lower_is_better = -1;	/* the metric's own direction */
 	t->threshold = 0.9;
 	t->alpha = 0.05;
 	t->min_samples = 5;
@@ -256,14 +250,14 @@ config_bisect_test_parse(const char *path, const char *text, size_t len,
 		bt_workload(&w, root, t);
 		s = "throughput_bps";
 		if (config_get_str(&w, "", root, "metric", 0, 63, &s) == 1 &&
-		    !valid_metric(s))
+		    !config_valid_metric(s))
 			config_werr(&w, "metric", "\"%s\" is not a metric name "
 			    "like throughput_bps", s);
 		t->metric = xstrdup(s);
 		config_get_bool(&w, "", root, "lower_is_better",
 		    &t->lower_is_better);
-		config_get_num(&w, "", root, "threshold", 0, 1, 1e6,
-		    &t->threshold);
+		t->threshold_set = config_get_num(&w, "", root, "threshold",
+		    0, 1, 1e6, &t->threshold) == 1;
 		bt_sampling(&w, root, t);
 		bt_timeouts(&w, root, t);
 		config_get_int(&w, "", root, "retries", 0, 0, 10, &t->retries);
@@ -309,7 +303,7 @@ config_bisect_test_stand_in(const char *path, const char *metric,
 {
 	struct config_bisect_test	*t;
 
-	if (!valid_metric(metric)) {
+	if (!config_valid_metric(metric)) {
 		config_errors_add(errs, path, "metric", "\"%.80s\" is not a "
 		    "metric name like throughput_bps", metric);
 		return NULL;

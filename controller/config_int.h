@@ -87,6 +87,8 @@ void	config_workload_copy(struct config_workload *dst,
 void	config_workload_clear(struct config_workload *);
 
 int	config_all_in(const char *s, const char *set);
+/* A metric name: [a-z][a-z0-9_]{0,62}. */
+int	config_valid_metric(const char *);
 int	config_name_index(const char *const *names, const char *s);
 /* A JSON object from text (owned by the caller: json_object_put()). */
 struct json_object *config_parse_text(const char *file, const char *text,
@@ -103,7 +105,8 @@ extern const char *const config_keys_inventory[], *const config_keys_host[],
     *const config_keys_endpoint[], *const config_keys_plan[],
     *const config_keys_per_link_entry[],
     *const config_keys_workload_iperf[], *const config_keys_workload_scp[],
-    *const config_keys_timeouts[], *const config_keys_stats[];
+    *const config_keys_timeouts[], *const config_keys_stats[],
+    *const config_keys_metric[];
 extern const char *const config_os_names[], *const config_role_names[],
     *const config_kernel_names[], *const config_method_names[],
     *const config_tool_names[], *const config_tso_on_names[];

@@ -297,6 +297,71 @@ parse_per_link(struct config_walk *w, struct json_object *o,
 	}
 }
 
+int
+config_valid_metric(const char *s)
+{
+	return s[0] >= 'a' && s[0] <= 'z' && strlen(s) <= 63 &&
+	    config_all_in(s, CONFIG_LOWER CONFIG_DIGIT "_");
+}
+
+/*
+ * "metrics": {"NAME": {"lower_is_better": BOOL}}: the direction of a
+ * metric labrat does not know, or another one for a known metric.
+ */
+static void
+parse_metrics(struct config_walk *w, struct json_object *o,
+    struct config_plan *plan)
+{
+	struct json_object_iterator	 it, end;
+	struct json_object		*v;
+	struct config_metric		*m;
+	char				 p[CONFIG_PATHLEN];
+	const char			*name;
+
+	if (json_object_object_length(o) > CONFIG_METRICS_MAX) {
+		config_werr(w, "metrics", "more than %d metrics",
+		    CONFIG_METRICS_MAX);
+		return;
+	}
+	plan->metrics = xcalloc(CONFIG_METRICS_MAX, sizeof *plan->metrics);
+	it = json_object_iter_begin(o);
+	end = json_object_iter_end(o);
+	for (; !json_object_iter_equal(&it, &end);
+	    json_object_iter_next(&it)) {
+		name = json_object_iter_peek_name(&it);
+		v = json_object_iter_peek_value(&it);
+		config_path_key(p, "metrics", name);
+		if (!config_valid_metric(name)) {
+			config_werr(w, p, "\"%.80s\" is not a metric name like "
+			    "cpu_sender", name);
+			continue;
+		}
+		if (!config_want(w, p, v, json_type_object))
+			continue;
+		config_check_keys(w, p, v, config_keys_metric, NULL);
+		if (!json_object_object_get_ex(v, "lower_is_better", NULL)) {
+			config_werr(w, p, "lower_is_better is missing");
+			continue;
+		}
+		m = &plan->metrics[plan->nmetrics++];
+		m->name = xstrdup(name);
+		config_get_bool(w, p, v, "lower_is_better",
+		    &m->lower_is_better);
+	}
+}
+
+int
+config_plan_lower_is_better(const struct config_plan *plan,
+    const char *metric)
+{
+	size_t	i;
+
+	for (i = 0; plan != NULL && i < plan->nmetrics; i++)
+		if (strcmp(plan->metrics[i].name, metric) == 0)
+			return plan->metrics[i].lower_is_better;
+	return -1;
+}
+
 static void
 parse_plan_links(struct config_walk *w, struct json_object *root,
     struct config_plan *plan)
@@ -392,6 +457,8 @@ parse_plan(struct config_walk *w, struct json_object *root,
 	config_get_int(w, "", root, "retries", 0, 0, 10, &plan->retries);
 	if ((v = config_get_object(w, "", root, "stats", 0)) != NULL)
 		parse_stats(w, "stats", v, &plan->stats);
+	if ((v = config_get_object(w, "", root, "metrics", 0)) != NULL)
+		parse_metrics(w, v, plan);
 }
 
 void
@@ -537,6 +604,9 @@ config_plan_free(struct config_plan *plan)
 	for (i = 0; i < plan->nworkloads; i++)
 		config_workload_clear(&plan->workloads[i]);
 	free(plan->workloads);
+	for (i = 0; i < plan->nmetrics; i++)
+		free(plan->metrics[i].name);
+	free(plan->metrics);
 	free(plan->path);
 	free(plan->text);
 	free(plan);

@@ -128,6 +128,18 @@ put_plan(struct json_writer *w, const struct config_plan *plan)
 	json_kv_num(w, "collapse_factor", st->collapse_factor);
 	json_kv_bool(w, "adaptive", st->adaptive);
 	json_end_obj(w);
+	if (plan->nmetrics > 0) {
+		json_key(w, "metrics");
+		json_begin_obj(w);
+		for (i = 0; i < plan->nmetrics; i++) {
+			json_key(w, plan->metrics[i].name);
+			json_begin_obj(w);
+			json_kv_bool(w, "lower_is_better",
+			    plan->metrics[i].lower_is_better);
+			json_end_obj(w);
+		}
+		json_end_obj(w);
+	}
 	json_end_obj(w);
 }
 

@@ -78,6 +78,26 @@ detect_params_default(struct detect_params *p)
 	snprintf(p->metric, sizeof p->metric, "throughput_bps");
 }
 
+int
+detect_params_metric(struct detect_params *p, const char *metric,
+    int declared, char *err, size_t errlen)
+{
+	int	lower;
+
+	if (metric[0] == '\0' || strlen(metric) >= sizeof p->metric) {
+		util_seterr(err, errlen, "metric \"%.80s\": not a metric name",
+		    metric);
+		return -1;
+	}
+	if (stats_metric_direction(metric, declared, &lower, err,
+	    errlen) == -1)
+		return -1;
+	snprintf(p->metric, sizeof p->metric, "%s", metric);
+	p->stats.lower_is_better = lower;
+	p->metric_declared = declared >= 0;
+	return 0;
+}
+
 void
 detect_params_set(struct detect_params *p, double alpha, double min_effect,
     int min_samples, int max_samples, double collapse_factor, int adaptive)

@@ -62,11 +62,24 @@ struct detect_params {
 	int			adaptive;	/* verdicts at the adaptive alpha */
 	int			family;		/* split alpha over a family */
 	char			metric[STORE_NAME_MAX];	/* throughput_bps */
+	int			metric_declared; /* its direction: a plan's */
 	detect_links_fn		inventory_links;	/* NULL: unknown */
 };
 
-/* stats defaults, adaptive on, family correction on, throughput_bps. */
+/*
+ * stats defaults, adaptive on, family correction on, throughput_bps
+ * (higher is better).
+ */
 void	detect_params_default(struct detect_params *);
+/*
+ * The metric to judge and its direction: declared (0 or 1, a plan's
+ * "metrics" entry) when >= 0, else the built-in one of
+ * stats_metric_direction(); sets p->metric and p->stats.lower_is_better,
+ * so that a regression is a move to the metric's worse side.  0, or -1
+ * with err (not a metric name, or a direction nobody knows).
+ */
+int	detect_params_metric(struct detect_params *p, const char *metric,
+	    int declared, char *err, size_t errlen);
 /*
  * A plan's stats section (as the caller has it typed: alpha, min_effect,
  * min/max samples, collapse factor, adaptive) over p's values.

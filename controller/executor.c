@@ -192,8 +192,13 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	memset(&res, 0, sizeof res);
 	reason[0] = inforce[0] = '\0';
 	exec_lease(ex, l->client.host_index, l->server.host_index);
-	rc = exec_job_execute(w, job, &smp, &res, reason, sizeof reason, inforce,
-	    sizeof inforce);
+	/* The host leases outlast the job, or another controller's. */
+	if (exec_pool_keep(ex, l->client.host_index, l->server.host_index,
+	    ex->plan->job_timeout, reason, sizeof reason) == -1)
+		rc = EXEC_INFRA;
+	else
+		rc = exec_job_execute(w, job, &smp, &res, reason,
+		    sizeof reason, inforce, sizeof inforce);
 	exec_unlease(ex, l->client.host_index, l->server.host_index);
 	for (i = 0; i < smp.n; i++)
 		if (smp.v[i].interval == 0 &&
@@ -338,6 +343,12 @@ executor_make(const struct config_inventory *inv,
 			free(ex);
 			return NULL;
 		}
+	}
+	if (host_lease_id_init(&ex->lease_id, opts->lease_run, 0, err,
+	    errlen) == -1) {
+		free(ex->links);
+		free(ex);
+		return NULL;
 	}
 	pthread_mutex_init(&ex->mtx, NULL);
 	pthread_cond_init(&ex->cond, NULL);
@@ -560,8 +571,10 @@ executor_restore_all(const struct config_inventory *inv,
 	int			 n;
 
 	memset(&opts, 0, sizeof opts);
+	opts.lease_run = "restore";
 	/* Links the inventory does not know have no hosts to restore. */
-	ex = executor_make(inv, plan, &opts, 1, err, errlen);
+	if ((ex = executor_make(inv, plan, &opts, 1, err, errlen)) == NULL)
+		return (int)inv->nhosts;
 	ex->connect_timeout_s = connect_timeout_s;
 	n = executor_restore(ex, err, errlen);
 	executor_free(ex);

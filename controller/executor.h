@@ -49,6 +49,11 @@ struct executor_progress {
 struct executor_opts {
 	const char	*db_path;	/* every worker opens its own connection */
 	const char	*owner;		/* lease owner, e.g. "hostname:pid" */
+	/* The run as the host lease names it ("12", "bisect-3"; NULL:
+	 * "0"): every host is leased (host.h) from its first connection
+	 * until executor_free(), and fails to connect while another
+	 * controller holds it. */
+	const char	*lease_run;
 	/* Set (e.g. by a SIGINT handler) to stop: workers finish the step
 	 * they are in, restore their hosts and leave. */
 	volatile sig_atomic_t	*stop;
@@ -103,7 +108,8 @@ int	executor_drain(struct executor *, int64_t run_id,
  */
 int	executor_restore(struct executor *, char *err, size_t errlen);
 
-/* Closes every host session and frees; NULL is fine. */
+/* Gives back every host lease, closes every host session and frees; NULL
+ * is fine. */
 void	executor_free(struct executor *);
 
 struct host;

@@ -62,6 +62,7 @@ struct executor {
 	pthread_mutex_t			 mtx;
 	pthread_cond_t			 cond;
 	struct exec_host		*hosts;		/* inv->nhosts */
+	struct host_lease_id		 lease_id;	/* every host's */
 	/* The current drain. */
 	int64_t				 run_id;
 	struct executor_progress	 prog;
@@ -111,6 +112,11 @@ void	exec_pool_connect(struct executor *);
 /* Waits until hosts a and b are both free and takes them. */
 void	exec_lease(struct executor *, size_t a, size_t b);
 void	exec_unlease(struct executor *, size_t a, size_t b);
+/* With hosts a and b taken: renews their host leases when due, so that
+ * they last need_s more (a job's deadline).  0 or -1 with err (a lease
+ * lost to another controller, a host that does not answer). */
+int	exec_pool_keep(struct executor *, size_t a, size_t b, int need_s,
+	    char *err, size_t errlen);
 /* A live session with the agent deployed: opens one when there is none,
  * redeploys after the ssh module re-established it.  0 or -1. */
 int	exec_host_connect(struct executor *, struct exec_host *, char *err,

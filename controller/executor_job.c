@@ -194,13 +194,17 @@ iperf_samples(struct exec_samples *smp, const struct agentctl_iperf *ip)
 	if (ip->window_granted >= 0)
 		exec_samples_add(smp, "window_granted",
 		    (double)ip->window_granted, "B", 0);
-	exec_samples_add(smp, "cpu_user", ip->cpu_user, "%", 0);
-	exec_samples_add(smp, "cpu_sys", ip->cpu_sys, "%", 0);
-	exec_samples_add(smp, "cpu_idle", ip->cpu_idle, "%", 0);
+	/* The agent's iperf runs the client: CPU figures are the sender's
+	 * (stats_metric_find() knows every name written here). */
+	exec_samples_add(smp, "cpu_sender", ip->cpu_user + ip->cpu_sys, "%",
+	    0);
+	exec_samples_add(smp, "cpu_sender_user", ip->cpu_user, "%", 0);
+	exec_samples_add(smp, "cpu_sender_sys", ip->cpu_sys, "%", 0);
+	exec_samples_add(smp, "cpu_sender_idle", ip->cpu_idle, "%", 0);
 	for (i = 0; i < ip->nprocs; i++) {
 		char	m[64];
 
-		snprintf(m, sizeof m, "cpu_%s", ip->procs[i].name);
+		snprintf(m, sizeof m, "cpu_sender_%s", ip->procs[i].name);
 		exec_samples_add(smp, exec_samples_name(smp, m),
 		    ip->procs[i].cpu_percent, "%", 0);
 	}

@@ -41,8 +41,16 @@ exec_pool_free(struct executor *ex)
 
 	if (ex->hosts == NULL)
 		return;
-	for (i = 0; i < ex->inv->nhosts; i++)
+	for (i = 0; i < ex->inv->nhosts; i++) {
+		char e[1024];
+
+		/* The drain restored the host: the lease can go. */
+		if (ex->hosts[i].host != NULL &&
+		    host_lease_release(ex->hosts[i].host, e, sizeof e) == -1)
+			log_warnx("%s: lease release: %s",
+			    ex->hosts[i].cfg->name, e);
 		host_close(ex->hosts[i].host);
+	}
 	free(ex->hosts);
 	ex->hosts = NULL;
 }
@@ -141,6 +149,20 @@ exec_unlease(struct executor *ex, size_t a, size_t b)
 	pthread_mutex_unlock(&ex->mtx);
 }
 
+int
+exec_pool_keep(struct executor *ex, size_t a, size_t b, int need_s,
+    char *err, size_t errlen)
+{
+	struct exec_host	*h[2] = { &ex->hosts[a], &ex->hosts[b] };
+	int			 k;
+
+	for (k = 0; k < (a == b ? 1 : 2); k++)
+		if (h[k]->host != NULL && host_lease_keep(h[k]->host, need_s,
+		    err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
 static void
 exec_host_drop(struct exec_host *h)
 {
@@ -178,6 +200,7 @@ exec_host_connect(struct executor *ex, struct exec_host *h, char *err,
 	memset(&o, 0, sizeof o);
 	o.connect_timeout_ms = ex->connect_timeout_s * 1000;
 	o.deploy_timeout_ms = EXEC_DEPLOY_MS;
+	o.lease = &ex->lease_id;
 	return host_open(h->cfg, &o, &h->host, err, errlen);
 }
 

@@ -10,6 +10,7 @@
 #include "agentctl.h"
 #include "config.h"
 #include "host.h"
+#include "host_int.h"
 #include "log.h"
 #include "ssh.h"
 #include "util.h"
@@ -23,6 +24,7 @@ struct host {
 	int				 seen_reconnects; /* ssh_reconnects() */
 	unsigned			 generation;
 	struct agentctl_deploy_info	 deploy;
+	struct host_lease_state		 lease;
 };
 
 static void
@@ -46,7 +48,8 @@ host_connect(struct host *h, int timeout_ms, char *err, size_t errlen)
 	h->agent = agentctl_new(h->conn);
 	h->seen_reconnects = ssh_reconnects(h->conn);
 	h->generation++;
-	if (!h->opts.no_deploy && host_deploy(h, err, errlen) == -1) {
+	if (!h->opts.no_deploy && (host_deploy(h, err, errlen) == -1 ||
+	    host_lease_on_session(h, err, errlen) == -1)) {
 		host_drop(h);
 		return -1;
 	}
@@ -76,6 +79,7 @@ host_open(const struct config_host *cfg, const struct host_opts *opts,
 	h->tgt.known_hosts = cfg->ssh.known_hosts;
 	h->tgt.keepalive_s = h->opts.keepalive_s;
 	h->tgt.no_reconnect = h->opts.no_reconnect;
+	h->lease.id = h->opts.lease;
 	if (host_connect(h, 0, err, errlen) == -1) {
 		free(h);
 		return -1;
@@ -122,7 +126,8 @@ host_sync(struct host *h, int probe_ms, char *err, size_t errlen)
 	/* A new session: maybe a reboot, and the agent may be gone. */
 	h->seen_reconnects = ssh_reconnects(h->conn);
 	h->generation++;
-	if (!h->opts.no_deploy && host_deploy(h, err, errlen) == -1)
+	if (!h->opts.no_deploy && (host_deploy(h, err, errlen) == -1 ||
+	    host_lease_on_session(h, err, errlen) == -1))
 		return -1;
 	return 1;
 }
@@ -189,4 +194,16 @@ const struct agentctl_deploy_info *
 host_deploy_info(const struct host *h)
 {
 	return &h->deploy;
+}
+
+struct host_lease_state *
+host_lease_state(struct host *h)
+{
+	return &h->lease;
+}
+
+int
+host_lease_held(const struct host *h)
+{
+	return h->lease.held;
 }

@@ -15,6 +15,18 @@
  * Like an ssh_conn, a struct host is used by one thread at a time;
  * ssh_global_init() must have run before the first host_open().
  *
+ * The host lease (host_lease.c, PROTOCOL.md "Host lease"): a host opened
+ * with host_opts.lease takes the agent's lease on it right after the agent
+ * is deployed (and again on every new session: a reboot may have lost
+ * it), and its agent handle then passes `--owner TOKEN` on every changing
+ * subcommand, so the host refuses another controller's changes.  A host
+ * another controller holds fails to open with "em-a: leased by ctl2 pid
+ * 4711 run 12 since 06:41, expires 06:58".  The holder keeps it with
+ * host_lease_keep() and gives it back with host_lease_release();
+ * host_close() does not release it (a dropped session is reopened by the
+ * same owner).  Opened without a lease, a host is fine for read-only use
+ * (facts, lease show).
+ *
  * host_survey() (host_survey.c) does that for every host of an inventory
  * in parallel, one thread per host, and holds the inventory's declared
  * driver and chip against what each host reported (`labrat hosts`).
@@ -31,8 +43,32 @@
 
 #define HOST_CONNECT_MS		10000	/* one connect attempt */
 #define HOST_DEPLOY_MS		300000	/* upload + a slow host's cc */
+#define HOST_LEASE_TTL_S	300	/* default; env LABRAT_LEASE_TTL */
+#define HOST_LEASE_CALL_MS	60000	/* a take may restore interfaces */
 
 struct host;
+
+/*
+ * Who leases: one controller process and run.  token is
+ * "HOST:PID:RUN:START" (the agent's token alphabet, at most 64 bytes),
+ * host/pid/run name the holder in the agent's message.
+ */
+struct host_lease_id {
+	char	token[65];
+	char	host[65];
+	long	pid;
+	char	run[65];
+	int	ttl_s;
+};
+
+/*
+ * Fills id for this process and run (a label: a run id, "bisect-3"; made
+ * safe for the agent's alphabet).  ttl_s 0 takes LABRAT_LEASE_TTL from
+ * the environment when set (1..86400, e.g. a test's short lease), else
+ * HOST_LEASE_TTL_S.  0, or -1 with err (a bad LABRAT_LEASE_TTL).
+ */
+int	host_lease_id_init(struct host_lease_id *, const char *run, int ttl_s,
+	    char *err, size_t errlen);
 
 /* How to reach and prepare a host; zeroes take the defaults. */
 struct host_opts {
@@ -41,6 +77,9 @@ struct host_opts {
 	int	keepalive_s;		/* 0 = ssh's default; < 0 disables */
 	int	no_reconnect;		/* the session never revives itself */
 	int	no_deploy;		/* connect only; host_deploy() later */
+	/* Take the host lease as this id (borrowed: it must outlive the
+	 * host); NULL opens the host without one (read-only use). */
+	const struct host_lease_id *lease;
 };
 
 /*
@@ -103,6 +142,77 @@ unsigned	 host_generation(const struct host *);
 /* How the last deploy went (zeroes before the first). */
 const struct agentctl_deploy_info *host_deploy_info(const struct host *);
 
+/* ---- the host lease (host_lease.c) -------------------------------------- */
+
+/* 1 while this host holds its lease (taken, not lost or released). */
+int	host_lease_held(const struct host *);
+
+/*
+ * Renews the lease when it is due: less than two thirds of its ttl left,
+ * or less than need_s (the next step's deadline, e.g. a job's timeout)
+ * plus a margin; a need_s beyond the ttl is covered with --extend.
+ * Without a lease (opened without one) a no-op.  0, or -1 with err (the
+ * lease was lost: another owner holds it, or the host cannot be reached).
+ */
+int	host_lease_keep(struct host *, int need_s, char *err, size_t errlen);
+/* Renews now; extend_s > 0 makes it last at least that long (`--extend`:
+ * before a reboot).  0 or -1 with err. */
+int	host_lease_renew(struct host *, int extend_s, char *err,
+	    size_t errlen);
+/* Gives the lease back (the owner restored first); a no-op when not held.
+ * 0 or -1 with err. */
+int	host_lease_release(struct host *, char *err, size_t errlen);
+
+/*
+ * The shell command that renews the lease for extend_s seconds, to put
+ * before a reboot command with "&&" so that only the holder reboots and
+ * the lease covers the reboot: into buf, "" when the host has no lease.
+ * 0, or -1 with err (buf too small, no agent).
+ */
+int	host_lease_gate_command(struct host *, int extend_s, char *buf,
+	    size_t len, char *err, size_t errlen);
+
+/*
+ * 1 when err, from host_open() or host_sync() of a host opened with a
+ * lease, says another controller holds the host ("em-a: leased by ..."):
+ * the caller must not reach the host by other means either.
+ */
+int	host_lease_refused(const char *err);
+
+/* What a lease says about its owner (host_lease_owner()). */
+enum host_lease_owner {
+	HOST_LEASE_FREE = 0,	/* nobody holds the host */
+	HOST_LEASE_EXPIRED,	/* a lease past its expiry: takeable */
+	HOST_LEASE_DEAD,	/* live, but its owner ran on this machine and
+				 * its process is gone: it will expire */
+	HOST_LEASE_LIVE,	/* live and its owner may well be running */
+};
+
+/*
+ * `lease show` (read-only, no lease needed) into *out, which the caller
+ * owns (no heap).  0 or -1 with err.
+ */
+int	host_lease_show(struct host *, struct agentctl_lease *out, char *err,
+	    size_t errlen);
+/*
+ * Pure: what the lease of a `lease show` reply says about its owner.
+ * DEAD is only decided for an owner on this machine (its host name is
+ * ours and kill(pid, 0) says the process is gone); an owner elsewhere is
+ * LIVE until the lease expires.
+ */
+enum host_lease_owner host_lease_owner(const struct agentctl_lease *show);
+const char *host_lease_owner_name(enum host_lease_owner);
+
+/*
+ * The operator's `labrat hosts release HOST --force`: connects to cfg
+ * (opts as host_open(), its lease ignored), deploys the agent and runs
+ * `lease release --force`.  *out gets the agent's answer (previous: the
+ * lease removed, if any).  0 or -1 with err.
+ */
+int	host_lease_force_release(const struct config_host *cfg,
+	    const struct host_opts *opts, struct agentctl_lease *out,
+	    char *err, size_t errlen);
+
 /* ---- surveying an inventory (host_survey.c) ---------------------------- */
 
 /* One host of a survey. */
@@ -114,6 +224,10 @@ struct host_survey {
 	/* u.facts: the host's physical NICs, then each inventory NIC the
 	 * host left out (asked for by name) */
 	struct agentctl_reply		 facts;
+	/* `lease show`: lease_ok 0 when it could not be read (lease_err) */
+	int				 lease_ok;
+	struct agentctl_lease		 lease;
+	char				 lease_err[256];
 };
 
 /*
@@ -128,7 +242,8 @@ size_t	host_survey(const struct config_inventory *inv,
 void	host_survey_free(struct host_survey *, size_t n);
 /*
  * The n results as `labrat hosts --format json` prints them: {"hosts":
- * [...]} with each host's agent deploy and facts, each NIC with the
+ * [...]} with each host's agent deploy, lease (null when free) and facts,
+ * each NIC with the
  * inventory's declared_driver / declared_chip and mismatch; unknown
  * values null.  0 or -1 with err (the writer failed).
  */

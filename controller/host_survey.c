@@ -88,6 +88,10 @@ survey_worker(void *arg)
 	if (host_facts(h, NULL, SURVEY_FACTS_MS, &j->facts, j->err,
 	    sizeof j->err) == 0 && survey_more_nics(j, h) == 0)
 		j->ok = 1;
+	/* Read-only: who holds the host, if anyone (never taken here). */
+	if (j->ok)
+		j->lease_ok = host_lease_show(h, &j->lease, j->lease_err,
+		    sizeof j->lease_err) == 0;
 	host_close(h);
 	return NULL;
 }
@@ -220,6 +224,35 @@ survey_json_facts(struct json_writer *w, const struct config_host *h,
 	json_end_obj(w);
 }
 
+/* "lease": the live or expired lease a host reports, null when free. */
+static void
+survey_json_lease(struct json_writer *w, const struct host_survey *j)
+{
+	const struct agentctl_lease_info *l = &j->lease.lease;
+
+	if (!j->lease_ok) {
+		json_kv_null(w, "lease");
+		survey_kv(w, "lease_error", j->lease_err);
+		return;
+	}
+	if (!j->lease.has_lease) {
+		json_kv_null(w, "lease");
+		return;
+	}
+	json_key(w, "lease");
+	json_begin_obj(w);
+	survey_kv(w, "owner", l->owner);
+	survey_kv(w, "host", l->host);
+	json_kv_int(w, "pid", l->pid);
+	survey_kv(w, "run", l->run);
+	json_kv_int(w, "since", l->since);
+	json_kv_int(w, "expires", l->expires);
+	json_kv_int(w, "until", l->until);
+	json_kv_bool(w, "live", l->live);
+	survey_kv(w, "message", l->message);
+	json_end_obj(w);
+}
+
 int
 host_survey_json(const struct host_survey *jobs, size_t n, FILE *fp,
     char *err, size_t errlen)
@@ -246,6 +279,7 @@ host_survey_json(const struct host_survey *jobs, size_t n, FILE *fp,
 		json_kv_bool(w, "built", jobs[i].deploy.built);
 		json_kv_int(w, "ms", jobs[i].deploy.ms);
 		json_end_obj(w);
+		survey_json_lease(w, &jobs[i]);
 		json_key(w, "facts");
 		json_begin_obj(w);
 		survey_json_facts(w, jobs[i].host, &jobs[i].facts.u.facts);

@@ -144,6 +144,24 @@ sess_inventory(const struct store_bisect *row, struct config_errors *errs)
 	return config_inventory_load(row->inventory_path, errs);
 }
 
+int
+hunt_test_judging(struct config_bisect_test *t, char *err, size_t errlen)
+{
+	int	lower;
+
+	if (stats_metric_direction(t->metric, t->lower_is_better, &lower,
+	    NULL, 0) == -1) {
+		util_seterr(err, errlen, "metric: \"%s\" has no known direction "
+		    "(not a metric labrat stores): set \"lower_is_better\"",
+		    t->metric);
+		return -1;
+	}
+	t->lower_is_better = lower;
+	if (!t->threshold_set)
+		t->threshold = lower ? 1.1 : 0.9;
+	return 0;
+}
+
 /* The judging parameters of the test. */
 static void
 sess_bisect_test(struct hunt_sess *s)
@@ -213,6 +231,15 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 		return -2;
 	}
 	config_errors_free(&errs);
+	if (hunt_test_judging(s->v.test, e, sizeof e) == -1) {
+		/* A stand-in only shows the steps: say ">=" as before. */
+		if (!s->v.test_missing) {
+			util_seterr(err, errlen, "bisect %lld: %s",
+			    (long long)s->v.row.id, e);
+			return -2;
+		}
+		s->v.test->lower_is_better = 0;
+	}
 	s->plan_text = config_plan_json(s->plan);
 	s->link = readonly ? NULL : config_inventory_link(s->inv,
 	    s->v.row.link);
@@ -551,6 +578,10 @@ create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
 		goto out;
 	}
 	config_errors_free(&errs);
+	if (hunt_test_judging(t, e, sizeof e) == -1) {
+		util_seterr(err, errlen, "%s: %s", rq->test, e);
+		goto out;
+	}
 	if (config_inventory_link(inv, rq->link) == NULL)
 		util_seterr(err, errlen, "%s: no link %s", rq->inventory,
 		    rq->link);

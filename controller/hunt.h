@@ -28,6 +28,17 @@
 #include "kernel.h"
 #include "store.h"
 
+/*
+ * Settles how test t judges: its lower_is_better when the file gives one,
+ * else the metric's built-in direction (stats_metric_direction()); its
+ * threshold when given, else 0.9 (higher is better: 10 % lower is bad) or
+ * 1.1 (lower is better: 10 % higher is bad).  Afterwards t->lower_is_better
+ * is 0 or 1.  0, or -1 with err ("metric: ...", the key, not the file)
+ * when the metric's direction is unknown and the file declares none.
+ */
+int	hunt_test_judging(struct config_bisect_test *t, char *err,
+	    size_t errlen);
+
 /* What hunt_start() and hunt_resume() end with. */
 enum hunt_status {
 	HUNT_FOUND = 0,		/* culprit exact (stored "done") */

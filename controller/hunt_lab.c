@@ -53,6 +53,7 @@ lab_executor(struct hunt_lab_state *ls, const struct hunt_lab *lab,
 	memset(&ls->eo, 0, sizeof ls->eo);
 	ls->eo.db_path = lab->db_path;
 	ls->eo.owner = lab->owner;
+	ls->eo.lease_run = "bisect";	/* the hosts stay leased all along */
 	ls->eo.stop = lab->stop;
 	ls->ex = executor_new(lab->inv, lab->plan, &ls->eo, err, errlen);
 	return ls->ex;
@@ -119,9 +120,15 @@ lab_install(void *arg, const struct hunt_lab *lab, const char *rev,
 			in[i].rc = -1;
 		else if (in[i].host->kernel.type != CONFIG_KERNEL_NONE &&
 		    (li[i].host = executor_host(ex, in[i].host, e,
-		    sizeof e)) == NULL)
-			log_debug("%s: %s; installing on a connection of its "
-			    "own", in[i].host->name, e);
+		    sizeof e)) == NULL) {
+			/* Another controller's host: not by other means. */
+			if (host_lease_refused(e)) {
+				in[i].rc = -1;
+				snprintf(in[i].err, sizeof in[i].err, "%s", e);
+			} else
+				log_debug("%s: %s; installing on a connection "
+				    "of its own", in[i].host->name, e);
+		}
 	}
 	for (i = 0; i < 2; i++) {
 		if (in[i].rc == -1 || (i == 1 && li[1].host != NULL &&

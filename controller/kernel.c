@@ -314,6 +314,12 @@ reboot_host(const struct config_host *h, const char *rev,
 	else if ((cmd = kernel_template_command(&h->kernel.reboot, rev,
 	    h->name, err, errlen)) == NULL)
 		return -1;
+	if (io->reboot_gate != NULL && io->reboot_gate[0] != '\0') {
+		char *gated = xasprintf("%s && %s", io->reboot_gate, cmd);
+
+		free(cmd);
+		cmd = gated;
+	}
 	buf_init(&out, KERNEL_OUT_MAX);
 	/* A session that drops under a reboot is what we asked for. */
 	if (run(io, h, "reboot", cmd, DEF(o->connect_timeout_s, 10) * 1000,
@@ -630,6 +636,29 @@ kssh_now(void *arg)
 	return util_now_ms();
 }
 
+/*
+ * A leased session: the lease must outlast the install, the reboot and a
+ * power cycle (a lease that ran out would let another controller take
+ * the host in the middle); gate gets the reboot command's renew.
+ */
+static int
+kssh_lease(struct kssh *k, const struct kernel_opts *o, char *gate,
+    size_t len, char *err, size_t errlen)
+{
+	int	reboot_s = DEF(o->down_timeout_s, 120) +
+		    2 * DEF(o->boot_timeout_s, 300) +
+		    DEF(o->power_timeout_s, 60) + 60;
+
+	gate[0] = '\0';
+	if (k->host == NULL || !host_lease_held(k->host))
+		return 0;
+	if (host_lease_renew(k->host, DEF(o->install_timeout_s, 7200) +
+	    reboot_s, err, errlen) == -1)
+		return -1;
+	return host_lease_gate_command(k->host, reboot_s, gate, len, err,
+	    errlen);
+}
+
 /* kernel_switch() through k, then the agent; k->host is not closed. */
 static int
 kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
@@ -637,7 +666,7 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 {
 	const struct config_host	*h = k->h;
 	struct kernel_io		 io;
-	char				 e[1024];
+	char				 e[1024], gate[1024];
 
 	memset(res, 0, sizeof *res);
 	if (check_rev(h, rev, err, errlen) == -1)
@@ -657,6 +686,9 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 		    h->name, rev, e);
 		return -1;
 	}
+	if (kssh_lease(k, o, gate, sizeof gate, err, errlen) == -1)
+		return -1;
+	io.reboot_gate = gate;
 	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
 		return -1;
 	if (res->result != KERNEL_OK || k->host == NULL ||

@@ -84,6 +84,10 @@ struct kernel_io {
 	int	(*power)(void *arg, char *err, size_t errlen);
 	void	(*sleep_ms)(void *arg, int ms);
 	int64_t	(*now_ms)(void *arg);
+	/* NULL or a shell command the reboot command runs after, with
+	 * "&&": the host lease's renew --extend (host_lease_gate_command()),
+	 * so only the lease's holder reboots and the lease covers it. */
+	const char *reboot_gate;
 };
 
 /*
@@ -108,7 +112,11 @@ int	kernel_install_host(const struct config_host *h, const char *rev,
 struct host;
 /*
  * kernel_install_host() on a session the caller holds (an executor's, so
- * that its measurements after the reboot need no new handshake): the
+ * that its measurements after the reboot need no new handshake).  When the
+ * session holds the host lease, the lease is extended (--extend) over
+ * install, down, boot (twice) and power-cycle timeouts before the install
+ * and again, as the reboot command's gate, over the rest; the
+ * new system's session takes it again (a fresh /var loses it).  The
  * install runs on it, the old system's death shows as the session being
  * re-established, the new system's session replaces it (host_reconnect()
  * or the probe's revival; the agent is deployed with it, as the host's

@@ -26,6 +26,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_db_migrate_entry,
 	&cmd_db_check_entry,
 	&cmd_db_path_entry,
+	&cmd_hosts_release_entry,	/* before "hosts": matched first */
 	&cmd_hosts_entry,
 	&cmd_run_entry,
 	&cmd_report_entry,

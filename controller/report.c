@@ -28,12 +28,34 @@ report_format_parse(const char *s, enum report_format *f)
 	return -1;
 }
 
+int
+report_is_throughput(const struct store_series *s)
+{
+	return strcmp(s->unit, "bit/s") == 0 ||
+	    strcmp(s->metric, "throughput_bps") == 0;
+}
+
+const char *
+report_metric_desc(const struct detect_params *p, char *buf, size_t len)
+{
+	const struct stats_metric	*m = stats_metric_find(p->metric);
+
+	if (m == NULL || p->metric_declared)
+		snprintf(buf, len, "%s: %s as the run's plan declares",
+		    p->metric, stats_direction_name(p->stats.lower_is_better));
+	else
+		snprintf(buf, len, "%s: %s%s%s; %s", p->metric, m->what,
+		    m->host != NULL ? ", measured on the " : "",
+		    m->host != NULL ? m->host : "",
+		    stats_direction_name(p->stats.lower_is_better));
+	return buf;
+}
+
 /* Display scale of a series: Mbit/s for bit/s, else as stored. */
 double
 report_scale(const struct store_series *s, const char **unit)
 {
-	if (strcmp(s->unit, "bit/s") == 0 ||
-	    strcmp(s->metric, "throughput_bps") == 0) {
+	if (report_is_throughput(s)) {
 		*unit = "Mbit/s";
 		return 1e6;
 	}
@@ -77,26 +99,34 @@ report_cmp_name(const struct detect_result *res, const struct detect_cmp *c,
 	return buf;
 }
 
-/* "17.9 % slower", "~95x slower", "no change", "inconclusive". */
+/*
+ * "17.9 % slower", "~95x slower", "55.0 % lower cpu_sender" (a metric
+ * other than throughput is named: "lower" alone would not say of what),
+ * "no change", "inconclusive".  Whether that is the regression is the
+ * verdict's business, by the metric's direction.
+ */
 const char *
 report_effect(const struct detect_cmp *c, const struct store_series *s,
     char *buf, size_t len)
 {
 	const struct stats_verdict *v = &c->v;
-	const char	*down, *up, *unit;
-	int		 tp = report_scale(s, &unit) > 1.0;
+	const char	*down, *up, *sp;
+	int		 tp = report_is_throughput(s);
 
 	down = tp ? "slower" : "lower";
 	up = tp ? "faster" : "higher";
+	sp = tp ? "" : " ";
 	if (!detect_flagged(c))
 		snprintf(buf, len, "%s", stats_verdict_name(v->verdict));
 	else if (v->collapse && v->ratio > 0 && v->ratio < 1)
-		snprintf(buf, len, "~%.0fx %s", 1.0 / v->ratio, down);
+		snprintf(buf, len, "~%.0fx %s%s%s", 1.0 / v->ratio, down, sp,
+		    tp ? "" : s->metric);
 	else if (v->collapse)
-		snprintf(buf, len, "~%.0fx %s", v->ratio, up);
+		snprintf(buf, len, "~%.0fx %s%s%s", v->ratio, up, sp,
+		    tp ? "" : s->metric);
 	else
-		snprintf(buf, len, "%.1f %% %s", fabs(v->effect) * 100.0,
-		    v->effect < 0 ? down : up);
+		snprintf(buf, len, "%.1f %% %s%s%s", fabs(v->effect) * 100.0,
+		    v->effect < 0 ? down : up, sp, tp ? "" : s->metric);
 	return buf;
 }
 
@@ -135,7 +165,7 @@ report_trigger_text(const struct detect_result *res,
 	const struct store_series	*w = &res->series[t->worse];
 	const struct store_series	*a = &res->series[h->sa];
 	struct buf	 b;
-	char		 v[16], eff[64], ev[160];
+	char		 v[16], eff[128], ev[160];
 	int		 k, with = 0, n;
 	size_t		 i;
 
@@ -150,9 +180,11 @@ report_trigger_text(const struct detect_result *res,
 		    detect_knob_label(k), detect_knob_value(&w->knobs, k, v,
 		    sizeof v));
 	}
-	buf_printf(&b, " is %s than %s %s (%s)", report_effect(h, w, eff,
-	    sizeof eff), detect_knob_label(h->knob), detect_knob_value(
-	    &a->knobs, h->knob, v, sizeof v), evidence(res, h, ev, sizeof ev));
+	/* "is 17.9 % slower than", "has 55.0 % higher cpu_sender than" */
+	buf_printf(&b, " %s %s than %s %s (%s)", report_is_throughput(w) ?
+	    "is" : "has", report_effect(h, w, eff, sizeof eff),
+	    detect_knob_label(h->knob), detect_knob_value(&a->knobs, h->knob,
+	    v, sizeof v), evidence(res, h, ev, sizeof ev));
 	if (with == 0 && t->contexts > 1)
 		buf_printf(&b, "; the same in %zu combinations", t->contexts);
 	for (i = 0; with > 0 && i < KNOB_COUNT; i++) {
@@ -191,7 +223,7 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 {
 	const struct detect_params *p = &res->params;
 	struct store_run	run;
-	char			when[32], err[256], *note = NULL;
+	char			when[32], err[256], desc[256], *note = NULL;
 	time_t			t;
 	struct tm		tm;
 
@@ -207,7 +239,8 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 		run.note = NULL;
 		store_run_free(&run);
 	}
-	fprintf(fp, ", metric %s\n", p->metric);
+	fprintf(fp, ", metric %s\n", report_metric_desc(p, desc,
+	    sizeof desc));
 	if (note != NULL)
 		fprintf(fp, "note: %s\n", note);
 	free(note);
@@ -310,7 +343,7 @@ text_baseline(const struct detect_result *res, FILE *fp)
 	const struct detect_cmp	*c;
 	const struct store_series *b;
 	struct report_table	 t;
-	char			 ra[256], rb[256], eff[64], p[32], r[32];
+	char			 ra[256], rb[256], eff[128], p[32], r[32];
 	char			 ev[96];
 	size_t			 i, nflag = 0, nmove = 0;
 
@@ -541,8 +574,8 @@ count_regressions(const struct detect_result *res)
 
 int
 report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
-    enum report_format f, FILE *fp, int *regressions, char *err,
-    size_t errlen)
+    const char *metric, enum report_format f, FILE *fp, int *regressions,
+    char *err, size_t errlen)
 {
 	struct store		*st = NULL;
 	struct detect_params	 p;
@@ -553,7 +586,7 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
 	if (resolve_run(st, &run_id, err, errlen) == -1 ||
-	    report_params_run(st, run_id, &p, err, errlen) == -1 ||
+	    report_params_run(st, run_id, metric, &p, err, errlen) == -1 ||
 	    detect_run(st, run_id, &p, &res, err, errlen) == -1)
 		goto fail;
 	if (baseline_run >= 0 && detect_baseline(st, baseline_run, &res, err,
@@ -580,7 +613,7 @@ compare_one(const struct detect_result *res, const struct detect_cmp *c,
 	const struct store_series *b = &res->series[c->sb];
 	const char	*unit;
 	double		 sc = report_scale(b, &unit), *va, *vb;
-	char		*out, err[256], eff[64], p[32];
+	char		*out, err[256], eff[128], p[32];
 	size_t		 i;
 
 	fprintf(fp, "== %s %s %s (%s) ==\nx run %lld (%s)\n+ run %lld "
@@ -637,7 +670,7 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	struct detect_result	 res;
 	struct report_table	 t;
 	size_t			 i, n = 0, k[4] = { 0, 0, 0, 0 };
-	char			 eff[64], pv[32], line[160];
+	char			 eff[128], pv[32], line[256];
 	int			 rc = -1;
 
 	*regressions = 0;
@@ -646,13 +679,13 @@ report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 		return -1;
 	if (resolve_run(st, &run_a, err, errlen) == -1 ||
 	    resolve_run(st, &run_b, err, errlen) == -1 ||
-	    report_params_run(st, run_b, &p, err, errlen) == -1)
+	    report_params_run(st, run_b, o->metric, &p, err, errlen) == -1)
 		goto fail;
-	if (o->metric != NULL)
-		snprintf(p.metric, sizeof p.metric, "%s", o->metric);
 	if (detect_run(st, run_b, &p, &res, err, errlen) == -1 ||
 	    detect_baseline(st, run_a, &res, err, errlen) == -1)
 		goto fail;
+	fprintf(fp, "metric %s\n\n", report_metric_desc(&p, line,
+	    sizeof line));
 	for (i = 0; i < res.nrcmps; i++)
 		if (compare_selected(&res, &res.rcmps[i], o)) {
 			compare_one(&res, &res.rcmps[i], o->width > 0 ?

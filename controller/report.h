@@ -46,7 +46,9 @@ int	report_write(struct store *st, const struct detect_result *res,
 	    enum report_format, FILE *fp, char *err, size_t errlen);
 
 /*
- * The whole `labrat report`: opens db_path read-only, run_id 0 = the
+ * The whole `labrat report` of one metric (NULL = throughput_bps; its
+ * direction decides which change is a regression): opens db_path
+ * read-only, run_id 0 = the
  * newest run that is not a bisect step, baseline_run 0 = the newest
  * earlier done run on the same host pairs that is not a bisect step
  * either, -1 = no run over run; detects and writes.  *regressions
@@ -54,17 +56,20 @@ int	report_write(struct store *st, const struct detect_result *res,
  * run over run).  0 or -1 with err.
  */
 int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
-	    enum report_format, FILE *fp, int *regressions, char *err,
-	    size_t errlen);
+	    const char *metric, enum report_format, FILE *fp,
+	    int *regressions, char *err, size_t errlen);
 
 /*
  * The detect parameters run_id was measured with (report_params.c): the
  * stats section of the plan text it stored, or the defaults when it
- * stored none or one that no longer parses (logged), and a
+ * stored none or one that no longer parses (logged), metric (NULL =
+ * throughput_bps) with the direction the plan declares for it in
+ * "metrics", else its built-in one (detect_params_metric()), and a
  * p->inventory_links that reads the links of the inventory it stored.
- * 0 or -1 with err (no such run, store error).
+ * 0 or -1 with err (no such run, store error, a metric whose direction
+ * nobody knows).
  */
-int	report_params_run(struct store *, int64_t run_id,
+int	report_params_run(struct store *, int64_t run_id, const char *metric,
 	    struct detect_params *p, char *err, size_t errlen);
 
 /*

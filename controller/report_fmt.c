@@ -133,6 +133,9 @@ report_json(struct store *st, const struct detect_result *res, FILE *fp,
 	json_begin_obj(w);
 	json_kv_int(w, "run", res->run_id);
 	json_kv_str(w, "metric", p->metric);
+	json_kv_bool(w, "lower_is_better", p->stats.lower_is_better);
+	json_kv_str(w, "metric_host", stats_metric_find(p->metric) != NULL &&
+	    !p->metric_declared ? stats_metric_find(p->metric)->host : NULL);
 	json_key(w, "stats");
 	json_begin_obj(w);
 	json_kv_num(w, "alpha", p->stats.alpha);
@@ -333,7 +336,7 @@ junit_case(const struct detect_result *res, const struct detect_cmp *c,
     FILE *fp)
 {
 	const struct store_series *b = &res->series[c->sb];
-	char	name[256], msg[256], eff[64], p[32];
+	char	name[256], msg[256], eff[128], p[32];
 
 	fputs("    <testcase classname=\"labrat.", fp);
 	xml_str(fp, b->link);
@@ -381,7 +384,7 @@ junit_suite(const struct detect_result *res, const char *name,
 int
 report_junit(const struct detect_result *res, FILE *fp)
 {
-	char	name[128];
+	char	name[256];
 	size_t	i, fail = 0;
 
 	for (i = 0; i < res->ncmps; i++)
@@ -392,12 +395,17 @@ report_junit(const struct detect_result *res, FILE *fp)
 	    "<testsuites name=\"labrat run %lld\" tests=\"%zu\" "
 	    "failures=\"%zu\">\n", (long long)res->run_id,
 	    res->ncmps + res->nrcmps, fail);
-	snprintf(name, sizeof name, "run %lld: knob comparisons",
-	    (long long)res->run_id);
+	/* The metric and its direction name each suite: which way is a
+	 * failure is not the same for CPU as for throughput. */
+	snprintf(name, sizeof name, "run %lld: knob comparisons of %s (%s)",
+	    (long long)res->run_id, res->params.metric,
+	    stats_direction_name(res->params.stats.lower_is_better));
 	junit_suite(res, name, res->cmps, res->ncmps, fp);
 	if (res->baseline_run > 0) {
-		snprintf(name, sizeof name, "run %lld against run %lld",
-		    (long long)res->run_id, (long long)res->baseline_run);
+		snprintf(name, sizeof name, "run %lld against run %lld: %s "
+		    "(%s)", (long long)res->run_id,
+		    (long long)res->baseline_run, res->params.metric,
+		    stats_direction_name(res->params.stats.lower_is_better));
 		junit_suite(res, name, res->rcmps, res->nrcmps, fp);
 	}
 	fputs("</testsuites>\n", fp);

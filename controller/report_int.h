@@ -18,6 +18,12 @@ const char *report_cmp_name(const struct detect_result *,
 	    const struct detect_cmp *, char *buf, size_t len);
 const char *report_effect(const struct detect_cmp *,
 	    const struct store_series *, char *buf, size_t len);
+/* "cpu_sender: busy CPU (user + system), %, measured on the sender; lower
+ * is better": what the report judges and which way. */
+const char *report_metric_desc(const struct detect_params *, char *buf,
+	    size_t len);
+/* 1 when the metric is throughput (shown in Mbit/s, "slower"). */
+int	 report_is_throughput(const struct store_series *);
 int	report_json(struct store *, const struct detect_result *, FILE *,
 	    char *err, size_t errlen);
 /* report_facts.c: the run's host facts, reported and declared (st may be

@@ -70,13 +70,14 @@ inventory_links(const struct store_run *run, struct detect_link **links,
 }
 
 int
-report_params_run(struct store *st, int64_t run_id, struct detect_params *p,
-    char *err, size_t errlen)
+report_params_run(struct store *st, int64_t run_id, const char *metric,
+    struct detect_params *p, char *err, size_t errlen)
 {
 	const struct config_stats	*s;
 	struct store_run		 run;
 	struct config_errors		 errs;
-	struct config_plan		*plan;
+	struct config_plan		*plan = NULL;
+	char				 e[512];
 	int				 rc;
 
 	detect_params_default(p);
@@ -99,9 +100,15 @@ report_params_run(struct store *st, int64_t run_id, struct detect_params *p,
 			    s->collapse_factor, s->adaptive);
 		} else
 			log_errs(&run, "plan", &errs);
-		config_plan_free(plan);
 		config_errors_free(&errs);
 	}
+	rc = detect_params_metric(p, metric != NULL ? metric :
+	    "throughput_bps", config_plan_lower_is_better(plan, metric != NULL ?
+	    metric : "throughput_bps"), e, sizeof e);
+	if (rc == -1)
+		util_seterr(err, errlen, "run %lld: %s%s", (long long)run_id, e,
+		    plan != NULL ? " (in the plan's \"metrics\")" : "");
+	config_plan_free(plan);
 	store_run_free(&run);
-	return 0;
+	return rc;
 }

@@ -273,12 +273,14 @@ run_start(struct run *r, const struct run_drive *drive,
 	struct executor		*ex;
 	struct ssh_stats	 s0, s1;
 	struct run_track	 t;
-	char			 e[1024];
+	char			 e[1024], lrun[24];
 
 	util_seterr(err, errlen, "%s", "");
 	memset(&opts, 0, sizeof opts);
 	opts.db_path = r->db_path;
 	opts.owner = r->owner;
+	snprintf(lrun, sizeof lrun, "%lld", (long long)r->id);
+	opts.lease_run = lrun;
 	if (drive != NULL) {
 		opts.stop = drive->stop;
 		/* The executor counts per drain; the track counts the run

@@ -306,7 +306,10 @@ run_adaptive_queue(struct store *st, const struct config_plan *plan,
 	detect_params_set(&p, plan->stats.alpha, plan->stats.min_effect,
 	    plan->stats.min_samples, plan->stats.max_samples,
 	    plan->stats.collapse_factor, plan->stats.adaptive);
-	if (detect_run(st, run_id, &p, &res, err, errlen) == -1 ||
+	if (detect_params_metric(&p, "throughput_bps",
+	    config_plan_lower_is_better(plan, "throughput_bps"), err,
+	    errlen) == -1 ||
+	    detect_run(st, run_id, &p, &res, err, errlen) == -1 ||
 	    detect_more_jobs(st, &res, &specs, added, err, errlen) == -1)
 		goto fail;
 	for (i = 0; i < res.ncmps; i++) {

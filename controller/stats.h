@@ -3,8 +3,9 @@
  * Summaries (median, mean, sample standard deviation, quartiles, MAD),
  * Mann-Whitney U, Student's t as FreeBSD's ministat(1) does it, a bootstrap
  * confidence interval for the ratio of medians, the four-way verdict
- * (regression / improvement / no change / inconclusive) and the adaptive
- * sampling rule built on it.
+ * (regression / improvement / no change / inconclusive), the adaptive
+ * sampling rule built on it, and the table of metrics with their
+ * directions (which side of a change is the regression).
  *
  * No I/O, no global state: every function works on the caller's arrays,
  * which it never reorders (copies are sorted), and allocates only
@@ -159,6 +160,36 @@ int	stats_ministat_plot(const double *a, size_t na, const double *b,
 int	stats_bootstrap_ratio(const double *a, size_t na, const double *b,
 	    size_t nb, unsigned resamples, double alpha, uint64_t seed,
 	    double *lo, double *hi, char *err, size_t errlen);
+
+/*
+ * Metrics and their directions (stats_verdict.c): every metric labrat
+ * stores, with whether a higher or a lower value is the better one (a
+ * verdict's regression is a move to the worse side) and, for host-side
+ * figures such as CPU, the host it was measured on.  The table holds
+ * exact names and a few prefixes ("cpu_sender_" + a watched process);
+ * an exact name wins.  Names from before CPU metrics named their host
+ * (cpu_user, cpu_sys, cpu_idle, cpu_PROC: all measured on the sender)
+ * are kept so that old runs still report.  Static data, never freed.
+ */
+struct stats_metric {
+	const char	*name;		/* "cpu_sender", or a prefix */
+	int		 prefix;	/* name is a prefix of the metric */
+	int		 lower_is_better;
+	const char	*host;		/* "sender", "receiver", NULL */
+	const char	*what;		/* "busy CPU (user + system), %" */
+};
+
+/* The entry for name, or NULL when labrat does not know the metric. */
+const struct stats_metric *stats_metric_find(const char *name);
+/* "lower is better" or "higher is better". */
+const char	*stats_direction_name(int lower_is_better);
+/*
+ * The direction of metric: declared (0 or 1, from a plan or a bisect
+ * test) when it is >= 0, else the table's.  0 with *lower_is_better set,
+ * or -1 with err when the metric is unknown and declares nothing.
+ */
+int		 stats_metric_direction(const char *metric, int declared,
+		    int *lower_is_better, char *err, size_t errlen);
 
 /* Verdicts. */
 enum stats_verdict_kind {

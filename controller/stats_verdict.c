@@ -12,6 +12,80 @@
 #include "stats_int.h"
 #include "util.h"
 
+/* Metrics ---------------------------------------------------------------- */
+
+/*
+ * What the executor stores (executor_job.c) and what each means.  The
+ * CPU figures come from the agent's iperf call, which runs the iperf
+ * client: the sending host.
+ */
+static const struct stats_metric metrics[] = {
+	{ "throughput_bps", 0, 0, NULL, "throughput of the transfer, bit/s" },
+	{ "bytes", 0, 0, NULL, "bytes transferred" },
+	{ "seconds", 0, 1, NULL, "duration of the transfer, s" },
+	{ "retransmits", 0, 1, "sender", "TCP retransmits" },
+	{ "tx_errors", 0, 1, "sender", "interface transmit errors" },
+	{ "window_requested", 0, 0, "sender", "TCP window asked for, B" },
+	{ "window_granted", 0, 0, "sender", "TCP window granted, B" },
+	{ "cpu_sender", 0, 1, "sender", "busy CPU (user + system), %" },
+	{ "cpu_sender_user", 0, 1, "sender", "CPU in user mode, %" },
+	{ "cpu_sender_sys", 0, 1, "sender", "CPU in the kernel, %" },
+	{ "cpu_sender_idle", 0, 0, "sender", "idle CPU, %" },
+	{ "cpu_sender_", 1, 1, "sender", "CPU of a watched process (natd), "
+	    "% of one CPU" },
+	/* Stored before CPU metrics named their host: the sender's. */
+	{ "cpu_user", 0, 1, "sender", "CPU in user mode, %" },
+	{ "cpu_sys", 0, 1, "sender", "CPU in the kernel, %" },
+	{ "cpu_idle", 0, 0, "sender", "idle CPU, %" },
+	{ "cpu_", 1, 1, "sender", "CPU of a watched process (natd), "
+	    "% of one CPU" },
+};
+
+const struct stats_metric *
+stats_metric_find(const char *name)
+{
+	const struct stats_metric	*best = NULL;
+	size_t				 i, len;
+
+	for (i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+		len = strlen(metrics[i].name);
+		if (!metrics[i].prefix && strcmp(name, metrics[i].name) == 0)
+			return &metrics[i];
+		/* The longest prefix that leaves a process name. */
+		if (metrics[i].prefix && strncmp(name, metrics[i].name,
+		    len) == 0 && name[len] != '\0' && (best == NULL ||
+		    len > strlen(best->name)))
+			best = &metrics[i];
+	}
+	return best;
+}
+
+const char *
+stats_direction_name(int lower_is_better)
+{
+	return lower_is_better ? "lower is better" : "higher is better";
+}
+
+int
+stats_metric_direction(const char *metric, int declared,
+    int *lower_is_better, char *err, size_t errlen)
+{
+	const struct stats_metric	*m;
+
+	if (declared >= 0) {
+		*lower_is_better = declared != 0;
+		return 0;
+	}
+	if ((m = stats_metric_find(metric)) == NULL) {
+		util_seterr(err, errlen, "metric %s: direction unknown (not "
+		    "a metric labrat stores): declare \"lower_is_better\"",
+		    metric);
+		return -1;
+	}
+	*lower_is_better = m->lower_is_better;
+	return 0;
+}
+
 /* Verdicts -------------------------------------------------------------- */
 
 const char *

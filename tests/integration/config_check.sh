@@ -58,6 +58,22 @@ grep -qx "bisect/em.json: bisect test ok: tso A/B, metric throughput_bps, thresh
     "$tmp/out" || bad "bisect test summary: $(cat "$tmp/out")"
 grep -qx "simlab/history.json: lab history ok: 400 revisions, r200000 .. r200399" \
     "$tmp/out" || bad "history summary: $(cat "$tmp/out")"
+# A bisect test's direction: a lower-is-better metric judges with "<=" and
+# a default threshold of 1.1; a metric labrat does not know must declare.
+jq '.metric = "cpu_sender" | del(.threshold)' bisect/em.json >"$tmp/cpu.json"
+"$LABRAT" config check "$tmp/cpu.json" >"$tmp/out" 2>"$tmp/err" ||
+	bad "cpu_sender bisect test: $(cat "$tmp/err")"
+grep -qx "$tmp/cpu.json: bisect test ok: tso A/B, metric cpu_sender (lower is better), threshold 1.1" \
+    "$tmp/out" || bad "cpu_sender summary: $(cat "$tmp/out")"
+jq '.metric = "latency_us"' bisect/em.json >"$tmp/lat.json"
+rc=0
+"$LABRAT" config check "$tmp/lat.json" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] || bad "an unknown metric without a direction: exit $rc, want 2"
+grep -qx "$tmp/lat.json: metric: \"latency_us\" has no known direction (not a metric labrat stores): set \"lower_is_better\"" \
+    "$tmp/err" || bad "unknown metric message: $(cat "$tmp/err")"
+jq '.metric = "latency_us" | .lower_is_better = true' bisect/em.json >"$tmp/lat.json"
+"$LABRAT" config check "$tmp/lat.json" >"$tmp/out" 2>"$tmp/err" ||
+	bad "a declared metric: $(cat "$tmp/err")"
 : >"$tmp/lab/labrat_ed25519"; chmod 600 "$tmp/lab/labrat_known_hosts"
 "$LABRAT" config check --inventory "$tmp/lab/lab.json" \
     --plan plan-reports.json --plan plan-demo.json >"$tmp/out" 2>"$tmp/err" ||

@@ -123,6 +123,23 @@ awk '/^  comparison / { col = index($0, "CI of ratio"); next }
 head -1 "$TMP/report.csv" | grep -q ',unit,run_a,run_b$' || fail "CSV header: $(head -1 "$TMP/report.csv")"
 [ "$(grep -c '^knob,.*,bit/s,1,1$' "$TMP/report.csv")" -eq 8 ] || fail "CSV knob rows lack unit and run ids"
 
+# The sender's CPU judged in its direction (lower is better): every
+# regression is a rise, every improvement a drop.  (In namespaces the
+# "host" CPU is the whole machine's, so which comparisons are flagged
+# depends on the machine's load; the direction may not.)
+"$LABRAT" report --db "$DB" --metric cpu_sender --format json >"$TMP/cpu.json" ||
+    fail "report --metric cpu_sender"
+jq -e '.lower_is_better == true and .metric_host == "sender" and
+    (.comparisons | length) == 8 and
+    all(.comparisons[]; (.verdict != "regression" or .effect > 0) and
+    (.verdict != "improvement" or .effect < 0))' "$TMP/cpu.json" >/dev/null ||
+    fail "cpu_sender verdicts against the direction: $(jq -c '[.comparisons[] | [.name, .link, .verdict, .effect]]' "$TMP/cpu.json")"
+note "cpu_sender: $(jq -r '[.comparisons[] | .verdict] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' "$TMP/cpu.json")"
+# Throughput the other way round: the em and bce faults are drops.
+jq -e '.lower_is_better == false and
+    all(.comparisons[]; (.verdict != "regression" or .effect < 0))' "$J" \
+    >/dev/null || fail "a throughput regression that is a rise"
+
 # labrat runs lists the run: done, its revision, both links, every job done.
 "$LABRAT" runs --db "$DB" >"$TMP/runs.txt" || fail "labrat runs failed"
 grep -Eq "^ *1  manual  done  +[0-9-]+ [0-9:]+  r[0-9]+  +(bce,em|em,bce)  +$njobs/$njobs  " "$TMP/runs.txt" ||

@@ -98,11 +98,42 @@ check_samples "$DB" "$RUN"
     AND (SELECT count(*) FROM samples s WHERE s.job_id = j.id AND
     metric = 'throughput_bps' AND interval > 0) < 2")" = 0 ] ||
     fail "iperf3 jobs without per-second samples"
-for m in bytes seconds retransmits cpu_sys; do
+for m in bytes seconds retransmits cpu_sender cpu_sender_sys; do
 	[ "$(sq "$DB" "SELECT count(DISTINCT job_id) FROM samples s JOIN jobs j ON
 	    j.id = s.job_id WHERE run_id = $RUN AND tool = 'iperf3' AND metric = '$m'")" = 8 ] ||
 	    fail "metric $m missing on some iperf3 jobs"
 done
+# The sender's CPU: busy = user + system, every figure a percentage.
+bad=$(sq "$DB" "SELECT b.job_id FROM samples b JOIN jobs j ON j.id = b.job_id
+    JOIN samples u ON u.job_id = b.job_id AND u.metric = 'cpu_sender_user'
+    JOIN samples y ON y.job_id = b.job_id AND y.metric = 'cpu_sender_sys'
+    WHERE j.run_id = $RUN AND b.metric = 'cpu_sender' AND
+    (abs(b.value - u.value - y.value) > 1e-6 OR b.value < 0 OR b.value > 100)")
+[ -z "$bad" ] || fail "cpu_sender is not user + sys on jobs $bad"
+# Every metric the run stored has a direction: its report says which, and
+# which host a CPU figure comes from; a metric nobody knows is refused.
+for m in $(sq "$DB" "SELECT DISTINCT metric FROM samples s JOIN jobs j ON
+    j.id = s.job_id WHERE run_id = $RUN"); do
+	"$LABRAT" report --db "$DB" --no-baseline --metric "$m" --format json \
+	    >"$TMP/rm.json" 2>"$TMP/rm.err" || fail "report --metric $m: $(cat "$TMP/rm.err")"
+	jq -e --arg m "$m" '.metric == $m and (.lower_is_better | type) == "boolean"' \
+	    "$TMP/rm.json" >/dev/null || fail "report --metric $m: no direction"
+done
+"$LABRAT" report --db "$DB" --no-baseline --metric cpu_sender >"$TMP/rc.txt" 2>&1 ||
+    fail "report --metric cpu_sender: $(cat "$TMP/rc.txt")"
+grep -q "^labrat report: run $RUN (.*), metric cpu_sender: busy CPU (user + system), %, measured on the sender; lower is better$" \
+    "$TMP/rc.txt" || fail "cpu_sender report header: $(head -1 "$TMP/rc.txt")"
+grep -q "^Link em, iperf3:" "$TMP/rc.txt" || fail "cpu_sender report has no em table"
+"$LABRAT" report --db "$DB" --no-baseline --metric cpu_sender --format json |
+    jq -e '.lower_is_better == true and .metric_host == "sender" and
+    ([.series[] | select(.tool == "iperf3")] | length) == 8' >/dev/null ||
+    fail "cpu_sender report JSON"
+"$LABRAT" report --db "$DB" --no-baseline --metric throughput_bps --format json |
+    jq -e '.lower_is_better == false' >/dev/null || fail "throughput_bps is higher-is-better"
+"$LABRAT" report --db "$DB" --metric latency_us >"$TMP/ru.txt" 2>&1 &&
+    fail "report of a metric without a direction succeeded"
+grep -q "metric latency_us: direction unknown" "$TMP/ru.txt" ||
+    fail "unknown metric: $(cat "$TMP/ru.txt")"
 # Knobs in force = knobs asked, everywhere.
 bad=$(sq "$DB" "SELECT id, knobs, knobs_in_force FROM jobs WHERE run_id = $RUN
     AND knobs_in_force IS NOT knobs")

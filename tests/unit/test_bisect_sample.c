@@ -35,6 +35,13 @@ static const struct judge_case judge_cases[] = {
 	{ "unchanged, 3 samples: too few", 0.5, 0, 1.0, 3, BISECT_UNTESTED, 0 },
 	{ "latency 50 % up vs 1.1", 1.1, 1, 1.5, 5, BISECT_BAD, 0 },
 	{ "latency unchanged vs 1.1", 1.1, 1, 1.0, 5, BISECT_GOOD, 0 },
+	/* CPU (lower is better): a 55 % drop is good, a 55 % rise bad; the
+	 * same drop of a higher-is-better metric is bad. */
+	{ "CPU 55 % down vs 1.1", 1.1, 1, 0.45, 5, BISECT_GOOD, 0 },
+	{ "CPU 55 % up vs 1.1", 1.1, 1, 1.55, 5, BISECT_BAD, 0 },
+	{ "throughput 55 % down vs 0.9", 0.9, 0, 0.45, 5, BISECT_BAD, 0 },
+	{ "CPU 10x up, 3 samples", 1.1, 1, 10.0, 3, BISECT_BAD, 1 },
+	{ "CPU 10x down, 3 samples", 1.1, 1, 0.1, 3, BISECT_GOOD, 1 },
 };
 
 static void

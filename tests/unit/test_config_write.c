@@ -102,6 +102,12 @@ plan_eq(const struct config_plan *a, const struct config_plan *b)
 	assert_int_equal(a->stats.max_samples, b->stats.max_samples);
 	assert_true(a->stats.collapse_factor == b->stats.collapse_factor);
 	assert_int_equal(a->stats.adaptive, b->stats.adaptive);
+	assert_int_equal(a->nmetrics, b->nmetrics);
+	for (i = 0; i < a->nmetrics; i++) {
+		assert_string_equal(a->metrics[i].name, b->metrics[i].name);
+		assert_int_equal(a->metrics[i].lower_is_better,
+		    b->metrics[i].lower_is_better);
+	}
 }
 
 /* plan -> JSON -> plan: equal structs, and the text is a fixed point. */
@@ -164,6 +170,8 @@ static const char every_key[] =
     "{ \"stats\": { \"adaptive\": false, \"alpha\": 0.01,"
     "   \"min_effect\": 0.1, \"min_samples\": 3, \"max_samples\": 7,"
     "   \"collapse_factor\": 2.5 },"
+    "  \"metrics\": { \"latency_us\": { \"lower_is_better\": true },"
+    "    \"cpu_sender\": { \"lower_is_better\": false } },"
     "  \"retries\": 0, \"repetitions\": 3,"
     "  \"timeouts\": { \"settle_ms\": 0, \"job\": 30, \"connect\": 5 },"
     "  \"workloads\": ["
@@ -207,7 +215,13 @@ test_every_key(void **state)
 	    "\"nodelay\":false,\"time\":10,\"parallel\":1}],\"repetitions\":3,\"timeouts\":{\"connect\":5,"
 	    "\"job\":30,\"settle_ms\":0},\"retries\":0,\"stats\":{\"alpha\":"
 	    "0.01,\"min_effect\":0.1,\"min_samples\":3,\"max_samples\":7,"
-	    "\"collapse_factor\":2.5,\"adaptive\":false}}");
+	    "\"collapse_factor\":2.5,\"adaptive\":false},\"metrics\":{"
+	    "\"latency_us\":{\"lower_is_better\":true},\"cpu_sender\":{"
+	    "\"lower_is_better\":false}}}");
+	assert_int_equal(config_plan_lower_is_better(plan, "latency_us"), 1);
+	assert_int_equal(config_plan_lower_is_better(plan, "cpu_sender"), 0);
+	assert_int_equal(config_plan_lower_is_better(plan, "seconds"), -1);
+	assert_int_equal(config_plan_lower_is_better(NULL, "seconds"), -1);
 	free(text);
 	text = config_workload_json(&plan->workloads[1]);
 	assert_string_equal(text, "{\"tool\":\"scp\",\"size\":\"2G\","

@@ -33,6 +33,7 @@ struct fake {
 	int			 power_fixes;	/* up after power */
 	int			 powered;
 	int64_t			 now;
+	const char		*gate;	/* io.reboot_gate */
 };
 
 static int
@@ -175,6 +176,7 @@ run_fake(const char *host, const char *rev, struct fake *f,
 	io.power = f_power;
 	io.sleep_ms = f_sleep;
 	io.now_ms = f_now;
+	io.reboot_gate = f->gate;
 	buf_init(&f->log, 1 << 20);
 	return kernel_switch(config_inventory_host(inv, host), rev, &o, &io,
 	    out, err, errlen);
@@ -211,6 +213,51 @@ test_freebsd_svn(void **state)
 	    "uname -v\n");
 	assert_int_equal(out.result, KERNEL_OK);
 	assert_int_equal(out.power_cycled, 0);
+	buf_free(&f.log);
+}
+
+/* The host lease's renew gates the reboot: only its holder reboots. */
+static void
+test_reboot_gate(void **state)
+{
+	static const struct reply ok[] = {
+		{ "test -d", 1, "" },
+		{ "sysctl -n kern.bootfile", 0, "/boot/labrat/kernel\n" },
+		{ "uname -v", 0, "FreeBSD 8.1-PRERELEASE #0 r209169\n" },
+		{ NULL, 0, NULL }
+	};
+	static const struct reply refused[] = {
+		{ "test -d", 1, "" },
+		{ "'/a/labrat-agent' lease renew", 7, "leased by ctl2 pid 4711 "
+		    "run 12 since 06:41, expires 06:58\n" },
+		{ NULL, 0, NULL }
+	};
+	const char		*gate = "'/a/labrat-agent' lease renew --extend "
+				    "840 --owner 'c:1:2:3'";
+	struct fake		f = { .replies = ok, .alive_left = 2,
+				    .gate = gate };
+	struct kernel_outcome	out;
+	char			err[512] = "";
+
+	(void)state;
+	assert_int_equal(run_fake("em-a", "r209169", &f, &out, err,
+	    sizeof err), 0);
+	assert_non_null(strstr(f.log.data, "nextboot -k labrat\n"
+	    "'/a/labrat-agent' lease renew --extend 840 --owner 'c:1:2:3' && "
+	    "shutdown -r now\nCONNECT\n"));
+	assert_int_equal(out.result, KERNEL_OK);
+	buf_free(&f.log);
+
+	memset(&f, 0, sizeof f);
+	f.replies = refused;
+	f.alive_left = 2;
+	f.gate = gate;
+	assert_int_equal(run_fake("em-a", "r209169", &f, &out, err,
+	    sizeof err), -1);
+	print_message("gate refused: %s\n", err);
+	assert_non_null(strstr(err, "em-a: reboot command failed (exit 7)"));
+	assert_non_null(strstr(err, "leased by ctl2"));
+	assert_null(strstr(f.log.data, "CONNECT"));
 	buf_free(&f.log);
 }
 
@@ -388,6 +435,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_freebsd_svn),
+		cmocka_unit_test(test_reboot_gate),
 		cmocka_unit_test(test_freebsd_git_build_fails),
 		cmocka_unit_test(test_freebsd_fallback_kernel),
 		cmocka_unit_test(test_command_power_cycle),

@@ -118,7 +118,7 @@ render(enum report_format f, int *nreg)
 	FILE	*fp = open_memstream(&out, &len);
 
 	assert_non_null(fp);
-	if (report_run(dbpath, 0, 0, f, fp, nreg, err, sizeof err) == -1)
+	if (report_run(dbpath, 0, 0, NULL, f, fp, nreg, err, sizeof err) == -1)
 		fail_msg("%s", err);
 	fclose(fp);
 	return out;
@@ -473,7 +473,7 @@ render2(int64_t run, int64_t base, enum report_format f, char *err,
 	int	 rc;
 
 	assert_non_null(fp);
-	rc = report_run(db2, run, base, f, fp, NULL, err, errlen);
+	rc = report_run(db2, run, base, NULL, f, fp, NULL, err, errlen);
 	fclose(fp);
 	if (rc == -1) {
 		free(out);
@@ -719,8 +719,9 @@ test_runs(void **state)
 	assert_non_null(strstr(out, "\nnotes:\n  3: first night with r3\n"));
 	free(out);
 	out = render2_ok(3, 0, REPORT_TEXT);
-	assert_non_null(strstr(out, ", metric throughput_bps\nnote: first "
-	    "night with r3\nverdicts: "));
+	assert_non_null(strstr(out, ", metric throughput_bps: throughput of "
+	    "the transfer, bit/s; higher is better\nnote: first night with "
+	    "r3\nverdicts: "));
 	free(out);
 	out = NULL;
 	fp = open_memstream(&out, &len);

@@ -83,7 +83,7 @@ render(enum report_format f)
 	FILE	*fp = open_memstream(&out, &len);
 
 	assert_non_null(fp);
-	if (report_run(dbpath, 1, -1, f, fp, NULL, err, sizeof err) == -1)
+	if (report_run(dbpath, 1, -1, NULL, f, fp, NULL, err, sizeof err) == -1)
 		fail_msg("%s", err);
 	fclose(fp);
 	return out;

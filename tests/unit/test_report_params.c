@@ -80,7 +80,8 @@ test_stored(void **state)
 	bare = run_new(st, NULL, NULL);
 	broken = run_new(st, "{", "{\"links\": 1}");
 
-	assert_int_equal(report_params_run(st, run, &p, err, sizeof err), 0);
+	assert_int_equal(report_params_run(st, run, NULL, &p, err,
+	    sizeof err), 0);
 	assert_true(p.adaptive);
 	assert_true(fabs(p.stats.alpha - 0.01) < 1e-12);
 	assert_true(fabs(p.stats.min_effect - 0.05) < 1e-12);
@@ -99,12 +100,13 @@ test_stored(void **state)
 	store_run_free(&row);
 
 	detect_params_default(&def);
-	assert_int_equal(report_params_run(st, bare, &p, err, sizeof err), 0);
+	assert_int_equal(report_params_run(st, bare, NULL, &p, err,
+	    sizeof err), 0);
 	assert_true(p.stats.alpha == def.stats.alpha);
 	assert_int_equal(p.stats.max_samples, def.stats.max_samples);
 	/* A stored text that no longer parses: the defaults, no links. */
-	assert_int_equal(report_params_run(st, broken, &p, err, sizeof err),
-	    0);
+	assert_int_equal(report_params_run(st, broken, NULL, &p, err,
+	    sizeof err), 0);
 	assert_true(p.stats.alpha == def.stats.alpha);
 	assert_int_equal(store_run_get(st, broken, &row, err, sizeof err), 1);
 	assert_int_equal(p.inventory_links(&row, &links, &n, err, sizeof err),
@@ -112,8 +114,70 @@ test_stored(void **state)
 	assert_int_equal(n, 0);
 	store_run_free(&row);
 
-	assert_int_equal(report_params_run(st, 999, &p, err, sizeof err), -1);
+	assert_int_equal(report_params_run(st, 999, NULL, &p, err,
+	    sizeof err), -1);
 	assert_non_null(strstr(err, "no run 999"));
+	store_close(st);
+	fx_db_remove(path);
+}
+
+/* A plan that declares directions under "metrics". */
+static const char plan_metrics[] =
+    "{ \"links\": [\"em\"], \"workloads\": [ { \"tool\": \"iperf3\" } ],"
+    " \"metrics\": { \"latency_us\": { \"lower_is_better\": true },"
+    " \"cpu_sender\": { \"lower_is_better\": false } } }";
+
+/*
+ * The metric judged and its direction: built in (throughput higher,
+ * cpu_sender lower is better), or as the run's plan declares it; one
+ * nobody knows is an error naming the run and the key to set.
+ */
+static void
+test_direction(void **state)
+{
+	struct store		*st = NULL;
+	struct detect_params	 p;
+	char			 path[256], err[512];
+	int64_t			 bare, decl;
+
+	(void)state;
+	fx_db_path(path, sizeof path, "report_params_dir");
+	assert_int_equal(store_open(path, STORE_OPEN_CREATE |
+	    STORE_OPEN_MIGRATE, &st, err, sizeof err), 0);
+	bare = run_new(st, NULL, NULL);
+	decl = run_new(st, NULL, plan_metrics);
+
+	assert_int_equal(report_params_run(st, bare, NULL, &p, err,
+	    sizeof err), 0);
+	assert_string_equal(p.metric, "throughput_bps");
+	assert_int_equal(p.stats.lower_is_better, 0);
+	assert_int_equal(report_params_run(st, bare, "cpu_sender", &p, err,
+	    sizeof err), 0);
+	assert_string_equal(p.metric, "cpu_sender");
+	assert_int_equal(p.stats.lower_is_better, 1);
+	assert_int_equal(p.metric_declared, 0);
+	assert_int_equal(report_params_run(st, bare, "retransmits", &p, err,
+	    sizeof err), 0);
+	assert_int_equal(p.stats.lower_is_better, 1);
+	assert_int_equal(report_params_run(st, bare, "latency_us", &p, err,
+	    sizeof err), -1);
+	assert_non_null(strstr(err, "run 1: metric latency_us: direction "
+	    "unknown"));
+
+	assert_int_equal(report_params_run(st, decl, "latency_us", &p, err,
+	    sizeof err), 0);
+	assert_int_equal(p.stats.lower_is_better, 1);
+	assert_int_equal(p.metric_declared, 1);
+	/* The plan's word over the table's. */
+	assert_int_equal(report_params_run(st, decl, "cpu_sender", &p, err,
+	    sizeof err), 0);
+	assert_int_equal(p.stats.lower_is_better, 0);
+	assert_int_equal(report_params_run(st, decl, "throughput_bps", &p,
+	    err, sizeof err), 0);
+	assert_int_equal(p.stats.lower_is_better, 0);
+	assert_int_equal(p.metric_declared, 0);
+	assert_int_equal(report_params_run(st, decl, "Bad-Name", &p, err,
+	    sizeof err), -1);
 	store_close(st);
 	fx_db_remove(path);
 }
@@ -123,6 +187,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stored),
+		cmocka_unit_test(test_direction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,15 @@ static const struct vcase vcases[] = {
 	{ "huge values", { 1e15, 1.001e15, 0.999e15, 1.002e15, 0.998e15 },
 	    { 0.8e15, 0.801e15, 0.799e15, 0.802e15, 0.798e15 }, 5, 5, 0,
 	    STATS_REGRESSION, 0 },
+	/* CPU of the sender, % busy: 40 -> 18 is a 55 % drop, an
+	 * improvement when lower is better (a regression of throughput);
+	 * 18 -> 40 is the rise, the regression. */
+	{ "CPU 55% drop", { 40, 40.4, 39.6, 40.2, 39.8 }, { 18, 18.2, 17.8,
+	    18.1, 17.9 }, 5, 5, 1, STATS_IMPROVEMENT, 0 },
+	{ "CPU 55% drop, read as throughput", { 40, 40.4, 39.6, 40.2, 39.8 },
+	    { 18, 18.2, 17.8, 18.1, 17.9 }, 5, 5, 0, STATS_REGRESSION, 0 },
+	{ "CPU 55% rise", { 18, 18.2, 17.8, 18.1, 17.9 }, { 27.9, 28.2, 27.6,
+	    28.1, 27.7 }, 5, 5, 1, STATS_REGRESSION, 0 },
 	/* A zero baseline: ratio +inf, disjoint, a collapse upwards. */
 	{ "from zero", { 0, 0, 0 }, { 5, 6, 5 }, 3, 3, 0, STATS_IMPROVEMENT,
 	    1 },
@@ -333,11 +342,81 @@ test_adaptive_runs(void **state)
 	assert_true(hits >= 99);
 }
 
+/* The metric table: every name the executor stores has a direction. */
+static void
+test_metric_table(void **state)
+{
+	static const struct {
+		const char	*name;
+		int		 lower;
+		const char	*host;
+	} known[] = {
+		{ "throughput_bps", 0, NULL }, { "bytes", 0, NULL },
+		{ "seconds", 1, NULL }, { "retransmits", 1, "sender" },
+		{ "tx_errors", 1, "sender" }, { "window_granted", 0, "sender" },
+		{ "window_requested", 0, "sender" },
+		{ "cpu_sender", 1, "sender" }, { "cpu_sender_user", 1, "sender" },
+		{ "cpu_sender_sys", 1, "sender" },
+		{ "cpu_sender_idle", 0, "sender" },
+		{ "cpu_sender_natd", 1, "sender" },
+		/* stored before the names said the host */
+		{ "cpu_sys", 1, "sender" }, { "cpu_idle", 0, "sender" },
+		{ "cpu_natd", 1, "sender" },
+	};
+	const struct stats_metric	*m;
+	char				 err[256];
+	size_t				 i;
+	int				 lower;
+
+	(void)state;
+	for (i = 0; i < N(known); i++) {
+		m = stats_metric_find(known[i].name);
+		if (m == NULL)
+			fail_msg("%s: not in the table", known[i].name);
+		if (m->lower_is_better != known[i].lower)
+			fail_msg("%s: %s", known[i].name,
+			    stats_direction_name(m->lower_is_better));
+		if (known[i].host == NULL)
+			assert_null(m->host);
+		else
+			assert_string_equal(m->host, known[i].host);
+		assert_non_null(m->what);
+		assert_int_equal(stats_metric_direction(known[i].name, -1,
+		    &lower, err, sizeof err), 0);
+		assert_int_equal(lower, known[i].lower);
+	}
+	/* An exact name wins over a prefix, the longest prefix over a
+	 * shorter one. */
+	assert_string_equal(stats_metric_find("cpu_sender_idle")->name,
+	    "cpu_sender_idle");
+	assert_string_equal(stats_metric_find("cpu_sender_natd")->name,
+	    "cpu_sender_");
+	assert_string_equal(stats_metric_find("cpu_natd")->name, "cpu_");
+	assert_null(stats_metric_find("cpu_"));
+	assert_null(stats_metric_find("latency_us"));
+	assert_null(stats_metric_find(""));
+	assert_null(stats_metric_find("throughput_bps_x"));
+	/* Declared directions win; an unknown one must be declared. */
+	assert_int_equal(stats_metric_direction("latency_us", 1, &lower, err,
+	    sizeof err), 0);
+	assert_int_equal(lower, 1);
+	assert_int_equal(stats_metric_direction("cpu_sender", 0, &lower, err,
+	    sizeof err), 0);
+	assert_int_equal(lower, 0);
+	assert_int_equal(stats_metric_direction("latency_us", -1, &lower, err,
+	    sizeof err), -1);
+	assert_non_null(strstr(err, "metric latency_us: direction unknown"));
+	assert_non_null(strstr(err, "lower_is_better"));
+	assert_string_equal(stats_direction_name(1), "lower is better");
+	assert_string_equal(stats_direction_name(0), "higher is better");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_table),
+		cmocka_unit_test(test_metric_table),
 		cmocka_unit_test(test_verdict_fields),
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_detect_18),
