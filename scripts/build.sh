@@ -1,8 +1,9 @@
 #!/bin/sh
 # Configure and build one variant of labrat.
-#   scripts/build.sh [normal|asan]
-# Builds into build/ (normal) or build-asan/ (ASan + UBSan).  Warnings are
-# errors when CI is set, as in CI.
+#   scripts/build.sh [normal|asan|fuzz]
+# Builds into build/ (normal), build-asan/ (ASan + UBSan) or build-fuzz/
+# (clang, ASan + UBSan + libFuzzer: only the targets of tests/fuzz).
+# Warnings are errors when CI is set, as in CI.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=${1:-normal}
@@ -11,8 +12,11 @@ werror=OFF
 case "$variant" in
 normal) dir="$top/build"; extra="" ;;
 asan)   dir="$top/build-asan"; extra="-DLABRAT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug" ;;
-*) echo "build.sh: unknown variant '$variant' (normal|asan)" >&2; exit 2 ;;
+fuzz)   dir="$top/build-fuzz"; target="--target fuzz"
+	extra="-DLABRAT_FUZZ=ON -DCMAKE_C_COMPILER=${LABRAT_FUZZ_CC:-clang}" ;;
+*) echo "build.sh: unknown variant '$variant' (normal|asan|fuzz)" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086
 cmake -S "$top" -B "$dir" -DLABRAT_WERROR=$werror $extra >/dev/null
-cmake --build "$dir" -j "$(nproc)"
+# shellcheck disable=SC2086
+cmake --build "$dir" -j "$(nproc)" ${target:-}

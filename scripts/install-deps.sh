@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install the Debian packages labrat needs to build, test and run the simulated
 # lab.  Idempotent: when every package is present it does nothing at all.
+# clang and libclang-rt-dev (libFuzzer, the sanitizer runtimes) are for the
+# fuzz build only (scripts/build.sh fuzz); the other builds use gcc.
 set -eu
 
 PKGS="build-essential cmake pkg-config git
@@ -8,7 +10,8 @@ libssh2-1-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-de
 libcmocka-dev sqlite3
 openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps
 psmisc util-linux kmod jq tzdata
-python3-jsonschema"
+python3-jsonschema
+clang libclang-rt-dev"
 
 missing=""
 for p in $PKGS; do
