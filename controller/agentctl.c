@@ -21,6 +21,19 @@ struct agentctl {
 	char		 base[AGENTCTL_PATH_MAX];	/* STATE/agent */
 	char		 path[AGENTCTL_PATH_MAX];	/* .../HASH/labrat-agent */
 	char		 owner[80];	/* --owner for changing commands */
+	/* What the last good deploy installed, to redeploy it when the
+	 * agent vanishes or changes under a later call. */
+	const struct agentctl_bundle *bundle;
+	int		 deploy_ms;
+	int		 deploying;	/* no redeploy from inside a deploy */
+};
+
+/* Why one call failed, as far as a redeploy is concerned. */
+enum call_why {
+	CALL_OTHER,	/* the agent answered: its error stands */
+	CALL_MISSING,	/* exit 126/127: the shell found no agent to run */
+	CALL_SUSPECT,	/* usage error or no decodable answer: maybe
+			 * another agent version is installed */
 };
 
 const struct agentctl_bundle *
@@ -82,6 +95,24 @@ agentctl_changes_host(const char *const *args)
 	return 0;
 }
 
+/*
+ * At most max bytes of what a host wrote (stderr) for a message, its
+ * control characters shown as escapes (util_term_safe()).
+ */
+static const char *
+quote(const struct buf *b, size_t max, char *out, size_t outlen)
+{
+	size_t	len;
+
+	if (b->data == NULL)
+		return "";
+	len = b->len < max ? b->len : max;
+	while (len > 0 && (b->data[len - 1] == '\n' ||
+	    b->data[len - 1] == '\r' || b->data[len - 1] == ' '))
+		len--;
+	return util_term_safe(out, outlen, b->data, len);
+}
+
 /* Runs a /bin/sh script on the host (quoted, so any login shell works). */
 static int
 run_sh(struct agentctl *a, const char *script, int64_t deadline,
@@ -112,6 +143,7 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 	struct ssh_result	 res;
 	struct buf		 out, eb;
 	char			 os[64], state[AGENTCTL_PATH_MAX];
+	char			 safe[1024];
 	const char		*base;
 	int			 r = -1;
 
@@ -122,8 +154,9 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 		goto done;
 	if (res.exit_status != 0 || out.data == NULL ||
 	    sscanf(out.data, "%63[^\n]\n", os) != 1) {
-		util_seterr(err, errlen, "%s: uname -s failed (exit %d): %.200s",
-		    ssh_name(a->ssh), res.exit_status, eb.data ? eb.data : "");
+		util_seterr(err, errlen, "%s: uname -s failed (exit %d): %s",
+		    ssh_name(a->ssh), res.exit_status, quote(&eb, 200, safe,
+		    sizeof safe));
 		goto done;
 	}
 	state[0] = '\0';
@@ -137,12 +170,14 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 		base = "/var/lib/labrat";
 	else {
 		util_seterr(err, errlen, "%s: unsupported OS \"%s\" (labrat-agent "
-		    "runs on FreeBSD and Linux)", ssh_name(a->ssh), os);
+		    "runs on FreeBSD and Linux)", ssh_name(a->ssh),
+		    util_term_safe(safe, sizeof safe, os, (size_t)-1));
 		goto done;
 	}
 	if (base[0] != '/' || strstr(base, "..") != NULL) {
 		util_seterr(err, errlen, "%s: LABRAT_AGENT_STATE \"%s\" is not "
-		    "an absolute path", ssh_name(a->ssh), base);
+		    "an absolute path", ssh_name(a->ssh), util_term_safe(safe,
+		    sizeof safe, base, (size_t)-1));
 		goto done;
 	}
 	if (snprintf(a->base, sizeof a->base, "%s/agent", base) >=
@@ -237,6 +272,7 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	struct ssh_result	 res;
 	struct buf		 out, eb, sc;
 	char			 tmp[AGENTCTL_PATH_MAX], define[128];
+	char			 safe[2560];
 	int			 r = -1;
 
 	buf_init(&out, 8192);
@@ -254,8 +290,8 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	    sscanf(out.data, "%511[^\n]", tmp) != 1 ||
 	    strncmp(tmp, a->base, strlen(a->base)) != 0) {
 		util_seterr(err, errlen, "%s: deploy: mkdir/mktemp in %s failed "
-		    "(exit %d): %.300s", ssh_name(a->ssh), a->base,
-		    res.exit_status, eb.data != NULL ? eb.data : "");
+		    "(exit %d): %s", ssh_name(a->ssh), a->base,
+		    res.exit_status, quote(&eb, 300, safe, sizeof safe));
 		tmp[0] = '\0';
 		goto done;
 	}
@@ -279,8 +315,8 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 		goto done;
 	if (res.exit_status != 0) {
 		util_seterr(err, errlen, "%s: build labrat-agent with the host's "
-		    "cc failed (exit %d): %.600s", ssh_name(a->ssh),
-		    res.exit_status, eb.data != NULL ? eb.data : "");
+		    "cc failed (exit %d): %s", ssh_name(a->ssh),
+		    res.exit_status, quote(&eb, 600, safe, sizeof safe));
 		goto done;
 	}
 	r = 0;
@@ -300,8 +336,30 @@ done:
 	return r;
 }
 
+static int	deploy(struct agentctl *, const struct agentctl_bundle *,
+		    int, struct agentctl_deploy_info *, char *, size_t);
+
 int
 agentctl_deploy(struct agentctl *a, const struct agentctl_bundle *b,
+    int timeout_ms, struct agentctl_deploy_info *info, char *err,
+    size_t errlen)
+{
+	int	rc;
+
+	if (b == NULL)
+		b = agentctl_builtin();
+	a->deploying = 1;
+	rc = deploy(a, b, timeout_ms, info, err, errlen);
+	a->deploying = 0;
+	if (rc == 0) {
+		a->bundle = b;
+		a->deploy_ms = timeout_ms;
+	}
+	return rc;
+}
+
+static int
+deploy(struct agentctl *a, const struct agentctl_bundle *b,
     int timeout_ms, struct agentctl_deploy_info *info, char *err,
     size_t errlen)
 {
@@ -309,8 +367,6 @@ agentctl_deploy(struct agentctl *a, const struct agentctl_bundle *b,
 	char	have[64];
 
 	memset(info, 0, sizeof *info);
-	if (b == NULL)
-		b = agentctl_builtin();
 	if (bundle_check(b, err, errlen) == -1)
 		return -1;
 	if (a->base[0] == '\0' && agent_base(a, deadline, err, errlen) == -1)
@@ -341,27 +397,20 @@ agentctl_deploy(struct agentctl *a, const struct agentctl_bundle *b,
 	return 0;
 }
 
-int
-agentctl_call(struct agentctl *a, const char *const *args, int timeout_ms,
-    struct agentctl_reply *r, char *err, size_t errlen)
+/* One run of the agent; *why says whether a redeploy might help. */
+static int
+call_once(struct agentctl *a, const char *const *args, int kind,
+    const char *what, int timeout_ms, struct agentctl_reply *r,
+    enum call_why *why, char *err, size_t errlen)
 {
 	struct ssh_result	 res;
 	struct buf		 cmd, out, eb;
-	char			 what[96], sshmsg[512];
+	char			 sshmsg[512], safe[1300];
 	size_t			 i;
-	int			 kind, st, rc = -1;
+	int			 st, rc = -1;
 
 	memset(r, 0, sizeof *r);
-	what[0] = '\0';
-	for (i = 0; args[i] != NULL && strlen(what) < 64; i++)
-		snprintf(what + strlen(what), sizeof what - strlen(what),
-		    "%s%.40s", i > 0 ? " " : "", args[i]);
-	if ((kind = agentctl_cmd_of(args)) == -1 || a->path[0] == '\0') {
-		util_seterr(err, errlen, "%s: labrat-agent %s: %s",
-		    ssh_name(a->ssh), what, kind == -1 ? "unknown subcommand" :
-		    "agent not deployed");
-		return -1;
-	}
+	*why = CALL_OTHER;
 	buf_init(&cmd, 64 * 1024);
 	buf_init(&out, AGENTCTL_OUT_MAX);
 	buf_init(&eb, AGENTCTL_ERR_MAX);
@@ -399,10 +448,15 @@ agentctl_call(struct agentctl *a, const char *const *args, int timeout_ms,
 	rc = agentctl_decode(ssh_name(a->ssh), what, (enum agentctl_cmd)kind,
 	    out.data != NULL ? out.data : "", out.len, 0, res.exit_status, r,
 	    err, errlen);
+	if (rc == -1 && (res.exit_status == 126 || res.exit_status == 127))
+		*why = CALL_MISSING;
+	else if (rc == -1 && !r->has_result && (r->error_class[0] == '\0' ||
+	    strcmp(r->error_class, "usage") == 0))
+		*why = CALL_SUSPECT;
 	if (rc == -1 && r->error_class[0] == '\0' && eb.len > 0 &&
 	    err != NULL && strlen(err) + 1 < errlen)
 		util_seterr(err + strlen(err), errlen - strlen(err),
-		    "; stderr: %.300s", eb.data);
+		    "; stderr: %s", quote(&eb, 300, safe, sizeof safe));
 	r->raw = buf_release(&out);
 	r->rawlen = strlen(r->raw);
 done:
@@ -410,6 +464,67 @@ done:
 	buf_free(&out);
 	buf_free(&eb);
 	return rc;
+}
+
+/* Whether the agent at a->path is not the one a->bundle installed. */
+static int
+agent_changed(struct agentctl *a)
+{
+	char	have[64];
+
+	agent_installed_hash(a, util_now_ms() + 15000, have, sizeof have);
+	return strcmp(have, a->bundle->hash) != 0;
+}
+
+/*
+ * A call that finds the agent gone (exit 126/127: deleted, a reboot into
+ * a fresh /var) or replaced by another version redeploys it once and runs
+ * again; a failing redeploy ends it with both reasons, never a loop.
+ */
+int
+agentctl_call(struct agentctl *a, const char *const *args, int timeout_ms,
+    struct agentctl_reply *r, char *err, size_t errlen)
+{
+	struct agentctl_deploy_info	 info;
+	enum call_why			 why;
+	char				 what[96], first[1024], derr[1024];
+	size_t				 i;
+	int				 kind, rc;
+
+	memset(r, 0, sizeof *r);
+	what[0] = '\0';
+	for (i = 0; args[i] != NULL && strlen(what) < 64; i++)
+		snprintf(what + strlen(what), sizeof what - strlen(what),
+		    "%s%.40s", i > 0 ? " " : "", args[i]);
+	if ((kind = agentctl_cmd_of(args)) == -1 || a->path[0] == '\0') {
+		util_seterr(err, errlen, "%s: labrat-agent %s: %s",
+		    ssh_name(a->ssh), what, kind == -1 ? "unknown subcommand" :
+		    "agent not deployed");
+		return -1;
+	}
+	first[0] = '\0';
+	rc = call_once(a, args, kind, what, timeout_ms, r, &why, first,
+	    sizeof first);
+	if (rc == 0)
+		return 0;
+	if (why == CALL_OTHER || a->deploying ||
+	    a->bundle == NULL || kind == AGENTCTL_VERSION ||
+	    (why == CALL_SUSPECT && !agent_changed(a))) {
+		util_seterr(err, errlen, "%s", first);
+		return rc;
+	}
+	log_warnx("%s; redeploying the agent", first);
+	agentctl_reply_free(r);
+	if (agentctl_deploy(a, a->bundle, a->deploy_ms, &info, derr,
+	    sizeof derr) == -1) {
+		util_seterr(err, errlen, "%s; redeploying the agent failed: %s",
+		    first, derr);
+		return -1;
+	}
+	log_info("%s: agent redeployed in %lld ms; running %s again",
+	    ssh_name(a->ssh), (long long)info.ms, what);
+	return call_once(a, args, kind, what, timeout_ms, r, &why, err,
+	    errlen);
 }
 
 int
@@ -423,4 +538,75 @@ agentctl_facts(struct agentctl *a, const char *ifname, int timeout_ms,
 		args[2] = ifname;
 	}
 	return agentctl_call(a, args, timeout_ms, r, err, errlen);
+}
+
+/* ---- patterns of host-reported strings ------------------------------ */
+
+static int
+all_in(const char *s, size_t min, size_t max, const char *set)
+{
+	size_t	len = strlen(s);
+
+	return len >= min && len <= max && strspn(s, set) == len;
+}
+
+#define P_ALNUM	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+		"0123456789"
+
+/* A kernel revision: ^[A-Za-z0-9._-]{1,64}$ (schemas/history.schema.json) */
+int
+agentctl_rev_ok(const char *s)
+{
+	return all_in(s, 1, 64, P_ALNUM "._-");
+}
+
+/* A version: "2.1.8", "OpenSSH_9.2p1", "8.1-PRERELEASE", "6.1.0-13+b1". */
+int
+agentctl_version_ok(const char *s)
+{
+	return all_in(s, 1, 127, P_ALNUM "._+~-");
+}
+
+/* A driver: "em", "virtio_net", "8139too", "mlx5_core". */
+int
+agentctl_driver_ok(const char *s)
+{
+	return all_in(s, 1, 31, P_ALNUM "_.-") && s[0] != '.' && s[0] != '-';
+}
+
+/* An interface name as the agent reports it. */
+int
+agentctl_ifname_ok(const char *s)
+{
+	return all_in(s, 1, 31, P_ALNUM "_.:-") && s[0] != '-';
+}
+
+/* "0x10968086", "0x8086". */
+int
+agentctl_hexid_ok(const char *s)
+{
+	return s[0] == '0' && s[1] == 'x' &&
+	    all_in(s + 2, 1, 12, "0123456789abcdefABCDEF");
+}
+
+int
+agentctl_hash_ok(const char *s)
+{
+	return all_in(s, 1, 31, "0123456789abcdef");
+}
+
+int
+agentctl_os_ok(const char *s)
+{
+	return strcmp(s, "freebsd") == 0 || strcmp(s, "linux") == 0;
+}
+
+/* Keys and tags, passed on to another host: printable ASCII, one line. */
+int
+agentctl_printable_ok(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
 }

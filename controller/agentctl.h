@@ -12,7 +12,14 @@
  * Decoding is strict: a line that is not one JSON object, a "proto" other
  * than 1, an unknown event, a missing or mistyped field, a second result,
  * an `error` event or output past its ceiling is an error naming the host
- * and the command.
+ * and the command.  A string the host reports is refused unless it fits
+ * its pattern (revision, versions, driver, interface, ids, os: see
+ * agentctl_*_ok below); free text (kernel version, hostname, messages)
+ * is neutralised with util_term_safe(); only reply.raw keeps the bytes.
+ *
+ * A call that finds the agent gone (exit 126/127) or another version in
+ * its place redeploys what agentctl_deploy() last installed, once, and
+ * runs again.
  */
 #ifndef LABRAT_AGENTCTL_H
 #define LABRAT_AGENTCTL_H
@@ -341,6 +348,20 @@ int	agentctl_decode(const char *host, const char *what,
 const char *agentctl_cmd_name(enum agentctl_cmd);
 /* Which result args[0..] asks for; -1 when it is no known subcommand. */
 int	agentctl_cmd_of(const char *const *args);
+
+/*
+ * The patterns of strings a lab host reports, checked by the decoder
+ * before they are believed (a string that fails one is refused, not
+ * cleaned); 1 when s matches.
+ */
+int	agentctl_rev_ok(const char *);		/* ^[A-Za-z0-9._-]{1,64}$ */
+int	agentctl_version_ok(const char *);	/* [A-Za-z0-9._+~-]{1,127} */
+int	agentctl_driver_ok(const char *);	/* [A-Za-z0-9_.-]{1,31} */
+int	agentctl_ifname_ok(const char *);	/* [A-Za-z0-9_.:-]{1,31} */
+int	agentctl_hexid_ok(const char *);	/* 0x + 1-12 hex digits */
+int	agentctl_hash_ok(const char *);		/* 1-31 lower hex digits */
+int	agentctl_os_ok(const char *);		/* freebsd | linux */
+int	agentctl_printable_ok(const char *);	/* ASCII 0x20-0x7e */
 
 void	agentctl_reply_free(struct agentctl_reply *);
 

@@ -40,7 +40,7 @@ static void
 jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
     ...)
 {
-	char	msg[512];
+	char	msg[512], safe[1024];
 	va_list	ap;
 
 	if (j->failed)
@@ -49,9 +49,11 @@ jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* msg may quote the host (values, keys): neutralised, once more. */
 	util_seterr(j->err, j->errlen, "%s: labrat-agent %s: %s%s%s: %s",
 	    j->host, j->what, path, key != NULL ? "." : "",
-	    key != NULL ? key : "", msg);
+	    key != NULL ? key : "", util_term_safe(safe, sizeof safe, msg,
+	    (size_t)-1));
 }
 
 /*
@@ -108,23 +110,44 @@ jscalar(struct jctx *j, struct json_object *o, const char *path,
 	return v;
 }
 
+/*
+ * A string the host chose: patterned ones (valid != NULL: revisions,
+ * versions, drivers, ids) are refused unless they match; free text is
+ * neutralised for terminals (util_term_safe(), cut to n).  The raw
+ * output keeps the bytes.
+ */
 static void
-jstr(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, char *dst, size_t n)
+jstr_pat(struct jctx *j, struct json_object *o, const char *path,
+    const char *key, int flags, char *dst, size_t n,
+    int (*valid)(const char *), const char *what)
 {
 	struct json_object	*v;
 	const char		*s;
+	char			 safe[128];
+	size_t			 len;
 
 	dst[0] = '\0';
 	if ((v = jscalar(j, o, path, key, flags, json_type_string)) == NULL)
 		return;
 	s = json_object_get_string(v);
-	if ((size_t)json_object_get_string_len(v) >= n ||
-	    strlen(s) != (size_t)json_object_get_string_len(v)) {
+	len = (size_t)json_object_get_string_len(v);
+	if (len >= n || strlen(s) != len) {
 		jfail(j, path, key, "string too long or has NUL bytes");
 		return;
 	}
-	memcpy(dst, s, strlen(s) + 1);
+	if (valid != NULL && !valid(s)) {
+		jfail(j, path, key, "\"%s\" is not %s", util_term_safe(safe,
+		    sizeof safe, s, len < 60 ? len : 60), what);
+		return;
+	}
+	util_term_safe(dst, n, s, len);
+}
+
+static void
+jstr(struct jctx *j, struct json_object *o, const char *path, const char *key,
+    int flags, char *dst, size_t n)
+{
+	jstr_pat(j, o, path, key, flags, dst, n, NULL, NULL);
 }
 
 /* Numbers: integers or doubles; int-ness checked by jint. */
@@ -233,7 +256,10 @@ jstrlist(struct jctx *j, struct json_object *o, const char *key, char *dst,
 	for (i = 0; i < len; i++) {
 		e = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(e, json_type_string) ||
-		    (size_t)json_object_get_string_len(e) >= width) {
+		    (size_t)json_object_get_string_len(e) >= width ||
+		    strlen(json_object_get_string(e)) !=
+		    (size_t)json_object_get_string_len(e) ||
+		    !agentctl_printable_ok(json_object_get_string(e))) {
 			jfail(j, "result", key, "[%zu] not %s", i, what);
 			return;
 		}
@@ -246,23 +272,27 @@ jstrlist(struct jctx *j, struct json_object *o, const char *key, char *dst,
 static void
 dec_version(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 {
-	jstr(j, o, "result", "version", 0, r->u.version.version,
-	    sizeof r->u.version.version);
-	jstr(j, o, "result", "source_hash", 0, r->u.version.source_hash,
-	    sizeof r->u.version.source_hash);
+	jstr_pat(j, o, "result", "version", 0, r->u.version.version,
+	    sizeof r->u.version.version, agentctl_version_ok, "a version");
+	jstr_pat(j, o, "result", "source_hash", 0, r->u.version.source_hash,
+	    sizeof r->u.version.source_hash, agentctl_hash_ok,
+	    "a source hash");
 }
 
 static void
 dec_nic(struct jctx *j, struct json_object *o, const char *p,
     struct agentctl_nic *n)
 {
-	jstr(j, o, p, "name", 0, n->name, sizeof n->name);
-	jstr(j, o, p, "driver", J_NULL, n->driver, sizeof n->driver);
-	jstr(j, o, p, "pci_vendor", J_NULL, n->pci_vendor,
-	    sizeof n->pci_vendor);
-	jstr(j, o, p, "pci_device", J_NULL, n->pci_device,
-	    sizeof n->pci_device);
-	jstr(j, o, p, "chip", J_NULL, n->chip, sizeof n->chip);
+	jstr_pat(j, o, p, "name", 0, n->name, sizeof n->name,
+	    agentctl_ifname_ok, "an interface name");
+	jstr_pat(j, o, p, "driver", J_NULL, n->driver, sizeof n->driver,
+	    agentctl_driver_ok, "a driver name");
+	jstr_pat(j, o, p, "pci_vendor", J_NULL, n->pci_vendor,
+	    sizeof n->pci_vendor, agentctl_hexid_ok, "a PCI id");
+	jstr_pat(j, o, p, "pci_device", J_NULL, n->pci_device,
+	    sizeof n->pci_device, agentctl_hexid_ok, "a PCI id");
+	jstr_pat(j, o, p, "chip", J_NULL, n->chip, sizeof n->chip,
+	    agentctl_hexid_ok, "a chip id");
 	jint(j, o, p, "speed_mbps", J_NULL, &n->speed_mbps);
 	jstr(j, o, p, "duplex", J_NULL, n->duplex, sizeof n->duplex);
 	jint(j, o, p, "mtu", J_NULL, &n->mtu);
@@ -280,15 +310,19 @@ dec_facts(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	char			 p[64];
 	size_t			 i, n;
 
-	jstr(j, o, "result", "os", 0, f->os, sizeof f->os);
+	jstr_pat(j, o, "result", "os", 0, f->os, sizeof f->os,
+	    agentctl_os_ok, "freebsd or linux");
 	jstr(j, o, "result", "hostname", 0, f->hostname, sizeof f->hostname);
 	if ((k = jtyped(j, o, "result", "kernel", json_type_object, 0))) {
-		jstr(j, k, "kernel", "release", 0, f->kernel_release,
-		    sizeof f->kernel_release);
+		jstr_pat(j, k, "kernel", "release", 0, f->kernel_release,
+		    sizeof f->kernel_release, agentctl_version_ok,
+		    "a kernel release");
 		jstr(j, k, "kernel", "version", 0, f->kernel_version,
 		    sizeof f->kernel_version);
-		jstr(j, k, "kernel", "revision", J_NULL, f->kernel_revision,
-		    sizeof f->kernel_revision);
+		jstr_pat(j, k, "kernel", "revision", J_NULL,
+		    f->kernel_revision, sizeof f->kernel_revision,
+		    agentctl_rev_ok,
+		    "a revision (^[A-Za-z0-9._-]{1,64}$)");
 		jint(j, k, "kernel", "osreldate", J_NULL, &f->osreldate);
 	}
 	if ((a = jarray(j, o, "result", "nics", 0, AGENTCTL_NICS_MAX, "NICs",
@@ -300,11 +334,12 @@ dec_facts(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	}
 	/* A tool the host lacks may be absent or null. */
 	if ((t = jtyped(j, o, "result", "tools", json_type_object, 0))) {
-		jstr(j, t, "tools", "iperf2", J_OPT, f->iperf2,
-		    sizeof f->iperf2);
-		jstr(j, t, "tools", "iperf3", J_OPT, f->iperf3,
-		    sizeof f->iperf3);
-		jstr(j, t, "tools", "scp", J_OPT, f->scp, sizeof f->scp);
+		jstr_pat(j, t, "tools", "iperf2", J_OPT, f->iperf2,
+		    sizeof f->iperf2, agentctl_version_ok, "a version");
+		jstr_pat(j, t, "tools", "iperf3", J_OPT, f->iperf3,
+		    sizeof f->iperf3, agentctl_version_ok, "a version");
+		jstr_pat(j, t, "tools", "scp", J_OPT, f->scp, sizeof f->scp,
+		    agentctl_version_ok, "a version");
 	}
 }
 
@@ -328,7 +363,8 @@ dec_apply(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	struct agentctl_apply	*a = &r->u.apply;
 	struct json_object	*k;
 
-	jstr(j, o, "result", "if", 0, a->ifname, sizeof a->ifname);
+	jstr_pat(j, o, "result", "if", 0, a->ifname, sizeof a->ifname,
+	    agentctl_ifname_ok, "an interface name");
 	jbool(j, o, "result", "saved", 0, &a->saved);
 	if ((k = jtyped(j, o, "result", "requested", json_type_object, 0)))
 		dec_knobs(j, k, "requested", &a->requested);
@@ -345,7 +381,8 @@ dec_restore(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_restore	*s = &r->u.restore;
 
-	jstr(j, o, "result", "if", 0, s->ifname, sizeof s->ifname);
+	jstr_pat(j, o, "result", "if", 0, s->ifname, sizeof s->ifname,
+	    agentctl_ifname_ok, "an interface name");
 	jbool(j, o, "result", "was_saved", 0, &s->was_saved);
 	jstrlist(j, o, "changed", s->changed[0], sizeof s->changed[0],
 	    AGENTCTL_LIST_MAX, "a short string", &s->nchanged);
@@ -527,9 +564,11 @@ dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 	switch (r->cmd) {
 	case AGENTCTL_KEYGEN:
 		jstr(j, o, "result", "tag", 0, kg->tag, sizeof kg->tag);
-		jstr(j, o, "result", "key", 0, kg->key, sizeof kg->key);
-		jstr(j, o, "result", "pubkey", 0, kg->pubkey,
-		    sizeof kg->pubkey);
+		jstr_pat(j, o, "result", "key", 0, kg->key, sizeof kg->key,
+		    agentctl_printable_ok, "one line of printable text");
+		jstr_pat(j, o, "result", "pubkey", 0, kg->pubkey,
+		    sizeof kg->pubkey, agentctl_printable_ok,
+		    "one line of printable text");
 		return;
 	case AGENTCTL_DEAUTHORIZE:
 		jstr(j, o, "result", "tag", 0, r->u.deauthorize.tag,
@@ -688,7 +727,7 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
     size_t len, size_t lineno, struct agentctl_reply *r, int *nresults)
 {
 	struct json_object	*o;
-	char			 where[32], ev[16], raw[256];
+	char			 where[32], ev[16], raw[256], safe[256];
 	long long		 proto;
 	int			 rawrc;
 
@@ -703,12 +742,11 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
 	    rawrc != JSON_RAW_OK || !json_object_is_type(o, json_type_object)) {
-		/* line is not NUL-terminated: quote at most its len bytes. */
-		jfail(j, where, NULL, "not one JSON object (%s): \"%.*s\"",
+		jfail(j, where, NULL, "not one JSON object (%s): \"%s\"",
 		    o == NULL ? json_tokener_error_desc(
 		    json_tokener_get_error(tok)) : rawrc != JSON_RAW_OK ? raw :
-		    "trailing data or not an object", (int)(len < 60 ? len : 60),
-		    line);
+		    "trailing data or not an object", util_term_safe(safe,
+		    sizeof safe, line, len < 60 ? len : 60));
 		json_object_put(o);
 		return;
 	}
@@ -760,6 +798,10 @@ agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
 	}
 	if ((tok = json_tokener_new_ex(64)) == NULL)
 		fatalx("json_tokener_new");
+	/* As for config files: no comments, single quotes or bad UTF-8
+	 * (the raw pass has refused most of it already). */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+	    JSON_TOKENER_VALIDATE_UTF8);
 	while (p < end && !j.failed) {
 		lineno++;
 		nl = memchr(p, '\n', (size_t)(end - p));

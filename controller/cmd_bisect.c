@@ -29,10 +29,13 @@ static void
 cli_event(const struct hunt_event *ev, void *arg)
 {
 	const int	*quiet = arg;
+	char		 safe[4096];
 
 	if (*quiet && ev->kind != HUNT_EV_REPLAYED)
 		return;
-	fprintf(stderr, "labrat: %s\n", ev->text);
+	/* An event may quote a host (a revision it reported, its error). */
+	fprintf(stderr, "labrat: %s\n", util_term_safe(safe, sizeof safe,
+	    ev->text, (size_t)-1));
 }
 
 /* hunt_start() (rq) or hunt_resume() (id) with the signals caught; the

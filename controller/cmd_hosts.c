@@ -15,6 +15,9 @@
  * labrat hosts release HOST --force [--inventory F]: the operator's way
  * out of a lease whose controller is gone for good (agent `lease release
  * --force`).
+ *
+ * Host-reported strings were validated or neutralised by the decoder
+ * (agentctl); errors are neutralised here once more before printing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@
 #include "host.h"
 #include "lab.h"
 #include "log.h"
+#include "util.h"
 
 static const char *
 tri(int v)
@@ -67,7 +71,7 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 	const struct agentctl_facts	*f;
 	const struct agentctl_nic	*nic;
 	const struct config_host	*h;
-	char				 tools[256], mtu[16];
+	char				 tools[256], mtu[16], safe[2048];
 	size_t				 i, k;
 
 	printf("%-12s %-8s %-16s %-10s %-8s %-8s %-10s %-6s %-4s %s\n",
@@ -76,7 +80,9 @@ hosts_print_text(const struct host_survey *jobs, size_t n)
 	for (i = 0; i < n; i++) {
 		h = jobs[i].host;
 		if (!jobs[i].ok) {
-			printf("%-12s ERROR: %s\n", h->name, jobs[i].err);
+			/* An error may quote the host's output. */
+			printf("%-12s ERROR: %s\n", h->name, util_term_safe(safe,
+			    sizeof safe, jobs[i].err, (size_t)-1));
 			continue;
 		}
 		f = &jobs[i].facts.u.facts;

@@ -66,8 +66,12 @@ cmd_run_progress(const struct run_progress *rp, void *arg)
 	const struct executor_progress *p = &rp->job;
 	int	tty = *(int *)arg, retry = strcmp(p->state, "retry") == 0;
 	int	range = rp->worst > p->total;
-	char	eta[80], tp[32], upto[40], line[512];
+	char	eta[80], tp[32], upto[40], line[512], why[2048];
+	const char	*reason = NULL;
 
+	/* A reason may quote a lab host's output. */
+	if (p->reason != NULL)
+		reason = util_term_safe(why, sizeof why, p->reason, (size_t)-1);
 	run_fmt_etas(p->eta_ms, rp->eta_worst_ms, range, eta, sizeof eta);
 	if (range)
 		snprintf(upto, sizeof upto, " (up to %lld)",
@@ -80,26 +84,26 @@ cmd_run_progress(const struct run_progress *rp, void *arg)
 	else
 		snprintf(tp, sizeof tp, "-");
 	if (tty) {
-		if (p->reason != NULL)
+		if (reason != NULL)
 			fprintf(stderr, "\r\033[K%s %s %s: attempt %d %s: "
 			    "%s\n", p->link, p->knobs, p->tool, p->attempt,
-			    retry ? "failed, retrying" : p->state, p->reason);
+			    retry ? "failed, retrying" : p->state, reason);
 		snprintf(line, sizeof line, "%lld/%lld jobs%s, %lld failed, "
 		    "%lld retried, %s  [%s %s %s: %s]",
 		    (long long)p->done, (long long)p->total, upto,
 		    (long long)p->failed, (long long)p->retried, eta, p->link,
-		    p->knobs, p->tool, p->reason != NULL ? p->state : tp);
+		    p->knobs, p->tool, reason != NULL ? p->state : tp);
 		fprintf(stderr, "\r\033[K%.*s\r", run_tty_width() - 1, line);
 	} else if (retry) {
 		fprintf(stderr, "labrat: retrying %s %s %s after attempt %d: "
 		    "%s\n", p->link, p->knobs, p->tool, p->attempt,
-		    p->reason != NULL ? p->reason : "?");
+		    reason != NULL ? reason : "?");
 	} else {
 		fprintf(stderr, "labrat: job %lld/%lld%s %s %s %s attempt %d: "
 		    "%s%s%s (%s)\n", (long long)p->done,
 		    (long long)p->total, upto, p->link, p->knobs, p->tool,
-		    p->attempt, p->state, p->reason != NULL ? ": " : " ",
-		    p->reason != NULL ? p->reason : tp, eta);
+		    p->attempt, p->state, reason != NULL ? ": " : " ",
+		    reason != NULL ? reason : tp, eta);
 	}
 	fflush(stderr);
 }

@@ -143,23 +143,50 @@ config_check_keys(struct config_walk *w, const char *path,
 }
 
 /*
- * Fetches o[key]; reports a missing required key.  JSON null counts as
- * absent only where a caller says so (links[].nat).
+ * The one member lookup.  json-c's json_object_object_get_ex() returns true
+ * with a NULL value for JSON null, which every caller would otherwise take
+ * for "absent": null is a type error ("null is not a string") unless
+ * json_type is json_type_null, which says the schema allows null (it then
+ * reads as absent).  Returns 1 with *vp set, 0 when absent (and not
+ * required), -1 when an error was reported (missing required key, null).
  */
-struct json_object *
-config_member(struct config_walk *w, const char *path, struct json_object *o,
-    const char *key, int required)
+static int
+member(struct config_walk *w, const char *path, struct json_object *o,
+    const char *key, int required, int json_type, struct json_object **vp)
 {
-	struct json_object	*v;
+	struct json_object	*v = NULL;
 	char			 p[CONFIG_PATHLEN];
 
-	if (json_object_object_get_ex(o, key, &v))
-		return v;
-	if (required) {
+	*vp = NULL;
+	if (o == NULL || !json_object_is_type(o, json_type_object))
+		return required ? -1 : 0;
+	if (!json_object_object_get_ex(o, key, &v)) {
+		if (!required)
+			return 0;
 		config_path_key(p, path, key);
 		config_werr(w, p, "required key is missing");
+		return -1;
 	}
-	return NULL;
+	if (v == NULL) {
+		if ((enum json_type)json_type == json_type_null)
+			return 0;
+		config_path_key(p, path, key);
+		config_werr(w, p, "null is not %s",
+		    typename((enum json_type)json_type));
+		return -1;
+	}
+	*vp = v;
+	return 1;
+}
+
+struct json_object *
+config_member(struct config_walk *w, const char *path, struct json_object *o,
+    const char *key, int required, int json_type)
+{
+	struct json_object	*v;
+
+	member(w, path, o, key, required, json_type, &v);
+	return v;
 }
 
 /*
@@ -175,9 +202,11 @@ config_get_str(struct config_walk *w, const char *path, struct json_object *o,
 	char			 p[CONFIG_PATHLEN], val[64];
 	const char		*s;
 	size_t			 len, i;
+	int			 r;
 
-	if ((v = config_member(w, path, o, key, required)) == NULL)
-		return required ? -1 : 0;
+	if ((r = member(w, path, o, key, required, json_type_string,
+	    &v)) != 1)
+		return r;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_string))
 		return -1;
@@ -214,9 +243,11 @@ config_get_int(struct config_walk *w, const char *path, struct json_object *o,
 	struct json_object	*v;
 	char			 p[CONFIG_PATHLEN], val[64];
 	int64_t			 n;
+	int			 r;
 
-	if ((v = config_member(w, path, o, key, required)) == NULL)
-		return required ? -1 : 0;
+	if ((r = member(w, path, o, key, required, json_type_int,
+	    &v)) != 1)
+		return r;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_int))
 		return -1;
@@ -239,9 +270,10 @@ config_get_num(struct config_walk *w, const char *path, struct json_object *o,
 	struct json_object	*v;
 	char			 p[CONFIG_PATHLEN], val[64];
 	double			 d;
+	int			 r;
 
-	if ((v = config_member(w, path, o, key, 0)) == NULL)
-		return 0;
+	if ((r = member(w, path, o, key, 0, json_type_double, &v)) != 1)
+		return r;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_double))
 		return -1;
@@ -262,9 +294,10 @@ config_get_bool(struct config_walk *w, const char *path, struct json_object *o,
 {
 	struct json_object	*v;
 	char			 p[CONFIG_PATHLEN];
+	int			 r;
 
-	if ((v = config_member(w, path, o, key, 0)) == NULL)
-		return 0;
+	if ((r = member(w, path, o, key, 0, json_type_boolean, &v)) != 1)
+		return r;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_boolean))
 		return -1;
@@ -309,7 +342,7 @@ config_get_array(struct config_walk *w, const char *path, struct json_object *o,
 	char			 p[CONFIG_PATHLEN];
 	size_t			 n;
 
-	if ((v = config_member(w, path, o, key, required)) == NULL)
+	if (member(w, path, o, key, required, json_type_array, &v) != 1)
 		return NULL;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_array))
@@ -333,7 +366,7 @@ config_get_object(struct config_walk *w, const char *path,
 	struct json_object	*v;
 	char			 p[CONFIG_PATHLEN];
 
-	if ((v = config_member(w, path, o, key, required)) == NULL)
+	if (member(w, path, o, key, required, json_type_object, &v) != 1)
 		return NULL;
 	config_path_key(p, path, key);
 	if (!config_want(w, p, v, json_type_object))

@@ -88,7 +88,7 @@ bt_compare(struct config_walk *w, struct json_object *root,
 {
 	struct json_object	*o, *v;
 	char			 p[CONFIG_PATHLEN];
-	int			 type, knob, ok = 1;
+	int			 type, knob, vt, ok = 1;
 
 	if ((o = config_get_object(w, "", root, "compare", 1)) == NULL)
 		return;
@@ -113,11 +113,13 @@ bt_compare(struct config_walk *w, struct json_object *root,
 	    &knob) != 1)
 		return;
 	t->ab_knob = knob;
-	if ((v = config_member(w, "compare", o, "reference", 1)) == NULL ||
+	vt = knob == KNOB_MTU ? json_type_int : knob == KNOB_NAT ?
+	    json_type_string : json_type_boolean;
+	if ((v = config_member(w, "compare", o, "reference", 1, vt)) == NULL ||
 	    knob_value(w, "compare.reference", knob, v,
 	    &t->ab_reference) == -1)
 		ok = 0;
-	if ((v = config_member(w, "compare", o, "candidate", 1)) == NULL ||
+	if ((v = config_member(w, "compare", o, "candidate", 1, vt)) == NULL ||
 	    knob_value(w, "compare.candidate", knob, v,
 	    &t->ab_candidate) == -1)
 		ok = 0;
@@ -389,7 +391,7 @@ config_history_parse(const char *path, const char *text, size_t len,
 {
 	struct json_object	*root, *arr, *e, *v;
 	struct config_walk	 w;
-	char			 p[CONFIG_PATHLEN];
+	char			 p[CONFIG_PATHLEN], mp[CONFIG_PATHLEN];
 	char			**ids = NULL, **msgs = NULL;
 	size_t			 n = 0, i;
 	size_t			 before = errs->n + errs->dropped;
@@ -414,16 +416,18 @@ config_history_parse(const char *path, const char *text, size_t len,
 			    CONFIG_REV_MAX, config_valid_revision,
 			    "a revision id", &ids[i]) != 1)
 				continue;
-			msgs[i] = xstrdup(json_object_object_get_ex(e,
-			    "message", &v) && json_object_is_type(v,
-			    json_type_string) ? json_object_get_string(v) :
-			    "");
+			config_path_key(mp, p, "message");
+			if ((v = config_member(&w, p, e, "message", 1,
+			    json_type_string)) == NULL ||
+			    !config_want(&w, mp, v, json_type_string))
+				continue;
+			msgs[i] = xstrdup(json_object_get_string(v));
 		}
 	}
 	json_object_put(root);
 	if (errs->n + errs->dropped != before || ids == NULL) {
-		/* A refused entry leaves a NULL hole: free past it. */
-		for (i = 0; i < n; i++) {
+		/* Entries with errors left holes: free all n. */
+		for (i = 0; ids != NULL && i < n; i++) {
 			free(ids[i]);
 			free(msgs[i]);
 		}

@@ -35,8 +35,14 @@ int	config_want(struct config_walk *, const char *path,
 /* Reports keys of o not in keys[]; what qualifies ("for tool scp"). */
 void	config_check_keys(struct config_walk *, const char *path,
 	    struct json_object *o, const char *const *keys, const char *what);
+/*
+ * o[key], or NULL when absent (reported if required) or JSON null: null is
+ * reported as a type error ("null is not <json_type>") unless json_type is
+ * json_type_null (the schema allows null there; it reads as absent).
+ */
 struct json_object *config_member(struct config_walk *, const char *path,
-	    struct json_object *o, const char *key, int required);
+	    struct json_object *o, const char *key, int required,
+	    int json_type);
 /*
  * Typed members: 1 when set, 0 when absent (optional), -1 on an error
  * (reported).  Strings are borrowed from o.

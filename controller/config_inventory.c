@@ -460,8 +460,8 @@ parse_link(struct config_walk *w, const char *path, struct json_object *o,
 		config_werr(w, p, "\"%s\" is also the client", l->server.host);
 	}
 	config_path_key(p, path, "nat");
-	v = config_member(w, path, o, "nat", 0);
-	if (v == NULL || json_object_is_type(v, json_type_null))
+	/* The schema allows "nat": null (no NAT on this link). */
+	if ((v = config_member(w, path, o, "nat", 0, json_type_null)) == NULL)
 		return;
 	if (!json_object_is_type(v, json_type_string)) {
 		config_fmtval(v, val, sizeof val);

@@ -13,6 +13,7 @@
 static enum log_level	 log_level = LOG_LEVEL_WARN;
 static const char	*log_prog = "labrat";
 static pthread_mutex_t	 log_mtx = PTHREAD_MUTEX_INITIALIZER;
+static log_escape_fn	 log_escape;
 
 static void	log_vwrite(const char *, int, const char *, va_list);
 
@@ -24,6 +25,12 @@ log_init(enum log_level level, const char *progname)
 		log_prog = progname;
 }
 
+void
+log_set_escape(log_escape_fn fn)
+{
+	log_escape = fn;
+}
+
 enum log_level
 log_get_level(void)
 {
@@ -33,15 +40,19 @@ log_get_level(void)
 static void
 log_vwrite(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	char	msg[2048];
+	char	msg[2048], safe[4 * sizeof msg];
+	char	*m = msg;
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	/* A message may quote a lab host: no raw control byte goes out. */
+	if (log_escape != NULL)
+		m = log_escape(safe, sizeof safe, msg, (size_t)-1);
 	pthread_mutex_lock(&log_mtx);
 	if (err != 0)
-		fprintf(stderr, "%s: %s%s: %s\n", log_prog, prefix, msg,
+		fprintf(stderr, "%s: %s%s: %s\n", log_prog, prefix, m,
 		    strerror(err));
 	else
-		fprintf(stderr, "%s: %s%s\n", log_prog, prefix, msg);
+		fprintf(stderr, "%s: %s%s\n", log_prog, prefix, m);
 	pthread_mutex_unlock(&log_mtx);
 }
 

@@ -7,6 +7,7 @@
 #define LABRAT_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_LEVEL_WARN = 0,
@@ -15,6 +16,14 @@ enum log_level {
 };
 
 void	log_init(enum log_level level, const char *progname);
+/*
+ * Every message passes through fn (util_term_safe(), set by main: log
+ * sits below util) before it is written, so that text quoted from a lab
+ * host never reaches the terminal raw.  NULL: written as is.
+ */
+typedef char	*(*log_escape_fn)(char *out, size_t outlen, const char *in,
+		    size_t len);
+void	log_set_escape(log_escape_fn);
 enum log_level log_get_level(void);
 void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -151,9 +151,11 @@ void
 cmd_config_errors(const struct config_errors *errs)
 {
 	size_t	i;
+	char	safe[4096];
 
 	for (i = 0; i < errs->n; i++)
-		fprintf(stderr, "%s\n", errs->msgs[i]);
+		fprintf(stderr, "%s\n", util_term_safe(safe, sizeof safe,
+		    errs->msgs[i], (size_t)-1));
 	if (errs->dropped > 0)
 		fprintf(stderr, "... and %zu more errors\n", errs->dropped);
 }
@@ -372,6 +374,7 @@ entry_run(const struct cmd_entry *e, char **args, int n, struct common *c)
 		return CMD_EXIT_USAGE;
 	}
 	log_init(LOG_LEVEL_WARN + c->verbose, "labrat");
+	log_set_escape(util_term_safe);
 	ctx.verbose = c->verbose;
 	if (e->flags & CMD_DB)
 		ctx.db = db = cmd_db_path(c->db);
@@ -411,6 +414,7 @@ main(int argc, char **argv)
 		}
 	}
 	log_init(LOG_LEVEL_WARN + c.verbose, "labrat");
+	log_set_escape(util_term_safe);
 	if (argi >= argc) {
 		if (c.help) {
 			cmd_help_usages(NULL, stdout);

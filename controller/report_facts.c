@@ -56,12 +56,20 @@ dash(const char *s)
 static void
 text_row(const struct store_host_facts_row *r, FILE *fp)
 {
-	fprintf(fp, "  %s %s: %s, driver %s", r->host, dash(r->ifname),
-	    r->revision != NULL && r->revision[0] != '\0' ? r->revision :
-	    "unknown revision", dash(r->driver));
+	char	rev[256], ifn[128], drv[128], chip[128];
+
+	/* What a host reported (a store written by an older labrat may hold
+	 * it raw): no control character reaches the terminal. */
+	fprintf(fp, "  %s %s: %s, driver %s", r->host,
+	    util_term_safe(ifn, sizeof ifn, dash(r->ifname), (size_t)-1),
+	    r->revision != NULL && r->revision[0] != '\0' ?
+	    util_term_safe(rev, sizeof rev, r->revision, (size_t)-1) :
+	    "unknown revision",
+	    util_term_safe(drv, sizeof drv, dash(r->driver), (size_t)-1));
 	if (store_facts_driver_differs(r))
 		fprintf(fp, " (inventory: %s)", r->declared_driver);
-	fprintf(fp, ", chip %s", dash(r->chip));
+	fprintf(fp, ", chip %s", util_term_safe(chip, sizeof chip,
+	    dash(r->chip), (size_t)-1));
 	if (store_facts_chip_differs(r))
 		fprintf(fp, " (inventory: %s)", r->declared_chip);
 	fprintf(fp, "\n");

@@ -249,6 +249,91 @@ util_seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Length of the UTF-8 sequence at s (at most n bytes) and its code point,
+ * or 0 when it is not a valid, shortest-form sequence of a scalar value.
+ */
+static size_t
+utf8_seq(const unsigned char *s, size_t n, unsigned *cpp)
+{
+	unsigned	cp, min;
+	size_t		len, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		cp = s[0] & 0x1f;
+		min = 0x80;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		cp = s[0] & 0x0f;
+		min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		cp = s[0] & 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*cpp = cp;
+	return len;
+}
+
+/* Code points a terminal acts on or that reorder text (C1, bidi). */
+static int
+cp_unsafe(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+	    (cp >= 0x200e && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069);
+}
+
+char *
+util_term_safe(char *out, size_t outlen, const char *in, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)in;
+	char			 esc[16];
+	size_t			 o = 0, i = 0, n, k;
+	unsigned		 cp;
+
+	if (outlen == 0)
+		return out;
+	if (len == (size_t)-1)
+		len = strlen(in);
+	while (i < len) {
+		n = 1;
+		if (s[i] < 0x20 || s[i] == 0x7f)
+			snprintf(esc, sizeof esc, "\\x%02x", s[i]);
+		else if (s[i] < 0x80) {
+			esc[0] = (char)s[i];
+			esc[1] = '\0';
+		} else if ((n = utf8_seq(s + i, len - i, &cp)) == 0) {
+			n = 1;
+			snprintf(esc, sizeof esc, "\\x%02x", s[i]);
+		} else if (cp_unsafe(cp))
+			snprintf(esc, sizeof esc, "\\u%04x", cp);
+		else {
+			memcpy(esc, s + i, n);
+			esc[n] = '\0';
+		}
+		k = strlen(esc);
+		if (o + k >= outlen)
+			break;		/* never half an escape or character */
+		memcpy(out + o, esc, k);
+		o += k;
+		i += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 int64_t
 util_now_ms(void)
 {

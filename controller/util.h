@@ -61,6 +61,19 @@ int	util_strtod(const char *, double *out);
 void	util_seterr(char *err, size_t errlen, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
+/*
+ * For a terminal: in (len bytes, or up to its NUL when len is (size_t)-1)
+ * into out (outlen bytes, always NUL-terminated, cut at a character or
+ * escape boundary) with every byte a terminal could act on shown as an
+ * escape: C0 controls and DEL as "\x1b", bytes that are not valid UTF-8
+ * as "\xc0", and C1 controls and bidirectional overrides as "\u009b".
+ * Printable ASCII and other valid UTF-8 pass unchanged.  Used for every
+ * string that came from a lab host before it reaches a terminal, a
+ * message or the store's typed columns (the raw-output store keeps the
+ * bytes).  Returns out; out must not overlap in.
+ */
+char	*util_term_safe(char *out, size_t outlen, const char *in, size_t len);
+
 /* Monotonic time in milliseconds. */
 int64_t	util_now_ms(void);
 /* Wall-clock time, seconds since the epoch. */

@@ -192,8 +192,13 @@ near "$r" 0.80 1.20 || fail "bce TSO off + NAT / TSO on: $r, want ~1"
 s_on_nat=$(bps bce scp nat=kernel,tso=on)
 s_on=$(bps bce scp nat=off,tso=on)
 note "bce scp 1440k Mbit/s: TSO on $s_on, TSO on + NAT $s_on_nat"
-r=$(ratio "$s_on_nat" "$s_on")
-near "$r" 0 0.60 || fail "bce scp TSO on + NAT / TSO on: $r, want slower"
+# The collapse caps the link near 10 Mbit/s, so scp with TSO + NAT can
+# never beat it, while without NAT the copy is bounded only by the SSH
+# set-up (on a loaded machine that alone can bring it near 10 Mbit/s:
+# hence the cap and "slower", not a fixed ratio).
+near "$s_on_nat" 0 10.5 || fail "bce scp TSO on + NAT: $s_on_nat Mbit/s, want the ~10 Mbit/s collapse"
+awk -v a="$s_on_nat" -v b="$s_on" 'BEGIN { exit !(a < b) }' ||
+    fail "bce scp TSO on + NAT $s_on_nat Mbit/s is not slower than TSO on $s_on"
 
 # --- every host as it was; the ephemeral scp keys are gone.
 check_links_restored
