@@ -1,9 +1,9 @@
 /*
  * agentctl_decode: the agent's JSON lines (PROTOCOL.md) into the typed
- * replies of agentctl.h; the only file of agentctl that sees json-c.  The
- * decoder walks stdout line by line; field getters record the first
+ * replies of agentctl.h.  The decoder walks stdout line by line; the
+ * typed getters of agentctl_int.h (agentctl_jget.c) record the first
  * problem as "HOST: labrat-agent CMD: PATH: what" so a caller sees exactly
- * which host, command and field.
+ * which host, command and field.  json-c is seen by these two files only.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -15,330 +15,81 @@
 #include <json-c/json.h>
 
 #include "agentctl.h"
+#include "agentctl_int.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"
 
-/* Decoding context: the first error wins, later getters are no-ops. */
-struct jctx {
-	const char	*host;
-	const char	*what;
-	char		*err;
-	size_t		 errlen;
-	int		 failed;
-};
-
-/* What a getter accepts besides a value of its type. */
-#define J_NULL	0x1	/* null: the destination keeps "unknown" */
-#define J_OPT	0x3	/* null, or no such key at all */
-
 static void
-jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
-    ...) __attribute__((format(printf, 4, 5)));
-
-static void
-jfail(struct jctx *j, const char *path, const char *key, const char *fmt,
-    ...)
+dec_version(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
-	char	msg[512], safe[1024];
-	va_list	ap;
-
-	if (j->failed)
-		return;
-	j->failed = 1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	/* msg may quote the host (values, keys): neutralised, once more. */
-	util_seterr(j->err, j->errlen, "%s: labrat-agent %s: %s%s%s: %s",
-	    j->host, j->what, path, key != NULL ? "." : "",
-	    key != NULL ? key : "", util_term_safe(safe, sizeof safe, msg,
-	    (size_t)-1));
-}
-
-/*
- * The member key of o.  *isnull is set when it is null, or absent and
- * flags allow that; a missing required key fails.
- */
-static struct json_object *
-jget(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, int *isnull)
-{
-	struct json_object	*v;
-
-	*isnull = 0;
-	if (j->failed)
-		return NULL;
-	if (!json_object_object_get_ex(o, key, &v)) {
-		if ((flags & J_OPT) == J_OPT)
-			*isnull = 1;
-		else
-			jfail(j, path, key, "missing");
-		return NULL;
-	}
-	if (v == NULL)
-		*isnull = 1;
-	return v;
-}
-
-/*
- * A scalar of type t (json_type_double: any number); NULL when it is a
- * null that flags allow, or after a failure.
- */
-static struct json_object *
-jscalar(struct jctx *j, struct json_object *o, const char *path,
-    const char *key, int flags, enum json_type t)
-{
-	struct json_object	*v;
-	int			 isnull;
-
-	v = jget(j, o, path, key, flags, &isnull);
-	if (isnull && (flags & J_NULL))
-		return NULL;
-	if (v == NULL || j->failed) {
-		if (isnull)
-			jfail(j, path, key, "is null");
-		return NULL;
-	}
-	if (!json_object_is_type(v, t) && !(t == json_type_double &&
-	    json_object_is_type(v, json_type_int))) {
-		jfail(j, path, key, "not %s", t == json_type_string ?
-		    "a string" : t == json_type_boolean ? "a boolean" :
-		    "a number");
-		return NULL;
-	}
-	return v;
-}
-
-/*
- * A string the host chose: patterned ones (valid != NULL: revisions,
- * versions, drivers, ids) are refused unless they match; free text is
- * neutralised for terminals (util_term_safe(), cut to n).  The raw
- * output keeps the bytes.
- */
-static void
-jstr_pat(struct jctx *j, struct json_object *o, const char *path,
-    const char *key, int flags, char *dst, size_t n,
-    int (*valid)(const char *), const char *what)
-{
-	struct json_object	*v;
-	const char		*s;
-	char			 safe[128];
-	size_t			 len;
-
-	dst[0] = '\0';
-	if ((v = jscalar(j, o, path, key, flags, json_type_string)) == NULL)
-		return;
-	s = json_object_get_string(v);
-	len = (size_t)json_object_get_string_len(v);
-	if (len >= n || strlen(s) != len) {
-		jfail(j, path, key, "string too long or has NUL bytes");
-		return;
-	}
-	if (valid != NULL && !valid(s)) {
-		jfail(j, path, key, "\"%s\" is not %s", util_term_safe(safe,
-		    sizeof safe, s, len < 60 ? len : 60), what);
-		return;
-	}
-	util_term_safe(dst, n, s, len);
-}
-
-static void
-jstr(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, char *dst, size_t n)
-{
-	jstr_pat(j, o, path, key, flags, dst, n, NULL, NULL);
-}
-
-/* Numbers: integers or doubles; int-ness checked by jint. */
-static void
-jdbl(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, double *dst)
-{
-	struct json_object	*v;
-
-	v = jscalar(j, o, path, key, flags, json_type_double);
-	*dst = v != NULL ? json_object_get_double(v) : NAN;
-	if (v != NULL && !isfinite(*dst))
-		jfail(j, path, key, "not a finite number");
-}
-
-static void
-jint(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, long long *dst)
-{
-	double	d;
-
-	*dst = AGENTCTL_NONE;
-	jdbl(j, o, path, key, flags, &d);
-	if (j->failed || isnan(d))
-		return;
-	if (d < -9.0e18 || d > 9.0e18 || (double)(long long)d != d) {
-		jfail(j, path, key, "not an integer");
-		return;
-	}
-	*dst = (long long)d;
-}
-
-static void
-jbool(struct jctx *j, struct json_object *o, const char *path, const char *key,
-    int flags, int *dst)
-{
-	struct json_object	*v;
-
-	v = jscalar(j, o, path, key, flags, json_type_boolean);
-	*dst = v == NULL ? AGENTCTL_NONE : json_object_get_boolean(v) ? 1 : 0;
-}
-
-static struct json_object *
-jtyped(struct jctx *j, struct json_object *o, const char *path,
-    const char *key, enum json_type t, int flags)
-{
-	struct json_object	*v;
-	int			 isnull;
-
-	v = jget(j, o, path, key, flags, &isnull);
-	if ((isnull && (flags & J_NULL)) || j->failed)
-		return NULL;
-	if (v == NULL || !json_object_is_type(v, t)) {
-		jfail(j, path, key, "not %s", t == json_type_array ?
-		    "an array" : "an object");
-		return NULL;
-	}
-	return v;
-}
-
-/* An array of at most max elements; *n gets its length. */
-static struct json_object *
-jarray(struct jctx *j, struct json_object *o, const char *path,
-    const char *key, int flags, size_t max, const char *what, size_t *n)
-{
-	struct json_object	*a;
-
-	*n = 0;
-	if ((a = jtyped(j, o, path, key, json_type_array, flags)) == NULL)
-		return NULL;
-	if (json_object_array_length(a) > max) {
-		jfail(j, path, key, "more than %zu %s", max, what);
-		return NULL;
-	}
-	*n = json_object_array_length(a);
-	return a;
-}
-
-/* Element i of an array of objects; p gets its path ("key[i]"). */
-static struct json_object *
-jelem(struct jctx *j, struct json_object *a, const char *key, size_t i,
-    char *p, size_t plen)
-{
-	struct json_object	*e = json_object_array_get_idx(a, i);
-
-	snprintf(p, plen, "%s[%zu]", key, i);
-	if (!json_object_is_type(e, json_type_object)) {
-		jfail(j, p, NULL, "not an object");
-		return NULL;
-	}
-	return e;
-}
-
-/* A list of strings, each shorter than width, stored width apart. */
-static void
-jstrlist(struct jctx *j, struct json_object *o, const char *key, char *dst,
-    size_t width, size_t max, const char *what, size_t *n)
-{
-	struct json_object	*a, *e;
-	size_t			 i, len;
-
-	*n = 0;
-	if ((a = jarray(j, o, "result", key, 0, max, "entries", &len)) ==
-	    NULL)
-		return;
-	for (i = 0; i < len; i++) {
-		e = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(e, json_type_string) ||
-		    (size_t)json_object_get_string_len(e) >= width ||
-		    strlen(json_object_get_string(e)) !=
-		    (size_t)json_object_get_string_len(e) ||
-		    !agentctl_printable_ok(json_object_get_string(e))) {
-			jfail(j, "result", key, "[%zu] not %s", i, what);
-			return;
-		}
-		snprintf(dst + i * width, width, "%s",
-		    json_object_get_string(e));
-	}
-	*n = len;
-}
-
-static void
-dec_version(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
-{
-	jstr_pat(j, o, "result", "version", 0, r->u.version.version,
+	adec_str_pat(j, o, "result", "version", 0, r->u.version.version,
 	    sizeof r->u.version.version, agentctl_version_ok, "a version");
-	jstr_pat(j, o, "result", "source_hash", 0, r->u.version.source_hash,
+	adec_str_pat(j, o, "result", "source_hash", 0, r->u.version.source_hash,
 	    sizeof r->u.version.source_hash, agentctl_hash_ok,
 	    "a source hash");
 }
 
 static void
-dec_nic(struct jctx *j, struct json_object *o, const char *p,
+dec_nic(struct adec *j, struct json_object *o, const char *p,
     struct agentctl_nic *n)
 {
-	jstr_pat(j, o, p, "name", 0, n->name, sizeof n->name,
+	adec_str_pat(j, o, p, "name", 0, n->name, sizeof n->name,
 	    agentctl_ifname_ok, "an interface name");
-	jstr_pat(j, o, p, "driver", J_NULL, n->driver, sizeof n->driver,
+	adec_str_pat(j, o, p, "driver", J_NULL, n->driver, sizeof n->driver,
 	    agentctl_driver_ok, "a driver name");
-	jstr_pat(j, o, p, "pci_vendor", J_NULL, n->pci_vendor,
+	adec_str_pat(j, o, p, "pci_vendor", J_NULL, n->pci_vendor,
 	    sizeof n->pci_vendor, agentctl_hexid_ok, "a PCI id");
-	jstr_pat(j, o, p, "pci_device", J_NULL, n->pci_device,
+	adec_str_pat(j, o, p, "pci_device", J_NULL, n->pci_device,
 	    sizeof n->pci_device, agentctl_hexid_ok, "a PCI id");
-	jstr_pat(j, o, p, "chip", J_NULL, n->chip, sizeof n->chip,
+	adec_str_pat(j, o, p, "chip", J_NULL, n->chip, sizeof n->chip,
 	    agentctl_hexid_ok, "a chip id");
-	jint(j, o, p, "speed_mbps", J_NULL, &n->speed_mbps);
-	jstr(j, o, p, "duplex", J_NULL, n->duplex, sizeof n->duplex);
-	jint(j, o, p, "mtu", J_NULL, &n->mtu);
-	jbool(j, o, p, "tso", J_NULL, &n->tso);
-	jbool(j, o, p, "lro", J_NULL, &n->lro);
-	jbool(j, o, p, "rxcsum", J_NULL, &n->rxcsum);
-	jbool(j, o, p, "txcsum", J_NULL, &n->txcsum);
+	adec_int(j, o, p, "speed_mbps", J_NULL, &n->speed_mbps);
+	adec_str(j, o, p, "duplex", J_NULL, n->duplex, sizeof n->duplex);
+	adec_int(j, o, p, "mtu", J_NULL, &n->mtu);
+	adec_bool(j, o, p, "tso", J_NULL, &n->tso);
+	adec_bool(j, o, p, "lro", J_NULL, &n->lro);
+	adec_bool(j, o, p, "rxcsum", J_NULL, &n->rxcsum);
+	adec_bool(j, o, p, "txcsum", J_NULL, &n->txcsum);
 }
 
 static void
-dec_facts(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_facts(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_facts	*f = &r->u.facts;
 	struct json_object	*k, *a, *t, *e;
 	char			 p[64];
 	size_t			 i, n;
 
-	jstr_pat(j, o, "result", "os", 0, f->os, sizeof f->os,
+	adec_str_pat(j, o, "result", "os", 0, f->os, sizeof f->os,
 	    agentctl_os_ok, "freebsd or linux");
-	jstr(j, o, "result", "hostname", 0, f->hostname, sizeof f->hostname);
-	if ((k = jtyped(j, o, "result", "kernel", json_type_object, 0))) {
-		jstr_pat(j, k, "kernel", "release", 0, f->kernel_release,
+	adec_str(j, o, "result", "hostname", 0, f->hostname, sizeof f->hostname);
+	if ((k = adec_typed(j, o, "result", "kernel", json_type_object, 0))) {
+		adec_str_pat(j, k, "kernel", "release", 0, f->kernel_release,
 		    sizeof f->kernel_release, agentctl_version_ok,
 		    "a kernel release");
-		jstr(j, k, "kernel", "version", 0, f->kernel_version,
+		adec_str(j, k, "kernel", "version", 0, f->kernel_version,
 		    sizeof f->kernel_version);
-		jstr_pat(j, k, "kernel", "revision", J_NULL,
+		adec_str_pat(j, k, "kernel", "revision", J_NULL,
 		    f->kernel_revision, sizeof f->kernel_revision,
 		    agentctl_rev_ok,
 		    "a revision (^[A-Za-z0-9._-]{1,64}$)");
-		jint(j, k, "kernel", "osreldate", J_NULL, &f->osreldate);
+		adec_int(j, k, "kernel", "osreldate", J_NULL, &f->osreldate);
 	}
-	if ((a = jarray(j, o, "result", "nics", 0, AGENTCTL_NICS_MAX, "NICs",
+	if ((a = adec_array(j, o, "result", "nics", 0, AGENTCTL_NICS_MAX, "NICs",
 	    &n))) {
 		for (i = 0; i < n && !j->failed; i++)
-			if ((e = jelem(j, a, "nics", i, p, sizeof p)))
+			if ((e = adec_elem(j, a, "nics", i, p, sizeof p)))
 				dec_nic(j, e, p, &f->nics[i]);
 		f->nnics = j->failed ? 0 : n;
 	}
 	/* A tool the host lacks may be absent or null. */
-	if ((t = jtyped(j, o, "result", "tools", json_type_object, 0))) {
-		jstr_pat(j, t, "tools", "iperf2", J_OPT, f->iperf2,
+	if ((t = adec_typed(j, o, "result", "tools", json_type_object, 0))) {
+		adec_str_pat(j, t, "tools", "iperf2", J_OPT, f->iperf2,
 		    sizeof f->iperf2, agentctl_version_ok, "a version");
-		jstr_pat(j, t, "tools", "iperf3", J_OPT, f->iperf3,
+		adec_str_pat(j, t, "tools", "iperf3", J_OPT, f->iperf3,
 		    sizeof f->iperf3, agentctl_version_ok, "a version");
-		jstr_pat(j, t, "tools", "scp", J_OPT, f->scp, sizeof f->scp,
+		adec_str_pat(j, t, "tools", "scp", J_OPT, f->scp, sizeof f->scp,
 		    agentctl_version_ok, "a version");
 	}
 }
@@ -346,83 +97,83 @@ dec_facts(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 /* Knob objects hold only the knobs asked for / known; each getter sets
  * its knob to "unknown" first. */
 static void
-dec_knobs(struct jctx *j, struct json_object *o, const char *p,
+dec_knobs(struct adec *j, struct json_object *o, const char *p,
     struct agentctl_knobs *k)
 {
-	jbool(j, o, p, "tso", J_OPT, &k->tso);
-	jbool(j, o, p, "lro", J_OPT, &k->lro);
-	jbool(j, o, p, "rxcsum", J_OPT, &k->rxcsum);
-	jbool(j, o, p, "txcsum", J_OPT, &k->txcsum);
-	jint(j, o, p, "mtu", J_OPT, &k->mtu);
-	jstr(j, o, p, "nat", J_OPT, k->nat, sizeof k->nat);
+	adec_bool(j, o, p, "tso", J_OPT, &k->tso);
+	adec_bool(j, o, p, "lro", J_OPT, &k->lro);
+	adec_bool(j, o, p, "rxcsum", J_OPT, &k->rxcsum);
+	adec_bool(j, o, p, "txcsum", J_OPT, &k->txcsum);
+	adec_int(j, o, p, "mtu", J_OPT, &k->mtu);
+	adec_str(j, o, p, "nat", J_OPT, k->nat, sizeof k->nat);
 }
 
 static void
-dec_apply(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_apply	*a = &r->u.apply;
 	struct json_object	*k;
 
-	jstr_pat(j, o, "result", "if", 0, a->ifname, sizeof a->ifname,
+	adec_str_pat(j, o, "result", "if", 0, a->ifname, sizeof a->ifname,
 	    agentctl_ifname_ok, "an interface name");
-	jbool(j, o, "result", "saved", 0, &a->saved);
-	if ((k = jtyped(j, o, "result", "requested", json_type_object, 0)))
+	adec_bool(j, o, "result", "saved", 0, &a->saved);
+	if ((k = adec_typed(j, o, "result", "requested", json_type_object, 0)))
 		dec_knobs(j, k, "requested", &a->requested);
-	if ((k = jtyped(j, o, "result", "in_force", json_type_object, 0)))
+	if ((k = adec_typed(j, o, "result", "in_force", json_type_object, 0)))
 		dec_knobs(j, k, "in_force", &a->in_force);
-	jstrlist(j, o, "mismatch", a->mismatch[0], sizeof a->mismatch[0],
+	adec_strlist(j, o, "mismatch", a->mismatch[0], sizeof a->mismatch[0],
 	    AGENTCTL_LIST_MAX, "a short string", &a->nmismatch);
-	jint(j, o, "result", "rollback_pid", J_NULL, &a->rollback_pid);
-	jint(j, o, "result", "rollback_at", J_NULL, &a->rollback_at);
+	adec_int(j, o, "result", "rollback_pid", J_NULL, &a->rollback_pid);
+	adec_int(j, o, "result", "rollback_at", J_NULL, &a->rollback_at);
 }
 
 static void
-dec_restore(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_restore(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_restore	*s = &r->u.restore;
 
-	jstr_pat(j, o, "result", "if", 0, s->ifname, sizeof s->ifname,
+	adec_str_pat(j, o, "result", "if", 0, s->ifname, sizeof s->ifname,
 	    agentctl_ifname_ok, "an interface name");
-	jbool(j, o, "result", "was_saved", 0, &s->was_saved);
-	jstrlist(j, o, "changed", s->changed[0], sizeof s->changed[0],
+	adec_bool(j, o, "result", "was_saved", 0, &s->was_saved);
+	adec_strlist(j, o, "changed", s->changed[0], sizeof s->changed[0],
 	    AGENTCTL_LIST_MAX, "a short string", &s->nchanged);
 }
 
 static void
-dec_confirm(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_confirm(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
-	jstr(j, o, "result", "if", 0, r->u.confirm.ifname,
+	adec_str(j, o, "result", "if", 0, r->u.confirm.ifname,
 	    sizeof r->u.confirm.ifname);
-	jbool(j, o, "result", "cancelled", 0, &r->u.confirm.cancelled);
+	adec_bool(j, o, "result", "cancelled", 0, &r->u.confirm.cancelled);
 }
 
 static void
-dec_counters(struct jctx *j, struct json_object *o, const char *p,
+dec_counters(struct adec *j, struct json_object *o, const char *p,
     struct agentctl_ifcounters *c)
 {
-	jint(j, o, p, "rx_bytes", J_NULL, &c->rx_bytes);
-	jint(j, o, p, "rx_packets", J_NULL, &c->rx_packets);
-	jint(j, o, p, "rx_errors", J_NULL, &c->rx_errors);
-	jint(j, o, p, "rx_dropped", J_NULL, &c->rx_dropped);
-	jint(j, o, p, "tx_bytes", J_NULL, &c->tx_bytes);
-	jint(j, o, p, "tx_packets", J_NULL, &c->tx_packets);
-	jint(j, o, p, "tx_errors", J_NULL, &c->tx_errors);
-	jint(j, o, p, "tx_dropped", J_NULL, &c->tx_dropped);
+	adec_int(j, o, p, "rx_bytes", J_NULL, &c->rx_bytes);
+	adec_int(j, o, p, "rx_packets", J_NULL, &c->rx_packets);
+	adec_int(j, o, p, "rx_errors", J_NULL, &c->rx_errors);
+	adec_int(j, o, p, "rx_dropped", J_NULL, &c->rx_dropped);
+	adec_int(j, o, p, "tx_bytes", J_NULL, &c->tx_bytes);
+	adec_int(j, o, p, "tx_packets", J_NULL, &c->tx_packets);
+	adec_int(j, o, p, "tx_errors", J_NULL, &c->tx_errors);
+	adec_int(j, o, p, "tx_dropped", J_NULL, &c->tx_dropped);
 }
 
 /* serve's and serve stop's optional "ifstats" (with --if). */
 static void
-dec_ifsnap(struct jctx *j, struct json_object *o, struct agentctl_ifsnap *s)
+dec_ifsnap(struct adec *j, struct json_object *o, struct agentctl_ifsnap *s)
 {
 	struct json_object	*a, *c;
 
 	memset(&s->c, 0xff, sizeof s->c);
-	if ((a = jtyped(j, o, "result", "ifstats", json_type_object,
+	if ((a = adec_typed(j, o, "result", "ifstats", json_type_object,
 	    J_OPT)) == NULL)
 		return;
 	s->has = 1;
-	jstr(j, a, "ifstats", "if", 0, s->ifname, sizeof s->ifname);
-	if ((c = jtyped(j, a, "ifstats", "counters", json_type_object,
+	adec_str(j, a, "ifstats", "if", 0, s->ifname, sizeof s->ifname);
+	if ((c = adec_typed(j, a, "ifstats", "counters", json_type_object,
 	    J_NULL)) == NULL)
 		return;
 	s->has_counters = 1;
@@ -430,32 +181,32 @@ dec_ifsnap(struct jctx *j, struct json_object *o, struct agentctl_ifsnap *s)
 }
 
 static void
-dec_serve(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_serve(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_serve	*s = &r->u.serve;
 
-	jstr(j, o, "result", "tool", 0, s->tool, sizeof s->tool);
-	jint(j, o, "result", "pid", 0, &s->pid);
-	jstr(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
-	jint(j, o, "result", "port", 0, &s->port);
+	adec_str(j, o, "result", "tool", 0, s->tool, sizeof s->tool);
+	adec_int(j, o, "result", "pid", 0, &s->pid);
+	adec_str(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
+	adec_int(j, o, "result", "port", 0, &s->port);
 	dec_ifsnap(j, o, &s->ifstats);
 }
 
 static void
-dec_serve_stop(struct jctx *j, struct json_object *o,
+dec_serve_stop(struct adec *j, struct json_object *o,
     struct agentctl_reply *r)
 {
 	struct agentctl_serve_stop	*s = &r->u.serve_stop;
 	struct json_object		*a, *e;
 	size_t				 i, n;
 
-	if ((a = jarray(j, o, "result", "stopped", 0, AGENTCTL_LIST_MAX,
+	if ((a = adec_array(j, o, "result", "stopped", 0, AGENTCTL_LIST_MAX,
 	    "pids", &n)) == NULL)
 		return;
 	for (i = 0; i < n; i++) {
 		e = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(e, json_type_int)) {
-			jfail(j, "result", "stopped", "[%zu] not a pid", i);
+			adec_fail(j, "result", "stopped", "[%zu] not a pid", i);
 			return;
 		}
 		s->stopped[i] = json_object_get_int64(e);
@@ -466,7 +217,7 @@ dec_serve_stop(struct jctx *j, struct json_object *o,
 
 /* procs, cpu and ifstats are optional: absent = null. */
 static void
-dec_iperf_parts(struct jctx *j, struct json_object *o,
+dec_iperf_parts(struct adec *j, struct json_object *o,
     struct agentctl_iperf *ip)
 {
 	struct json_object	*a, *e;
@@ -474,71 +225,71 @@ dec_iperf_parts(struct jctx *j, struct json_object *o,
 	size_t			 i, n;
 
 	ip->cpu_user = ip->cpu_sys = ip->cpu_idle = NAN;
-	if ((a = jtyped(j, o, "result", "cpu", json_type_object, J_OPT))) {
-		jdbl(j, a, "cpu", "user", J_NULL, &ip->cpu_user);
-		jdbl(j, a, "cpu", "sys", J_NULL, &ip->cpu_sys);
-		jdbl(j, a, "cpu", "idle", J_NULL, &ip->cpu_idle);
+	if ((a = adec_typed(j, o, "result", "cpu", json_type_object, J_OPT))) {
+		adec_dbl(j, a, "cpu", "user", J_NULL, &ip->cpu_user);
+		adec_dbl(j, a, "cpu", "sys", J_NULL, &ip->cpu_sys);
+		adec_dbl(j, a, "cpu", "idle", J_NULL, &ip->cpu_idle);
 	}
-	if ((a = jarray(j, o, "result", "procs", J_OPT, AGENTCTL_LIST_MAX,
+	if ((a = adec_array(j, o, "result", "procs", J_OPT, AGENTCTL_LIST_MAX,
 	    "entries", &n))) {
 		for (i = 0; i < n && !j->failed; i++) {
-			if ((e = jelem(j, a, "procs", i, p, sizeof p)) == NULL)
+			if ((e = adec_elem(j, a, "procs", i, p, sizeof p)) == NULL)
 				break;
-			jstr(j, e, p, "name", 0, ip->procs[i].name,
+			adec_str(j, e, p, "name", 0, ip->procs[i].name,
 			    sizeof ip->procs[i].name);
-			jdbl(j, e, p, "cpu_seconds", J_NULL,
+			adec_dbl(j, e, p, "cpu_seconds", J_NULL,
 			    &ip->procs[i].cpu_seconds);
-			jdbl(j, e, p, "cpu_percent", J_NULL,
+			adec_dbl(j, e, p, "cpu_percent", J_NULL,
 			    &ip->procs[i].cpu_percent);
 		}
 		ip->nprocs = j->failed ? 0 : n;
 	}
-	if ((a = jtyped(j, o, "result", "ifstats", json_type_object,
+	if ((a = adec_typed(j, o, "result", "ifstats", json_type_object,
 	    J_OPT))) {
 		ip->has_ifstats = 1;
-		jstr(j, a, "ifstats", "if", 0, ip->ifstats_if,
+		adec_str(j, a, "ifstats", "if", 0, ip->ifstats_if,
 		    sizeof ip->ifstats_if);
 		/* A side the OS could not read is null: all -1. */
 		memset(&ip->if_before, 0xff, sizeof ip->if_before);
 		memset(&ip->if_after, 0xff, sizeof ip->if_after);
-		if ((e = jtyped(j, a, "ifstats", "before", json_type_object,
+		if ((e = adec_typed(j, a, "ifstats", "before", json_type_object,
 		    J_NULL)))
 			dec_counters(j, e, "ifstats.before", &ip->if_before);
-		if ((e = jtyped(j, a, "ifstats", "after", json_type_object,
+		if ((e = adec_typed(j, a, "ifstats", "after", json_type_object,
 		    J_NULL)))
 			dec_counters(j, e, "ifstats.after", &ip->if_after);
 	}
 }
 
 static void
-dec_iperf(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_iperf(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_iperf	*ip = &r->u.iperf;
 	struct json_object	*a, *e;
 	char			 p[64];
 	size_t			 i, n;
 
-	jstr(j, o, "result", "tool", 0, ip->tool, sizeof ip->tool);
+	adec_str(j, o, "result", "tool", 0, ip->tool, sizeof ip->tool);
 	ip->exact = -1;
-	jbool(j, o, "result", "exact", J_OPT, &ip->exact);
-	jdbl(j, o, "result", "bytes", 0, &ip->bytes);
-	jdbl(j, o, "result", "seconds", 0, &ip->seconds);
-	jdbl(j, o, "result", "bps", 0, &ip->bps);
-	jint(j, o, "result", "window_requested", J_NULL,
+	adec_bool(j, o, "result", "exact", J_OPT, &ip->exact);
+	adec_dbl(j, o, "result", "bytes", 0, &ip->bytes);
+	adec_dbl(j, o, "result", "seconds", 0, &ip->seconds);
+	adec_dbl(j, o, "result", "bps", 0, &ip->bps);
+	adec_int(j, o, "result", "window_requested", J_NULL,
 	    &ip->window_requested);
-	jint(j, o, "result", "window_granted", J_NULL, &ip->window_granted);
-	jint(j, o, "result", "retransmits", J_NULL, &ip->retransmits);
-	if ((a = jarray(j, o, "result", "intervals", 0, SIZE_MAX, "entries",
+	adec_int(j, o, "result", "window_granted", J_NULL, &ip->window_granted);
+	adec_int(j, o, "result", "retransmits", J_NULL, &ip->retransmits);
+	if ((a = adec_array(j, o, "result", "intervals", 0, SIZE_MAX, "entries",
 	    &n))) {
 		ip->intervals = xcalloc(n, sizeof *ip->intervals);
 		for (i = 0; i < n && !j->failed; i++) {
-			if ((e = jelem(j, a, "intervals", i, p, sizeof p)) ==
+			if ((e = adec_elem(j, a, "intervals", i, p, sizeof p)) ==
 			    NULL)
 				break;
-			jdbl(j, e, p, "start", 0, &ip->intervals[i].start);
-			jdbl(j, e, p, "end", 0, &ip->intervals[i].end);
-			jdbl(j, e, p, "bytes", J_NULL, &ip->intervals[i].bytes);
-			jdbl(j, e, p, "bps", 0, &ip->intervals[i].bps);
+			adec_dbl(j, e, p, "start", 0, &ip->intervals[i].start);
+			adec_dbl(j, e, p, "end", 0, &ip->intervals[i].end);
+			adec_dbl(j, e, p, "bytes", J_NULL, &ip->intervals[i].bytes);
+			adec_dbl(j, e, p, "bps", 0, &ip->intervals[i].bps);
 		}
 		ip->nintervals = n;
 	}
@@ -546,84 +297,84 @@ dec_iperf(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 }
 
 static void
-dec_scp(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_scp(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
-	jdbl(j, o, "result", "bytes", 0, &r->u.scp.bytes);
-	jdbl(j, o, "result", "seconds", 0, &r->u.scp.seconds);
-	jdbl(j, o, "result", "bps", 0, &r->u.scp.bps);
+	adec_dbl(j, o, "result", "bytes", 0, &r->u.scp.bytes);
+	adec_dbl(j, o, "result", "seconds", 0, &r->u.scp.seconds);
+	adec_dbl(j, o, "result", "bps", 0, &r->u.scp.bps);
 	r->u.scp.remote_bytes = AGENTCTL_NONE;
-	jint(j, o, "result", "remote_bytes", J_OPT, &r->u.scp.remote_bytes);
+	adec_int(j, o, "result", "remote_bytes", J_OPT, &r->u.scp.remote_bytes);
 }
 
 static void
-dec_keys(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_keys(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_keygen		*kg = &r->u.keygen;
 	struct agentctl_authorize	*au = &r->u.authorize;
 
 	switch (r->cmd) {
 	case AGENTCTL_KEYGEN:
-		jstr(j, o, "result", "tag", 0, kg->tag, sizeof kg->tag);
-		jstr_pat(j, o, "result", "key", 0, kg->key, sizeof kg->key,
+		adec_str(j, o, "result", "tag", 0, kg->tag, sizeof kg->tag);
+		adec_str_pat(j, o, "result", "key", 0, kg->key, sizeof kg->key,
 		    agentctl_printable_ok, "one line of printable text");
-		jstr_pat(j, o, "result", "pubkey", 0, kg->pubkey,
+		adec_str_pat(j, o, "result", "pubkey", 0, kg->pubkey,
 		    sizeof kg->pubkey, agentctl_printable_ok,
 		    "one line of printable text");
 		return;
 	case AGENTCTL_DEAUTHORIZE:
-		jstr(j, o, "result", "tag", 0, r->u.deauthorize.tag,
+		adec_str(j, o, "result", "tag", 0, r->u.deauthorize.tag,
 		    sizeof r->u.deauthorize.tag);
 		return;
 	default:
 		break;
 	}
-	jstr(j, o, "result", "tag", 0, au->tag, sizeof au->tag);
-	jstrlist(j, o, "hostkeys", au->hostkeys[0], sizeof au->hostkeys[0],
+	adec_str(j, o, "result", "tag", 0, au->tag, sizeof au->tag);
+	adec_strlist(j, o, "hostkeys", au->hostkeys[0], sizeof au->hostkeys[0],
 	    AGENTCTL_HOSTKEYS_MAX, "a key", &au->nhostkeys);
 }
 
 static void
-dec_lease_info(struct jctx *j, struct json_object *o, const char *key,
+dec_lease_info(struct adec *j, struct json_object *o, const char *key,
     int *has, struct agentctl_lease_info *l)
 {
 	struct json_object	*v;
 	char			 p[32];
 
 	*has = 0;
-	if ((v = jtyped(j, o, "result", key, json_type_object, J_OPT)) ==
+	if ((v = adec_typed(j, o, "result", key, json_type_object, J_OPT)) ==
 	    NULL)
 		return;
 	snprintf(p, sizeof p, "result.%s", key);
-	jstr(j, v, p, "owner", 0, l->owner, sizeof l->owner);
-	jstr(j, v, p, "host", 0, l->host, sizeof l->host);
-	jint(j, v, p, "pid", 0, &l->pid);
-	jstr(j, v, p, "run", 0, l->run, sizeof l->run);
-	jint(j, v, p, "since", 0, &l->since);
-	jint(j, v, p, "renewed", 0, &l->renewed);
-	jint(j, v, p, "ttl", 0, &l->ttl);
-	jint(j, v, p, "expires", 0, &l->expires);
-	jint(j, v, p, "hold_until", J_NULL, &l->hold_until);
-	jint(j, v, p, "until", 0, &l->until);
-	jbool(j, v, p, "live", 0, &l->live);
-	jstr(j, v, p, "message", 0, l->message, sizeof l->message);
+	adec_str(j, v, p, "owner", 0, l->owner, sizeof l->owner);
+	adec_str(j, v, p, "host", 0, l->host, sizeof l->host);
+	adec_int(j, v, p, "pid", 0, &l->pid);
+	adec_str(j, v, p, "run", 0, l->run, sizeof l->run);
+	adec_int(j, v, p, "since", 0, &l->since);
+	adec_int(j, v, p, "renewed", 0, &l->renewed);
+	adec_int(j, v, p, "ttl", 0, &l->ttl);
+	adec_int(j, v, p, "expires", 0, &l->expires);
+	adec_int(j, v, p, "hold_until", J_NULL, &l->hold_until);
+	adec_int(j, v, p, "until", 0, &l->until);
+	adec_bool(j, v, p, "live", 0, &l->live);
+	adec_str(j, v, p, "message", 0, l->message, sizeof l->message);
 	*has = !j->failed;
 }
 
 static void
-dec_lease(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_lease(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_lease	*l = &r->u.lease;
 
-	jstr(j, o, "result", "action", 0, l->action, sizeof l->action);
-	jint(j, o, "result", "now", 0, &l->now);
+	adec_str(j, o, "result", "action", 0, l->action, sizeof l->action);
+	adec_int(j, o, "result", "now", 0, &l->now);
 	dec_lease_info(j, o, "lease", &l->has_lease, &l->lease);
 	dec_lease_info(j, o, "previous", &l->has_previous, &l->previous);
-	jbool(j, o, "result", "held", J_OPT, &l->held);
-	jbool(j, o, "result", "renewed", J_OPT, &l->renewed);
-	jbool(j, o, "result", "released", J_OPT, &l->released);
-	jbool(j, o, "result", "forced", J_OPT, &l->forced);
+	adec_bool(j, o, "result", "held", J_OPT, &l->held);
+	adec_bool(j, o, "result", "renewed", J_OPT, &l->renewed);
+	adec_bool(j, o, "result", "released", J_OPT, &l->released);
+	adec_bool(j, o, "result", "forced", J_OPT, &l->forced);
 	if (strcmp(l->action, "take") == 0)
-		jstrlist(j, o, "restored", l->restored[0],
+		adec_strlist(j, o, "restored", l->restored[0],
 		    sizeof l->restored[0], AGENTCTL_LIST_MAX,
 		    "an interface name", &l->nrestored);
 }
@@ -658,7 +409,7 @@ dec_preflight(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 /* The subcommands: their names and result decoders, by enum agentctl_cmd. */
 static const struct {
 	const char	*name;
-	void		(*dec)(struct jctx *, struct json_object *,
+	void		(*dec)(struct adec *, struct json_object *,
 			    struct agentctl_reply *);
 } cmds[] = {
 	[AGENTCTL_VERSION] = { "version", dec_version },
@@ -705,15 +456,15 @@ agentctl_cmd_of(const char *const *args)
 }
 
 static void
-dec_result(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_result(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	char	cmd[32];
 
-	jstr(j, o, "result", "cmd", 0, cmd, sizeof cmd);
+	adec_str(j, o, "result", "cmd", 0, cmd, sizeof cmd);
 	if (j->failed)
 		return;
 	if (strcmp(cmd, agentctl_cmd_name(r->cmd)) != 0) {
-		jfail(j, "result", "cmd", "\"%s\", expected \"%s\"", cmd,
+		adec_fail(j, "result", "cmd", "\"%s\", expected \"%s\"", cmd,
 		    agentctl_cmd_name(r->cmd));
 		return;
 	}
@@ -723,7 +474,7 @@ dec_result(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
 
 /* One line: a JSON object with proto 1 and a known event. */
 static void
-dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
+dec_line(struct adec *j, struct json_tokener *tok, const char *line,
     size_t len, size_t lineno, struct agentctl_reply *r, int *nresults)
 {
 	struct json_object	*o;
@@ -735,14 +486,14 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
 	/* What json-c would accept and change: duplicate keys, bad UTF-8. */
 	rawrc = json_check_raw(line, len, raw, sizeof raw);
 	if (rawrc == JSON_RAW_REJECTED) {
-		jfail(j, where, NULL, "%s", raw);
+		adec_fail(j, where, NULL, "%s", raw);
 		return;
 	}
 	json_tokener_reset(tok);
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
 	    rawrc != JSON_RAW_OK || !json_object_is_type(o, json_type_object)) {
-		jfail(j, where, NULL, "not one JSON object (%s): \"%s\"",
+		adec_fail(j, where, NULL, "not one JSON object (%s): \"%s\"",
 		    o == NULL ? json_tokener_error_desc(
 		    json_tokener_get_error(tok)) : rawrc != JSON_RAW_OK ? raw :
 		    "trailing data or not an object", util_term_safe(safe,
@@ -750,29 +501,29 @@ dec_line(struct jctx *j, struct json_tokener *tok, const char *line,
 		json_object_put(o);
 		return;
 	}
-	jint(j, o, where, "proto", 0, &proto);
+	adec_int(j, o, where, "proto", 0, &proto);
 	if (!j->failed && proto != AGENTCTL_PROTO)
-		jfail(j, where, "proto", "unknown protocol version %lld "
+		adec_fail(j, where, "proto", "unknown protocol version %lld "
 		    "(this labrat speaks %d)", proto, AGENTCTL_PROTO);
-	jstr(j, o, where, "event", 0, ev, sizeof ev);
+	adec_str(j, o, where, "event", 0, ev, sizeof ev);
 	if (j->failed)
 		goto done;
 	if (strcmp(ev, "result") == 0) {
 		if (++*nresults > 1) {
-			jfail(j, where, NULL, "a second result");
+			adec_fail(j, where, NULL, "a second result");
 			goto done;
 		}
 		dec_result(j, o, r);
 		r->has_result = !j->failed;
 	} else if (strcmp(ev, "error") == 0) {
-		jstr(j, o, where, "class", 0, r->error_class,
+		adec_str(j, o, where, "class", 0, r->error_class,
 		    sizeof r->error_class);
-		jstr(j, o, where, "message", 0, r->error_message,
+		adec_str(j, o, where, "message", 0, r->error_message,
 		    sizeof r->error_message);
 		if (r->error_class[0] == '\0')
 			snprintf(r->error_class, sizeof r->error_class, "?");
 	} else if (strcmp(ev, "progress") != 0)
-		jfail(j, where, "event", "unknown event \"%s\"", ev);
+		adec_fail(j, where, "event", "unknown event \"%s\"", ev);
 done:
 	json_object_put(o);
 }
@@ -783,7 +534,7 @@ agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
     struct agentctl_reply *r, char *err, size_t errlen)
 {
 	struct json_tokener	*tok;
-	struct jctx		 j = { host, what, err, errlen, 0 };
+	struct adec		 j = { host, what, err, errlen, 0 };
 	const char		*p = text, *end = text + len, *nl;
 	size_t			 n, lineno = 0;
 	int			 nresults = 0;
@@ -792,7 +543,7 @@ agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
 	r->cmd = cmd;
 	r->exit_status = exit_status;
 	if (truncated) {
-		jfail(&j, "output", NULL, "larger than %u bytes",
+		adec_fail(&j, "output", NULL, "larger than %u bytes",
 		    AGENTCTL_OUT_MAX);
 		return -1;
 	}
