@@ -380,28 +380,28 @@ dec_lease(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 }
 
 static void
-dec_preflight(struct jctx *j, struct json_object *o, struct agentctl_reply *r)
+dec_preflight(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_preflight	*pf = &r->u.preflight;
 	struct json_object		*a, *e;
 	char				 p[32];
 	size_t				 i, n;
 
-	jstr(j, o, "result", "if", 0, pf->ifname, sizeof pf->ifname);
-	jbool(j, o, "result", "ok", 0, &pf->ok);
-	jdbl(j, o, "result", "ms", 0, &pf->ms);
-	if ((a = jarray(j, o, "result", "checks", 0, AGENTCTL_CHECKS_MAX,
+	adec_str(j, o, "result", "if", 0, pf->ifname, sizeof pf->ifname);
+	adec_bool(j, o, "result", "ok", 0, &pf->ok);
+	adec_dbl(j, o, "result", "ms", 0, &pf->ms);
+	if ((a = adec_array(j, o, "result", "checks", 0, AGENTCTL_CHECKS_MAX,
 	    "checks", &n)) == NULL)
 		return;
 	for (i = 0; i < n && !j->failed; i++) {
 		struct agentctl_check	*c = &pf->checks[i];
 
-		if ((e = jelem(j, a, "checks", i, p, sizeof p)) == NULL)
+		if ((e = adec_elem(j, a, "checks", i, p, sizeof p)) == NULL)
 			break;
-		jstr(j, e, p, "name", 0, c->name, sizeof c->name);
-		jbool(j, e, p, "ok", 0, &c->ok);
-		jdbl(j, e, p, "ms", 0, &c->ms);
-		jstr(j, e, p, "detail", 0, c->detail, sizeof c->detail);
+		adec_str(j, e, p, "name", 0, c->name, sizeof c->name);
+		adec_bool(j, e, p, "ok", 0, &c->ok);
+		adec_dbl(j, e, p, "ms", 0, &c->ms);
+		adec_str(j, e, p, "detail", 0, c->detail, sizeof c->detail);
 	}
 	pf->nchecks = n;
 }
