@@ -76,6 +76,9 @@ extern const struct cmd_entry cmd_runs_entry;
 extern const struct cmd_entry cmd_bisect_start_entry,
 	    cmd_bisect_status_entry, cmd_bisect_log_entry,
 	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;
+extern const struct cmd_entry cmd_schedule_add_entry,
+	    cmd_schedule_list_entry, cmd_schedule_show_entry,
+	    cmd_schedule_rm_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* main.c: the table, in the order `labrat help` lists it. */

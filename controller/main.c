@@ -37,6 +37,10 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_bisect_log_entry,
 	&cmd_bisect_resume_entry,
 	&cmd_bisect_reset_entry,
+	&cmd_schedule_add_entry,
+	&cmd_schedule_list_entry,
+	&cmd_schedule_show_entry,
+	&cmd_schedule_rm_entry,
 	&cmd_help_entry,
 };
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];

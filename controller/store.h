@@ -638,6 +638,57 @@ int	store_schedule_fired(struct store *, int64_t schedule_id,
 	    int64_t run_id, int64_t next_run_at, char *err, size_t errlen);
 void	store_schedules_free(struct store_schedule *, size_t);
 
+/*
+ * ---- schedules of the daemon (store_sched.c, schema 9) ----
+ * A schedule as `labrat schedule add` stores it.  Times are ms since the
+ * epoch.  All strings of a struct store_sched read back are heap, owned
+ * by it: free with store_sched_free() / store_scheds_free().
+ */
+#define STORE_SCHED_NAME_MAX	64	/* ^[A-Za-z0-9._-]{1,64}$ */
+
+struct store_sched {
+	int64_t	 id;
+	char	*name;
+	char	*cron;		/* "0 3 * * *" */
+	char	*tz;		/* "UTC", "Europe/Berlin" */
+	char	*inventory_path;
+	char	*plan_path;
+	char	*plan_text;	/* the plan as read at add time */
+	char	*links;		/* "l1,l2"; "" = all the plan's links */
+	char	*revisions;	/* revision source; NULL = none */
+	int	 enabled;
+	int64_t	 created;
+	int64_t	 last_fired;	/* 0 = never */
+};
+
+/* 1 if name matches ^[A-Za-z0-9._-]{1,64}$. */
+int	store_sched_name_ok(const char *name);
+/*
+ * Adds s (id, created, last_fired ignored; enabled as given).  A duplicate
+ * name fails with "schedule \"NAME\" exists" and *dup (may be NULL) set to
+ * 1.  0 with *id (may be NULL) set, or -1.
+ */
+int	store_sched_add(struct store *, const struct store_sched *, int64_t *id,
+	    int *dup, char *err, size_t errlen);
+/* By name: 1 found (*out filled, free with store_sched_free), 0 not, -1. */
+int	store_sched_get(struct store *, const char *name,
+	    struct store_sched *out, char *err, size_t errlen);
+/* All, by name. */
+int	store_sched_list(struct store *, struct store_sched **, size_t *,
+	    char *err, size_t errlen);
+/* 1 removed, 0 no such name, -1 error. */
+int	store_sched_rm(struct store *, const char *name, char *err,
+	    size_t errlen);
+/*
+ * Records slot t (ms) as the schedule's last firing only if it is later
+ * than the stored one: 1 updated, 0 not (t <= last_fired, or no such id),
+ * -1 error.  A daemon stores a slot before it starts the firing's run.
+ */
+int	store_sched_fired(struct store *, int64_t id, int64_t t, char *err,
+	    size_t errlen);
+void	store_sched_free(struct store_sched *);
+void	store_scheds_free(struct store_sched *, size_t);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /*
