@@ -171,31 +171,12 @@ sample(const struct osdep_dialect *d, const struct iperf_req *q,
 }
 
 static void
-emit_i64(struct emit *e, const char *key, int64_t v)
-{
-	if (v < 0)
-		emit_null(e, key);
-	else
-		emit_int(e, key, (long long)v);
-}
-
-static void
 emit_ifstats(struct emit *e, const char *key, const struct iperf_sample *s)
 {
-	if (!s->ifs_ok) {
+	if (!s->ifs_ok)
 		emit_null(e, key);
-		return;
-	}
-	emit_obj(e, key);
-	emit_i64(e, "rx_bytes", s->ifs.rx_bytes);
-	emit_i64(e, "rx_packets", s->ifs.rx_packets);
-	emit_i64(e, "rx_errors", s->ifs.rx_errors);
-	emit_i64(e, "rx_dropped", s->ifs.rx_dropped);
-	emit_i64(e, "tx_bytes", s->ifs.tx_bytes);
-	emit_i64(e, "tx_packets", s->ifs.tx_packets);
-	emit_i64(e, "tx_errors", s->ifs.tx_errors);
-	emit_i64(e, "tx_dropped", s->ifs.tx_dropped);
-	emit_end(e);
+	else
+		emit_ifcounters(e, key, &s->ifs);
 }
 
 static void
@@ -246,8 +227,8 @@ emit_result(const struct iperf_req *q, const struct parse_iperf *p,
 		    (long long)validate_size_bytes(q->window));
 	else
 		emit_null(&e, "window_requested");
-	emit_i64(&e, "window_granted", p->window_granted);
-	emit_i64(&e, "retransmits", p->retransmits);
+	emit_count(&e, "window_granted", p->window_granted);
+	emit_count(&e, "retransmits", p->retransmits);
 	emit_arr(&e, "intervals");
 	for (i = 0; i < p->nintervals; i++) {
 		if (p->intervals[i].omitted)
@@ -257,7 +238,7 @@ emit_result(const struct iperf_req *q, const struct parse_iperf *p,
 		emit_num(&e, "end", p->intervals[i].end);
 		emit_num(&e, "bytes", p->intervals[i].bytes);
 		emit_num(&e, "bps", p->intervals[i].bps);
-		emit_i64(&e, "retransmits", p->intervals[i].retransmits);
+		emit_count(&e, "retransmits", p->intervals[i].retransmits);
 		emit_end(&e);
 	}
 	emit_end(&e);

@@ -106,15 +106,6 @@ serve_listening(const char *addr, int port)
 	return 0;
 }
 
-static void
-emit_i64(struct emit *e, const char *key, int64_t v)
-{
-	if (v < 0)
-		emit_null(e, key);
-	else
-		emit_int(e, key, (long long)v);
-}
-
 /* "ifstats":{"if":IF,"counters":{...} or null}; nothing without IF. */
 static void
 serve_emit_ifstats(struct emit *e, const char *ifname)
@@ -130,18 +121,8 @@ serve_emit_ifstats(struct emit *e, const char *ifname)
 	    AGENT_EXIT_OK) {
 		emit_progress("counters of %s: %s", ifname, err);
 		emit_null(e, "counters");
-	} else {
-		emit_obj(e, "counters");
-		emit_i64(e, "rx_bytes", s.rx_bytes);
-		emit_i64(e, "rx_packets", s.rx_packets);
-		emit_i64(e, "rx_errors", s.rx_errors);
-		emit_i64(e, "rx_dropped", s.rx_dropped);
-		emit_i64(e, "tx_bytes", s.tx_bytes);
-		emit_i64(e, "tx_packets", s.tx_packets);
-		emit_i64(e, "tx_errors", s.tx_errors);
-		emit_i64(e, "tx_dropped", s.tx_dropped);
-		emit_end(e);
-	}
+	} else
+		emit_ifcounters(e, "counters", &s);
 	emit_end(e);
 }
 

@@ -206,6 +206,29 @@ scp_check_remote(const struct scp_job *j, long long *remote_bytes)
 	return ok;
 }
 
+/* The result of a copy: size bytes in secs; the peer's copy got bytes
+ * (-1 unknown), removed or not. */
+static void
+scp_emit(const struct scp_job *j, unsigned long long size, double secs,
+    int removed, long long got)
+{
+	struct emit e;
+
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "scp");
+	emit_int(&e, "bytes", (long long)size);	/* the file's (scp_prepare) */
+	emit_num(&e, "seconds", secs);
+	emit_num(&e, "bps", (double)size * 8.0 / secs);
+	emit_bool(&e, "local_removed", 1);
+	emit_str(&e, "remote_path", j->remote);
+	emit_bool(&e, "remote_removed", removed);
+	if (got >= 0)
+		emit_int(&e, "remote_bytes", got);
+	else
+		emit_null(&e, "remote_bytes");
+	emit_flush(&e);
+}
+
 int
 agent_cmd_scp(int argc, char **argv)
 {
@@ -219,7 +242,6 @@ agent_cmd_scp(int argc, char **argv)
 	};
 	struct scp_job j;
 	struct exec_result r;
-	struct emit e;
 	unsigned long long size;
 	char	 err[1024], kh[600], *cargv[24];
 	long long t0, t1, deadline, got;
@@ -276,19 +298,7 @@ agent_cmd_scp(int argc, char **argv)
 	if (secs <= 0)
 		return emit_error(AGENT_EXIT_COMMAND, "scp: took no measurable "
 		    "time (clock)");
-	emit_begin(&e, "result");
-	emit_str(&e, "cmd", "scp");
-	emit_int(&e, "bytes", (long long)size);	/* the file's (scp_prepare) */
-	emit_num(&e, "seconds", secs);
-	emit_num(&e, "bps", (double)size * 8.0 / secs);
-	emit_bool(&e, "local_removed", 1);
-	emit_str(&e, "remote_path", j.remote);
-	emit_bool(&e, "remote_removed", removed);
-	if (got >= 0)
-		emit_int(&e, "remote_bytes", got);
-	else
-		emit_null(&e, "remote_bytes");
-	emit_flush(&e);
+	scp_emit(&j, size, secs, removed, got);
 	return AGENT_EXIT_OK;
 }
 

@@ -326,3 +326,28 @@ emit_error(int code, const char *msg)
 		code = AGENT_EXIT_INTERNAL;
 	return code;
 }
+
+void
+emit_count(struct emit *e, const char *key, long long v)
+{
+	if (v < 0)
+		emit_null(e, key);
+	else
+		emit_int(e, key, v);
+}
+
+void
+emit_ifcounters(struct emit *e, const char *key,
+    const struct parse_ifstats *s)
+{
+	emit_obj(e, key);
+	emit_count(e, "rx_bytes", s->rx_bytes);
+	emit_count(e, "rx_packets", s->rx_packets);
+	emit_count(e, "rx_errors", s->rx_errors);
+	emit_count(e, "rx_dropped", s->rx_dropped);
+	emit_count(e, "tx_bytes", s->tx_bytes);
+	emit_count(e, "tx_packets", s->tx_packets);
+	emit_count(e, "tx_errors", s->tx_errors);
+	emit_count(e, "tx_dropped", s->tx_dropped);
+	emit_end(e);
+}

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "parse.h"
+
 #define EMIT_MAXDEPTH	16
 #define EMIT_MAXLINE	(8u * 1024 * 1024)	/* ceiling of one event line */
 
@@ -31,6 +33,11 @@ void	emit_int(struct emit *, const char *key, long long);
 void	emit_num(struct emit *, const char *key, double);
 void	emit_bool(struct emit *, const char *key, int);
 void	emit_null(struct emit *, const char *key);
+/* A count: a negative one (unknown) is null. */
+void	emit_count(struct emit *, const char *key, long long);
+/* An interface's counters as an object {"rx_bytes":...} under key. */
+void	emit_ifcounters(struct emit *, const char *key,
+	    const struct parse_ifstats *);
 void	emit_obj(struct emit *, const char *key);
 void	emit_arr(struct emit *, const char *key);
 void	emit_end(struct emit *);	/* closes the innermost obj/arr */

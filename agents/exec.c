@@ -215,6 +215,23 @@ hand_over(struct sink *sinks, struct exec_result *r)
 	return 0;
 }
 
+/*
+ * The child's stdout, stderr and exec-error pipes.  The exec error pipe
+ * closes on a successful exec; the read ends must not leak into the child
+ * (or a daemon it starts).  -1 with errno; the caller closes what opened.
+ */
+static int
+open_pipes(int outp[2], int errp[2], int ep[2])
+{
+	if (pipe(outp) == -1 || pipe(errp) == -1 || pipe(ep) == -1)
+		return -1;
+	fcntl(ep[1], F_SETFD, FD_CLOEXEC);
+	fcntl(ep[0], F_SETFD, FD_CLOEXEC);
+	fcntl(outp[0], F_SETFD, FD_CLOEXEC);
+	fcntl(errp[0], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
 int
 exec_run(char *const argv[], int timeout_ms, size_t cap,
     struct exec_result *r, char *err, size_t errlen)
@@ -230,17 +247,11 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 	memset(sinks, 0, sizeof(sinks));
 	r->status = -1;
 	sinks[0].max = sinks[1].max = cap;
-	if (pipe(outp) == -1 || pipe(errp) == -1 || pipe(ep) == -1) {
+	if (open_pipes(outp, errp, ep) == -1) {
 		snprintf(err, errlen, "%s: pipe: %s", argv[0],
 		    strerror(errno));
 		goto fail;
 	}
-	/* The exec error pipe closes on a successful exec; the read ends
-	 * must not leak into the child (or a daemon it starts). */
-	fcntl(ep[1], F_SETFD, FD_CLOEXEC);
-	fcntl(ep[0], F_SETFD, FD_CLOEXEC);
-	fcntl(outp[0], F_SETFD, FD_CLOEXEC);
-	fcntl(errp[0], F_SETFD, FD_CLOEXEC);
 	start = exec_now_ms();
 	deadline = start + (timeout_ms > 0 ? timeout_ms : EXEC_TIMEOUT_DEFAULT);
 	fflush(stdout);
