@@ -15,14 +15,6 @@
 #include "store.h"
 #include "util.h"
 
-static int
-summary_cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 summary_head(struct json_writer *w, int64_t run_id,
     const struct store_counts *cnt, FILE *fp)
@@ -54,12 +46,17 @@ summary_head(struct json_writer *w, int64_t run_id,
 static void
 summary_series(struct json_writer *w, const struct store_series *s, FILE *fp)
 {
-	double	*v, med;
+	double	 med, lo, hi;
+	size_t	 i;
 
-	v = xcalloc(s->n, sizeof *v);
-	memcpy(v, s->values, s->n * sizeof *v);
-	qsort(v, s->n, sizeof *v, summary_cmp);
-	med = stats_median(v, s->n);
+	med = stats_median(s->values, s->n);
+	lo = hi = s->values[0];
+	for (i = 1; i < s->n; i++) {
+		if (s->values[i] < lo)
+			lo = s->values[i];
+		if (s->values[i] > hi)
+			hi = s->values[i];
+	}
 	if (w != NULL) {
 		json_begin_obj(w);
 		json_kv_str(w, "link", s->link);
@@ -69,15 +66,13 @@ summary_series(struct json_writer *w, const struct store_series *s, FILE *fp)
 		json_kv_str(w, "revision", s->revision);
 		json_kv_int(w, "n", (int64_t)s->n);
 		json_kv_num(w, "median_bps", round(med));
-		json_kv_num(w, "min_bps", round(v[0]));
-		json_kv_num(w, "max_bps", round(v[s->n - 1]));
+		json_kv_num(w, "min_bps", round(lo));
+		json_kv_num(w, "max_bps", round(hi));
 		json_end_obj(w);
 	} else
 		fprintf(fp, "%-8s %-28s %-7s %4zu %10.1f %10.1f %10.1f\n",
 		    s->link, s->knobs_key[0] != '\0' ? s->knobs_key :
-		    "(as is)", s->tool, s->n, med / 1e6, v[0] / 1e6,
-		    v[s->n - 1] / 1e6);
-	free(v);
+		    "(as is)", s->tool, s->n, med / 1e6, lo / 1e6, hi / 1e6);
 }
 
 int
