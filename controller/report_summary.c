@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "report.h"
+#include "report_int.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
@@ -59,11 +60,7 @@ summary_series(struct json_writer *w, const struct store_series *s, FILE *fp)
 	}
 	if (w != NULL) {
 		json_begin_obj(w);
-		json_kv_str(w, "link", s->link);
-		json_kv_str(w, "knobs", s->knobs_key);
-		json_kv_str(w, "tool", s->tool);
-		json_kv_str(w, "params", s->params);
-		json_kv_str(w, "revision", s->revision);
+		report_series_keys(w, s);
 		json_kv_int(w, "n", (int64_t)s->n);
 		json_kv_num(w, "median_bps", round(med));
 		json_kv_num(w, "min_bps", round(lo));
