@@ -37,6 +37,7 @@ summary_head(struct json_writer *w, int64_t run_id,
 	json_kv_int(w, "total", cnt->total);
 	json_kv_int(w, "done", cnt->n[STORE_JOB_DONE]);
 	json_kv_int(w, "failed", cnt->n[STORE_JOB_FAILED]);
+	json_kv_int(w, "failed_infra", cnt->failed_infra);
 	json_kv_int(w, "cancelled", cnt->n[STORE_JOB_CANCELLED]);
 	json_end_obj(w);
 	json_key(w, "series");
