@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "host.h"
 #include "json.h"
@@ -38,14 +37,14 @@ int
 host_nic_driver_differs(const struct config_nic *cn,
     const struct agentctl_nic *nic)
 {
-	return cn->driver != NULL && strcmp(cn->driver, nic->driver) != 0;
+	return util_driver_differs(cn->driver, nic->driver);
 }
 
 int
 host_nic_chip_differs(const struct config_nic *cn,
     const struct agentctl_nic *nic)
 {
-	return cn->chip != NULL && strcasecmp(cn->chip, nic->chip) != 0;
+	return util_chip_differs(cn->chip, nic->chip);
 }
 
 /*

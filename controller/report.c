@@ -218,6 +218,38 @@ rev_str(const char *rev)
 	return rev[0] != '\0' ? rev : "unknown revision";
 }
 
+/* "46 of 48 jobs done, 2 failed (1 by the lab: ...), 1 cancelled". */
+static void
+jobs_text(const struct store_counts *c, FILE *fp)
+{
+	fprintf(fp, "%lld of %lld jobs done", (long long)c->n[STORE_JOB_DONE],
+	    (long long)c->total);
+	if (c->n[STORE_JOB_FAILED] > 0)
+		fprintf(fp, ", %lld failed", (long long)c->n[STORE_JOB_FAILED]);
+	if (c->failed_infra > 0)
+		fprintf(fp, " (%lld by the lab: preflight or infrastructure)",
+		    (long long)c->failed_infra);
+	if (c->n[STORE_JOB_CANCELLED] > 0)
+		fprintf(fp, ", %lld cancelled",
+		    (long long)c->n[STORE_JOB_CANCELLED]);
+}
+
+/* A "jobs:" line when some jobs did not end done (the tables below hold
+ * only what was measured). */
+static void
+text_jobs_line(struct store *st, int64_t run_id, FILE *fp)
+{
+	struct store_counts	c;
+	char			err[256];
+
+	if (st == NULL || store_job_counts(st, run_id, NULL, &c, err,
+	    sizeof err) == -1 || c.n[STORE_JOB_DONE] == c.total)
+		return;
+	fprintf(fp, "jobs: ");
+	jobs_text(&c, fp);
+	fprintf(fp, "\n");
+}
+
 static void
 text_header(struct store *st, const struct detect_result *res, FILE *fp)
 {
@@ -244,6 +276,7 @@ text_header(struct store *st, const struct detect_result *res, FILE *fp)
 	if (note != NULL)
 		fprintf(fp, "note: %s\n", note);
 	free(note);
+	text_jobs_line(st, res->run_id, fp);
 	fprintf(fp, "verdicts: alpha %.3g split over each "
 	    "link's comparisons%s, minimum effect %.1f %%, collapse %.0fx, "
 	    "%zu-%zu samples per side\n\n", p->stats.alpha,
@@ -455,13 +488,8 @@ text_no_samples(struct store *st, const struct detect_result *res, FILE *fp)
 	}
 	if (c.n[STORE_JOB_DONE] > 0)
 		fprintf(fp, " of %s", res->params.metric);
-	fprintf(fp, " (%lld of %lld jobs done", (long long)c.n[STORE_JOB_DONE],
-	    (long long)c.total);
-	if (c.n[STORE_JOB_FAILED] > 0)
-		fprintf(fp, ", %lld failed", (long long)c.n[STORE_JOB_FAILED]);
-	if (c.n[STORE_JOB_CANCELLED] > 0)
-		fprintf(fp, ", %lld cancelled",
-		    (long long)c.n[STORE_JOB_CANCELLED]);
+	fprintf(fp, " (");
+	jobs_text(&c, fp);
 	fprintf(fp, ")\n");
 }
 

@@ -14,6 +14,16 @@
 
 /* ---- JSON ----------------------------------------------------------------- */
 
+void
+report_series_keys(struct json_writer *w, const struct store_series *s)
+{
+	json_kv_str(w, "link", s->link);
+	json_kv_str(w, "knobs", s->knobs_key);
+	json_kv_str(w, "tool", s->tool);
+	json_kv_str(w, "params", s->params);
+	json_kv_str(w, "revision", s->revision);
+}
+
 static void
 json_series(struct json_writer *w, const struct store_series *s)
 {
@@ -21,11 +31,7 @@ json_series(struct json_writer *w, const struct store_series *s)
 	char			 err[128];
 
 	json_begin_obj(w);
-	json_kv_str(w, "link", s->link);
-	json_kv_str(w, "knobs", s->knobs_key);
-	json_kv_str(w, "tool", s->tool);
-	json_kv_str(w, "params", s->params);
-	json_kv_str(w, "revision", s->revision);
+	report_series_keys(w, s);
 	json_kv_str(w, "metric", s->metric);
 	json_kv_str(w, "unit", s->unit);
 	json_kv_int(w, "n", (int64_t)s->n);

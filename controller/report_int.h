@@ -33,6 +33,9 @@ int	report_facts_text(struct store *, int64_t run_id, FILE *, char *err,
 	    size_t errlen);
 int	report_facts_json(struct json_writer *, struct store *,
 	    int64_t run_id, char *err, size_t errlen);
+/* A series' identity as JSON members (link, knobs, tool, params,
+ * revision): the run report's series and the run summary alike. */
+void	report_series_keys(struct json_writer *, const struct store_series *);
 int	report_csv(const struct detect_result *, FILE *);
 int	report_junit(const struct detect_result *, FILE *);
 

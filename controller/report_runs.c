@@ -98,6 +98,7 @@ json_run(struct json_writer *w, const struct store_run *r,
 	for (k = 0; k < STORE_JOB_NSTATES; k++)
 		json_kv_int(w, store_job_state_name(k), in != NULL ?
 		    in->jobs.n[k] : 0);
+	json_kv_int(w, "failed_infra", in != NULL ? in->jobs.failed_infra : 0);
 	json_end_obj(w);
 	json_kv_str(w, "plan", r->plan_path);
 	json_kv_str(w, "inventory", r->inventory_path);
@@ -115,7 +116,8 @@ json_run(struct json_writer *w, const struct store_run *r,
 	json_end_obj(w);
 }
 
-/* "46/48" done of all, ", 2 failed" when some failed. */
+/* "46/48" done of all, ", 2 failed" when some failed, " (1 infra)" when
+ * some of those were the lab's (preflight, infrastructure). */
 static const char *
 jobs_cell(const struct store_run_info *in, char *buf, size_t len)
 {
@@ -126,6 +128,9 @@ jobs_cell(const struct store_run_info *in, char *buf, size_t len)
 	if (in->jobs.n[STORE_JOB_FAILED] > 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", %lld failed",
 		    (long long)in->jobs.n[STORE_JOB_FAILED]);
+	if (in->jobs.failed_infra > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%lld infra)",
+		    (long long)in->jobs.failed_infra);
 	return buf;
 }
 

@@ -11,17 +11,10 @@
 
 #include "json.h"
 #include "report.h"
+#include "report_int.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
-
-static int
-summary_cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static void
 summary_head(struct json_writer *w, int64_t run_id,
@@ -44,6 +37,7 @@ summary_head(struct json_writer *w, int64_t run_id,
 	json_kv_int(w, "total", cnt->total);
 	json_kv_int(w, "done", cnt->n[STORE_JOB_DONE]);
 	json_kv_int(w, "failed", cnt->n[STORE_JOB_FAILED]);
+	json_kv_int(w, "failed_infra", cnt->failed_infra);
 	json_kv_int(w, "cancelled", cnt->n[STORE_JOB_CANCELLED]);
 	json_end_obj(w);
 	json_key(w, "series");
@@ -54,30 +48,29 @@ summary_head(struct json_writer *w, int64_t run_id,
 static void
 summary_series(struct json_writer *w, const struct store_series *s, FILE *fp)
 {
-	double	*v, med;
+	double	 med, lo, hi;
+	size_t	 i;
 
-	v = xcalloc(s->n, sizeof *v);
-	memcpy(v, s->values, s->n * sizeof *v);
-	qsort(v, s->n, sizeof *v, summary_cmp);
-	med = stats_median(v, s->n);
+	med = stats_median(s->values, s->n);
+	lo = hi = s->values[0];
+	for (i = 1; i < s->n; i++) {
+		if (s->values[i] < lo)
+			lo = s->values[i];
+		if (s->values[i] > hi)
+			hi = s->values[i];
+	}
 	if (w != NULL) {
 		json_begin_obj(w);
-		json_kv_str(w, "link", s->link);
-		json_kv_str(w, "knobs", s->knobs_key);
-		json_kv_str(w, "tool", s->tool);
-		json_kv_str(w, "params", s->params);
-		json_kv_str(w, "revision", s->revision);
+		report_series_keys(w, s);
 		json_kv_int(w, "n", (int64_t)s->n);
 		json_kv_num(w, "median_bps", round(med));
-		json_kv_num(w, "min_bps", round(v[0]));
-		json_kv_num(w, "max_bps", round(v[s->n - 1]));
+		json_kv_num(w, "min_bps", round(lo));
+		json_kv_num(w, "max_bps", round(hi));
 		json_end_obj(w);
 	} else
 		fprintf(fp, "%-8s %-28s %-7s %4zu %10.1f %10.1f %10.1f\n",
 		    s->link, s->knobs_key[0] != '\0' ? s->knobs_key :
-		    "(as is)", s->tool, s->n, med / 1e6, v[0] / 1e6,
-		    v[s->n - 1] / 1e6);
-	free(v);
+		    "(as is)", s->tool, s->n, med / 1e6, lo / 1e6, hi / 1e6);
 }
 
 int

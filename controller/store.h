@@ -434,6 +434,7 @@ int	store_run_reset_running(struct store *, int64_t run_id, int64_t *n,
 struct store_counts {
 	int64_t	n[STORE_JOB_NSTATES];	/* indexed by enum store_job_state */
 	int64_t	total;
+	int64_t	failed_infra;	/* failed jobs of failure class infra */
 };
 
 /* Job counts of a run by state, for one link (NULL = all). */

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "store.h"
 #include "store_int.h"
@@ -131,25 +130,16 @@ store_facts_free(struct store_host_facts_row *v, size_t n)
 	store_free_rows(&facts_rows, v, n);
 }
 
-/* NULL and "" are the same: nothing reported. */
-static const char *
-facts_str(const char *s)
-{
-	return s != NULL ? s : "";
-}
-
 int
 store_facts_driver_differs(const struct store_host_facts_row *r)
 {
-	return r->declared_driver != NULL && strcmp(r->declared_driver,
-	    facts_str(r->driver)) != 0;
+	return util_driver_differs(r->declared_driver, r->driver);
 }
 
 int
 store_facts_chip_differs(const struct store_host_facts_row *r)
 {
-	return r->declared_chip != NULL && strcasecmp(r->declared_chip,
-	    facts_str(r->chip)) != 0;
+	return util_chip_differs(r->declared_chip, r->chip);
 }
 
 /* ---- bisects ------------------------------------------------------------- */

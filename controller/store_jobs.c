@@ -595,8 +595,9 @@ store_job_counts(struct store *st, int64_t run_id, const char *link,
 
 	memset(c, 0, sizeof *c);
 	if ((stmt = store_prep(st, "count jobs", err, errlen, "SELECT state, "
-	    "COUNT(*) FROM jobs WHERE run_id = ?1 AND (?2 IS NULL OR "
-	    "link = ?2) GROUP BY state", "It", run_id, link)) == NULL)
+	    "COUNT(*), SUM(state = 'failed' AND failure_class = 'infra') "
+	    "FROM jobs WHERE run_id = ?1 AND (?2 IS NULL OR link = ?2) "
+	    "GROUP BY state", "It", run_id, link)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		enum store_job_state s = job_state_parse(
@@ -604,6 +605,7 @@ store_job_counts(struct store *st, int64_t run_id, const char *link,
 
 		c->n[s] += sqlite3_column_int64(stmt, 1);
 		c->total += sqlite3_column_int64(stmt, 1);
+		c->failed_infra += sqlite3_column_int64(stmt, 2);
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)

@@ -87,6 +87,8 @@ info_read(sqlite3_stmt *stmt, void *p)
 		r->jobs.n[k] = sqlite3_column_int64(stmt, 3 + k);
 		r->jobs.total += r->jobs.n[k];
 	}
+	r->jobs.failed_infra = sqlite3_column_int64(stmt,
+	    3 + STORE_JOB_NSTATES);
 }
 
 static void
@@ -119,7 +121,9 @@ store_run_infos(struct store *st, size_t limit, struct store_run_info **infos,
 	    "WHERE j.run_id = r.id), "
 	    INFO_COUNT("queued") ", " INFO_COUNT("running") ", "
 	    INFO_COUNT("done") ", " INFO_COUNT("failed") ", "
-	    INFO_COUNT("cancelled")
+	    INFO_COUNT("cancelled") ", "
+	    "(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND "
+	    "j.state = 'failed' AND j.failure_class = 'infra')"
 	    " FROM runs r ORDER BY r.id DESC LIMIT ?", "I",
 	    limit == 0 ? (int64_t)-1 : (int64_t)limit);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -475,4 +476,18 @@ util_fnv1a64(const void *data, size_t len, uint64_t seed)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+int
+util_driver_differs(const char *declared, const char *reported)
+{
+	return declared != NULL && strcmp(declared,
+	    reported != NULL ? reported : "") != 0;
+}
+
+int
+util_chip_differs(const char *declared, const char *reported)
+{
+	return declared != NULL && strcasecmp(declared,
+	    reported != NULL ? reported : "") != 0;
 }

@@ -88,6 +88,15 @@ char	*util_read_file(const char *path, size_t max, size_t *lenp,
 int	util_write_file_atomic(const char *path, const void *, size_t,
 	    int mode, char *err, size_t errlen);
 
+/*
+ * The inventory's word against the host's: 1 when a declared driver (or
+ * chip) is set and the reported one (NULL = nothing reported) differs.
+ * Chips are hex ids and compare ignoring case.  The one rule behind
+ * `labrat hosts` (live facts) and `labrat report` (stored facts).
+ */
+int	util_driver_differs(const char *declared, const char *reported);
+int	util_chip_differs(const char *declared, const char *reported);
+
 /* FNV-1a 64: a cheap non-cryptographic hash for keys and seeds. */
 uint64_t util_fnv1a64(const void *, size_t, uint64_t seed);
 

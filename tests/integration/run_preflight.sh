@@ -94,6 +94,15 @@ esac
 j=$(job_of "$RUN" mtu=1500)
 [ "${j%%|*}" = done ] || fail "drop mtu=1500: $j"
 [ "$(nsamples "$RUN" mtu=1500)" -gt 0 ] || fail "drop mtu=1500: no samples"
+# The report and the list of runs say the failure was the lab's.
+"$LABRAT" report "$RUN" --db "$DB" --no-baseline > "$TMP/drop.report" 2>&1
+grep -qx "jobs: 1 of 2 jobs done, 1 failed (1 by the lab: preflight or infrastructure)" \
+    "$TMP/drop.report" || fail "drop: report header: $(head -5 "$TMP/drop.report")"
+"$LABRAT" runs --db "$DB" | grep -q "1/2, 1 failed (1 infra)" ||
+    fail "drop: labrat runs: $("$LABRAT" runs --db "$DB")"
+[ "$("$LABRAT" runs --db "$DB" --format json |
+    jq --argjson r "$RUN" '.[] | select(.id == $r) | .jobs.failed_infra')" = 1 ] ||
+    fail "drop: runs JSON lacks jobs.failed_infra = 1"
 note "DF drop: mtu=1500 measured, mtu=9000 failed (infra, 1 attempt, no sample): $(job_of "$RUN" mtu=9000 | cut -d'|' -f3 | cut -c1-110)..."
 check_links_restored
 

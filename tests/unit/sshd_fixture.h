@@ -178,6 +178,34 @@ fx_kill_tree(pid_t pid)
 	kill(pid, SIGCONT);
 }
 
+/*
+ * The two-host inventory text of the fixture: fx-a and fx-b on 127.0.0.1
+ * (ports port_a and port_b, the client key, known_hosts files kh_a and
+ * kh_b), each with a test NIC "lo" (fx-b's driver driver_b), one link "l"
+ * over lo.  Heap text the caller frees (NULL when out of memory).
+ */
+static __attribute__((unused)) char *
+fx_inventory_text(const struct sshd_fixture *fx, int port_a,
+    const char *kh_a, int port_b, const char *kh_b, const char *driver_b)
+{
+	char	*text;
+
+	if (asprintf(&text, "{\"hosts\":[{\"name\":\"fx-a\",\"os\":"
+	    "\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,"
+	    "\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
+	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":"
+	    "\"fx-b\",\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":"
+	    "{\"port\":%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":"
+	    "[{\"name\":\"lo\",\"driver\":\"%s\",\"role\":\"test\"}]}],"
+	    "\"links\":[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\","
+	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"},\"server\":"
+	    "{\"host\":\"fx-b\",\"if\":\"lo\",\"address\":"
+	    "\"127.0.0.1\"}}]}", port_a, fx->key, kh_a, port_b, fx->key, kh_b,
+	    driver_b) == -1)
+		return NULL;
+	return text;
+}
+
 static __attribute__((unused)) int
 fx_sshd_start(struct sshd_fixture *fx)
 {

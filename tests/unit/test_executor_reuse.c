@@ -176,17 +176,9 @@ test_hosts_connected_at_once(void **state)
 	char			 err[1024], *text;
 
 	(void)state;
-	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
-	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
-	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
-	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
-	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
-	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
-	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
-	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
-	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
-	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", fx.port, fx.key,
-	    fx.kh_wrong, fx.port, fx.key, fx.known_hosts);
+	text = fx_inventory_text(&fx, fx.port, fx.kh_wrong,
+	    fx.port, fx.known_hosts, "lo");
+	assert_non_null(text);
 	config_errors_init(&e);
 	bad = config_inventory_parse("/tmp/test_executor_reuse.json", text,
 	    strlen(text), &e);
@@ -262,17 +254,9 @@ group_setup(void **state)
 	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	    (long)getpid());
 	unlink(dbpath);
-	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
-	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
-	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
-	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
-	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
-	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
-	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
-	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
-	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
-	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", fx.port, fx.key,
-	    fx.known_hosts, fx.port, fx.key, fx.known_hosts);
+	text = fx_inventory_text(&fx, fx.port, fx.known_hosts,
+	    fx.port, fx.known_hosts, "lo");
+	assert_non_null(text);
 	config_errors_init(&e);
 	inv = config_inventory_parse("/tmp/test_executor_reuse.json", text,
 	    strlen(text), &e);

@@ -40,17 +40,8 @@ inventory(int port, const char *kh)
 	char			*text;
 	size_t			 i;
 
-	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
-	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
-	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
-	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
-	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
-	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
-	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
-	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
-	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
-	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", port, fx.key, kh,
-	    port, fx.key, kh);
+	text = fx_inventory_text(&fx, port, kh, port, kh, "lo");
+	assert_non_null(text);
 	config_errors_init(&e);
 	inv = config_inventory_parse("/tmp/test_host.json", text, strlen(text),
 	    &e);

@@ -42,17 +42,9 @@ inventory(void)
 	char			*text;
 	size_t			 i;
 
-	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
-	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
-	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
-	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
-	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
-	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
-	    "\"lo\",\"driver\":\"lo\",\"role\":\"test\"}]}],\"links\":"
-	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
-	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
-	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", fx.port, fx.key,
-	    fx.known_hosts, fx.port, fx.key, fx.known_hosts);
+	text = fx_inventory_text(&fx, fx.port, fx.known_hosts,
+	    fx.port, fx.known_hosts, "lo");
+	assert_non_null(text);
 	config_errors_init(&e);
 	inv = config_inventory_parse("/tmp/test_host_lease.json", text,
 	    strlen(text), &e);

@@ -41,17 +41,8 @@ inventory(int port_a, int port_b, const char *kh)
 	char			*text;
 	size_t			 i;
 
-	text = xasprintf("{\"hosts\":[{\"name\":\"fx-a\",\"os\":\"linux\","
-	    "\"address\":\"127.0.0.1\",\"ssh\":{\"port\":%d,\"key\":\"%s\","
-	    "\"known_hosts\":\"%s\"},\"nics\":[{\"name\":\"lo\","
-	    "\"driver\":\"lo\",\"role\":\"test\"}]},{\"name\":\"fx-b\","
-	    "\"os\":\"linux\",\"address\":\"127.0.0.1\",\"ssh\":{\"port\":"
-	    "%d,\"key\":\"%s\",\"known_hosts\":\"%s\"},\"nics\":[{\"name\":"
-	    "\"lo\",\"driver\":\"em\",\"role\":\"test\"}]}],\"links\":"
-	    "[{\"name\":\"l\",\"client\":{\"host\":\"fx-a\",\"if\":\"lo\","
-	    "\"address\":\"127.0.0.1\"},\"server\":{\"host\":\"fx-b\","
-	    "\"if\":\"lo\",\"address\":\"127.0.0.1\"}}]}", port_a, fx.key, kh,
-	    port_b, fx.key, kh);
+	text = fx_inventory_text(&fx, port_a, kh, port_b, kh, "em");
+	assert_non_null(text);
 	config_errors_init(&e);
 	inv = config_inventory_parse("/tmp/test_host_survey.json", text, strlen(text),
 	    &e);

@@ -74,12 +74,30 @@ test_term_safe_cut(void **state)
 	assert_string_equal(out, "ab");
 }
 
+/* The declared-versus-reported rule of `labrat hosts` and the report. */
+static void
+test_declared_differs(void **state)
+{
+	(void)state;
+	assert_int_equal(util_driver_differs(NULL, "veth"), 0);
+	assert_int_equal(util_driver_differs("em", "em"), 0);
+	assert_int_equal(util_driver_differs("em", "veth"), 1);
+	assert_int_equal(util_driver_differs("em", NULL), 1);
+	assert_int_equal(util_driver_differs("em", "EM"), 1);
+	assert_int_equal(util_chip_differs(NULL, NULL), 0);
+	assert_int_equal(util_chip_differs("0x10968086", "0X10968086"), 0);
+	assert_int_equal(util_chip_differs("0x10968086", "0x10108086"), 1);
+	assert_int_equal(util_chip_differs("0x10968086", NULL), 1);
+	assert_int_equal(util_chip_differs("0x10968086", ""), 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_term_safe_table),
 		cmocka_unit_test(test_term_safe_cut),
+		cmocka_unit_test(test_declared_differs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
