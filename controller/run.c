@@ -423,6 +423,14 @@ run_start(struct run *r, const struct run_drive *drive,
 	    (long long)r->id, (long long)res->handshakes);
 	if (res->sum.store_fault != STORE_FAULT_NONE)
 		return run_interrupted(r, res, err, errlen);
+	if (res->sum.stopped && drive != NULL && drive->pause_on_stop) {
+		res->outcome = RUN_OUTCOME_INTERRUPTED;
+		if (store_run_interrupt(r->st, r->id, "stopped: its jobs stay "
+		    "queued for a resume", &res->ncancelled, e, sizeof e) == -1)
+			log_warnx("run %lld: %s", (long long)r->id, e);
+		res->ncancelled = 0;
+		return RUN_OK;
+	}
 	if (res->sum.stopped) {
 		res->outcome = RUN_OUTCOME_INTERRUPTED;
 		if (run_cancel_as(r, "interrupted", "interrupted by a signal",

@@ -114,6 +114,10 @@ struct run_drive {
 	/* Set (e.g. by a signal handler) to stop: the executor's workers
 	 * finish their step, restore their hosts and leave. */
 	volatile sig_atomic_t	*stop;
+	/* A stop leaves the run "interrupted" with its jobs queued (the job
+	 * cut short queued again) for run_resume(), instead of cancelling
+	 * them: a daemon stopping, whose restart resumes the run. */
+	int	 pause_on_stop;
 	void	(*progress)(const struct run_progress *, void *);
 	void	*progress_arg;
 	void	(*event)(const struct run_event *, void *);

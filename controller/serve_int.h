@@ -1,0 +1,83 @@
+/*
+ * serve_int.h: what serve.c (lifecycle), serve_sched.c (firing schedules)
+ * and serve_queue.c (the worker) share.
+ */
+#ifndef LABRAT_SERVE_INT_H
+#define LABRAT_SERVE_INT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "config.h"
+#include "cron.h"
+#include "store.h"
+
+#define SERVE_BEAT_MS		5000	/* heartbeat and lease renewal */
+#define SERVE_TICK_MS		1000	/* scheduler */
+#define SERVE_LEASE_TTL_MS	30000	/* a link lease outlives 5 missed beats */
+#define SERVE_LINKS_MAX		CONFIG_LINKS_MAX
+
+struct serve {
+	const char		*db_path;
+	const char		*config_path;	/* NULL: defaults */
+	char			 owner[STORE_OWNER_MAX];	/* store_owner_text */
+	volatile sig_atomic_t	 stop;		/* SIGTERM / SIGINT */
+	volatile sig_atomic_t	 hup;		/* SIGHUP */
+	pthread_mutex_t		 mtx;		/* config, leases */
+	struct config_daemon	*config;	/* current (never NULL) */
+	char			*leased[SERVE_LINKS_MAX];	/* the worker's */
+	size_t			 nleased;
+};
+
+/* Milliseconds since the epoch; plus LABRAT_TEST_NOW_MS (test only). */
+int64_t	serve_now_ms(void);
+
+/* ---- serve_sched.c ---- */
+
+/* One schedule as the decision sees it. */
+struct serve_sched_view {
+	const struct cron_sched	*cs;	/* NULL: expression or zone broken */
+	int			 enabled;
+	int64_t			 created_ms;
+	int64_t			 last_fired_ms;	/* 0: never */
+	int64_t			 active;	/* its items queued or running */
+};
+
+struct serve_fire {
+	int	fire;		/* 1: store slot_ms as fired, then enqueue */
+	int	held;		/* due, but its previous firing is active */
+	int64_t	slot_ms;	/* the latest firing <= now (fire or held) */
+	int	missed;		/* firings collapsed into slot (downtime) */
+	time_t	next;		/* the firing after slot, or after now */
+};
+
+/*
+ * Pure: should this schedule fire now?  Its firings are counted from its
+ * last firing (its creation if it never fired); all those missed collapse
+ * into one, the latest <= now; none while an earlier firing is still
+ * queued or running (held: it fires once after that ends).
+ */
+void	serve_sched_decide(const struct serve_sched_view *, int64_t now_ms,
+	    struct serve_fire *);
+
+/*
+ * One scheduler pass over the stored schedules: store_sched_fired()
+ * first, then the night item (STORE_Q_NIGHT, STORE_PRIO_NIGHTLY,
+ * {"schedule": NAME}); a firing already in the queue is not added again.
+ * recover: also make sure each schedule's stored last firing has its
+ * item (a daemon killed between the two writes).  *fired (may be NULL)
+ * counts the items added.  0 or -1 with err (a store error).
+ */
+int	serve_sched_tick(struct serve *, struct store *, struct cron_cache *,
+	    int64_t now_ms, int recover, int *fired, char *err, size_t errlen);
+
+/* ---- serve_queue.c ---- */
+
+/* The worker thread's body (arg: struct serve *). */
+void	*serve_worker(void *);
+/* Renews the worker's link leases (the main thread, every beat). */
+void	serve_leases_renew(struct serve *, struct store *);
+
+#endif

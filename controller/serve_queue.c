@@ -1,0 +1,368 @@
+/*
+ * serve_queue: the worker.  It claims the best queued item, takes the
+ * store leases on the links it drives (renewed by the main thread's
+ * beat), runs it through the module that owns that kind of work and
+ * records the outcome.  A run item that already made its run (run_id set:
+ * a daemon died or stopped mid-run) resumes that run; a bisect item with
+ * its bisect_id resumes that bisect: nothing done twice.  A stop leaves
+ * the item's run or bisect resumable and the item queued again.
+ *
+ * One worker thread: limits.max_jobs and max_bisects above 1 are not used
+ * yet.  Payloads are parsed with json-c here, and nowhere else in serve.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "hunt.h"
+#include "log.h"
+#include "run.h"
+#include "serve_int.h"
+#include "util.h"
+
+#define Q_KINDS	((1u << STORE_Q_RUN) | (1u << STORE_Q_BISECT) | \
+		 (1u << STORE_Q_NIGHT))
+
+/* What a worker has at hand for one item. */
+struct q_ctx {
+	struct serve		*sv;
+	struct store		*st;
+	struct store_q_item	*it;
+	struct json_object	*pl;	/* the payload */
+	char			 result[1024];
+};
+
+static const char *
+q_str(struct q_ctx *q, const char *key)
+{
+	struct json_object	*v;
+
+	if (q->pl == NULL || !json_object_object_get_ex(q->pl, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static void
+q_leases_drop(struct serve *sv, struct store *st)
+{
+	char	e[256];
+	size_t	i;
+
+	pthread_mutex_lock(&sv->mtx);
+	for (i = 0; i < sv->nleased; i++) {
+		if (store_link_lease_release(st, sv->leased[i], sv->owner, e,
+		    sizeof e) == -1)
+			log_warnx("link %s: release lease: %s", sv->leased[i],
+			    e);
+		free(sv->leased[i]);
+	}
+	sv->nleased = 0;
+	pthread_mutex_unlock(&sv->mtx);
+}
+
+/* Takes every link's lease: 1 all, 0 one is held (why), -1 error. */
+static int
+q_leases_take(struct q_ctx *q, char *const *links, size_t n, char *why,
+    size_t whylen)
+{
+	struct serve	*sv = q->sv;
+	char		 holder[STORE_OWNER_MAX], e[256];
+	size_t		 i;
+	int		 r;
+
+	for (i = 0; i < n && i < SERVE_LINKS_MAX; i++) {
+		r = store_link_lease_take(q->st, links[i], sv->owner,
+		    SERVE_LEASE_TTL_MS, holder, sizeof holder, e, sizeof e);
+		if (r != 1) {
+			if (r == 0)
+				snprintf(why, whylen, "link %s is leased by %s",
+				    links[i], holder);
+			else
+				snprintf(why, whylen, "link %s: %s", links[i],
+				    e);
+			q_leases_drop(sv, q->st);
+			return r;
+		}
+		pthread_mutex_lock(&sv->mtx);
+		sv->leased[sv->nleased++] = xstrdup(links[i]);
+		pthread_mutex_unlock(&sv->mtx);
+	}
+	return 1;
+}
+
+void
+serve_leases_renew(struct serve *sv, struct store *st)
+{
+	char	holder[STORE_OWNER_MAX], e[256];
+	size_t	i;
+
+	pthread_mutex_lock(&sv->mtx);
+	for (i = 0; i < sv->nleased; i++)
+		if (store_link_lease_take(st, sv->leased[i], sv->owner,
+		    SERVE_LEASE_TTL_MS, holder, sizeof holder, e,
+		    sizeof e) != 1)
+			log_warnx("link %s: lease renewal failed: %s%s",
+			    sv->leased[i], e, holder);
+	pthread_mutex_unlock(&sv->mtx);
+}
+
+static void
+q_run_started(const struct run_result *res, void *arg)
+{
+	struct q_ctx	*q = arg;
+	char		 e[256];
+
+	if (store_q_set_ids(q->st, q->it->id, res->run_id, 0, e,
+	    sizeof e) == -1)
+		log_warnx("item %lld: record run %lld: %s",
+		    (long long)q->it->id, (long long)res->run_id, e);
+	log_info("item %lld: run %lld %s", (long long)q->it->id,
+	    (long long)res->run_id, res->resumed ? "resumed" : "started");
+}
+
+/* The plan's links, for the leases (heap argv in *links). */
+static int
+q_plan_links(const char *plan_path, char ***links, size_t *n, char *err,
+    size_t errlen)
+{
+	struct config_errors	 errs;
+	struct config_plan	*plan;
+	size_t			 i;
+
+	config_errors_init(&errs);
+	plan = config_plan_load(plan_path, NULL, &errs);
+	if (plan == NULL) {
+		util_seterr(err, errlen, "%s", errs.n > 0 ? errs.msgs[0] :
+		    "plan not readable");
+		config_errors_free(&errs);
+		return -1;
+	}
+	config_errors_free(&errs);
+	*links = xcalloc(plan->nlinks + 1, sizeof **links);
+	for (i = 0; i < plan->nlinks; i++)
+		(*links)[i] = xstrdup(plan->links[i]);
+	*n = plan->nlinks;
+	config_plan_free(plan);
+	return 0;
+}
+
+/* 0 finished (state in *st), 1 requeue (stopped or link busy). */
+static int
+q_do_run(struct q_ctx *q, enum store_q_state *state)
+{
+	struct run_request	 rq;
+	struct run_result	 res;
+	struct config_errors	 errs;
+	char			**links = NULL, e[1024];
+	size_t			 nl = 0;
+	enum run_status		 rs;
+	int			 r;
+
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = q->sv->db_path;
+	rq.inventory = q_str(q, "inventory");
+	rq.plan = q_str(q, "plan");
+	rq.note = q_str(q, "note");
+	rq.kind = "queued";
+	rq.resume = q->it->run_id;
+	rq.drive.stop = &q->sv->stop;
+	rq.drive.pause_on_stop = 1;
+	rq.started = q_run_started;
+	rq.started_arg = q;
+	if (rq.resume == 0 && (rq.inventory == NULL || rq.plan == NULL)) {
+		snprintf(q->result, sizeof q->result, "payload: inventory and "
+		    "plan are required");
+		*state = STORE_Q_FAILED;
+		return 0;
+	}
+	if (rq.plan != NULL && q_plan_links(rq.plan, &links, &nl, e,
+	    sizeof e) == -1 && rq.resume == 0) {
+		snprintf(q->result, sizeof q->result, "%s", e);
+		*state = STORE_Q_FAILED;
+		return 0;
+	}
+	r = q_leases_take(q, links, nl, q->result, sizeof q->result);
+	config_argv_free(links);
+	if (r != 1)
+		return 1;
+	config_errors_init(&errs);
+	memset(&res, 0, sizeof res);
+	rs = run_execute(&rq, &res, &errs, e, sizeof e);
+	q_leases_drop(q->sv, q->st);
+	*state = STORE_Q_FAILED;
+	if (res.outcome == RUN_OUTCOME_INTERRUPTED && q->sv->stop) {
+		config_errors_free(&errs);
+		snprintf(q->result, sizeof q->result, "run %lld stopped with "
+		    "the daemon: resumed on its restart", (long long)res.run_id);
+		return 1;
+	}
+	if (rs == RUN_CONFIG)
+		snprintf(q->result, sizeof q->result, "%s", errs.n > 0 ?
+		    errs.msgs[0] : "bad config");
+	else if (res.outcome == RUN_OUTCOME_DONE) {
+		*state = STORE_Q_DONE;
+		snprintf(q->result, sizeof q->result, "run %lld done: %lld "
+		    "jobs", (long long)res.run_id, (long long)res.sum.done);
+	} else if (res.outcome == RUN_OUTCOME_JOBS_FAILED)
+		snprintf(q->result, sizeof q->result, "run %lld: %lld jobs "
+		    "failed", (long long)res.run_id, (long long)res.sum.failed);
+	else
+		snprintf(q->result, sizeof q->result, "run %lld: %.900s",
+		    (long long)res.run_id, *e != '\0' ? e : "failed");
+	config_errors_free(&errs);
+	return 0;
+}
+
+static void
+q_hunt_event(const struct hunt_event *ev, void *arg)
+{
+	struct q_ctx	*q = arg;
+	char		 e[256];
+
+	if (ev->kind == HUNT_EV_STARTED && store_q_set_ids(q->st, q->it->id,
+	    0, ev->bisect_id, e, sizeof e) == -1)
+		log_warnx("item %lld: record bisect %lld: %s",
+		    (long long)q->it->id, (long long)ev->bisect_id, e);
+	log_info("bisect %lld: %s", (long long)ev->bisect_id, ev->text);
+}
+
+static int
+q_do_bisect(struct q_ctx *q, enum store_q_state *state)
+{
+	struct hunt_opts	 ho;
+	struct hunt_request	 hr;
+	struct json_object	*v;
+	enum hunt_status	 hs;
+	char			*links[2] = { NULL, NULL }, e[1024];
+	int64_t			 id = q->it->bisect_id;
+
+	memset(&ho, 0, sizeof ho);
+	memset(&hr, 0, sizeof hr);
+	ho.db_path = q->sv->db_path;
+	ho.stop = &q->sv->stop;
+	ho.event = q_hunt_event;
+	ho.event_arg = q;
+	hr.inventory = q_str(q, "inventory");
+	hr.link = q_str(q, "link");
+	hr.good = q_str(q, "good");
+	hr.bad = q_str(q, "bad");
+	hr.test = q_str(q, "test");
+	hr.revisions = q_str(q, "revisions");
+	if (q->pl != NULL && json_object_object_get_ex(q->pl,
+	    "leave_on_culprit", &v))
+		hr.leave_on_culprit = json_object_get_boolean(v);
+	*state = STORE_Q_FAILED;
+	if (hr.link == NULL) {
+		snprintf(q->result, sizeof q->result, "payload: link is "
+		    "required");
+		return 0;
+	}
+	links[0] = (char *)hr.link;
+	if (q_leases_take(q, links, 1, q->result, sizeof q->result) != 1)
+		return 1;
+	e[0] = '\0';
+	if (id != 0)
+		hs = hunt_resume(&ho, id, &id, e, sizeof e);
+	else
+		hs = hunt_start(&ho, &hr, &id, e, sizeof e);
+	q_leases_drop(q->sv, q->st);
+	if (hs == HUNT_INTERRUPTED && q->sv->stop) {
+		snprintf(q->result, sizeof q->result, "bisect %lld stopped "
+		    "with the daemon: resumed on its restart", (long long)id);
+		return 1;
+	}
+	if (hs == HUNT_FOUND || hs == HUNT_RANGE || hs == HUNT_ENDED)
+		*state = STORE_Q_DONE;
+	snprintf(q->result, sizeof q->result, "bisect %lld: %s%s%.900s",
+	    (long long)id, hunt_status_name(hs), *e != '\0' ? ": " : "", e);
+	return 0;
+}
+
+/* Runs one claimed item and records how it ended. */
+static void
+q_item(struct serve *sv, struct store *st, struct store_q_item *it)
+{
+	struct q_ctx		 q;
+	enum store_q_state	 state = STORE_Q_FAILED;
+	char			 e[512];
+	int			 again = 0;
+
+	memset(&q, 0, sizeof q);
+	q.sv = sv;
+	q.st = st;
+	q.it = it;
+	q.pl = json_tokener_parse(it->payload);
+	log_info("item %lld (%s, priority %d, by %s) claimed, attempt %d",
+	    (long long)it->id, store_q_kind_name(it->kind), it->priority,
+	    it->who, it->attempts);
+	if (q.pl == NULL || !json_object_is_type(q.pl, json_type_object))
+		snprintf(q.result, sizeof q.result, "payload is not a JSON "
+		    "object");
+	else if (it->kind == STORE_Q_RUN)
+		again = q_do_run(&q, &state);
+	else if (it->kind == STORE_Q_BISECT)
+		again = q_do_bisect(&q, &state);
+	else
+		snprintf(q.result, sizeof q.result, "night items are not "
+		    "built yet (module night is not in this build)");
+	json_object_put(q.pl);
+	if (again) {
+		log_info("item %lld queued again: %s", (long long)it->id,
+		    q.result);
+		if (store_q_requeue(st, it->id, q.result, e, sizeof e) == -1)
+			log_warnx("item %lld: requeue: %s", (long long)it->id,
+			    e);
+		return;
+	}
+	log_info("item %lld %s: %s", (long long)it->id,
+	    store_q_state_name(state), q.result);
+	if (store_q_finish(st, it->id, state, q.result, e, sizeof e) == -1)
+		log_warnx("item %lld: finish: %s", (long long)it->id, e);
+}
+
+/* Sleeps up to ms, waking early on a stop. */
+static void
+q_nap(struct serve *sv, int ms)
+{
+	struct timespec	ts = { 0, 100 * 1000000L };
+	int		i;
+
+	for (i = 0; i < ms / 100 && !sv->stop; i++)
+		nanosleep(&ts, NULL);
+}
+
+void *
+serve_worker(void *arg)
+{
+	struct serve		*sv = arg;
+	struct store		*st;
+	struct store_q_item	 it;
+	char			 e[512];
+	int			 r;
+
+	if (store_open(sv->db_path, 0, &st, e, sizeof e) == -1) {
+		log_error("worker: %s: no item will run", e);
+		return NULL;
+	}
+	while (!sv->stop) {
+		memset(&it, 0, sizeof it);
+		r = store_q_claim(st, sv->owner, Q_KINDS, &it, e, sizeof e);
+		if (r == -1)
+			log_warnx("worker: claim: %s", e);
+		if (r != 1) {
+			q_nap(sv, 1000);
+			continue;
+		}
+		q_item(sv, st, &it);
+		/* A link busy elsewhere: do not spin on the same item. */
+		if (it.state == STORE_Q_RUNNING && !sv->stop)
+			q_nap(sv, 200);
+		store_q_item_free(&it);
+	}
+	store_close(st);
+	return NULL;
+}
