@@ -34,6 +34,9 @@ client_webhook_post(const char *url, const char *json, int timeout_ms,
 		return 0;
 	}
 	n = resp.len < CLIENT_HOOK_SNIPPET ? resp.len : CLIENT_HOOK_SNIPPET;
+	while (n > 0 && (resp.body[n - 1] == '\n' || resp.body[n - 1] == '\r' ||
+	    resp.body[n - 1] == ' '))
+		n--;
 	util_term_safe(snip, sizeof snip, resp.body, n);
 	util_seterr(err, errlen, "webhook %s: HTTP %ld%s%s", url, resp.status,
 	    snip[0] != '\0' ? ": " : "", snip);

@@ -63,7 +63,10 @@ static int
 mail_addr(const char *in, char *out, size_t outlen, char *err, size_t errlen)
 {
 	const char	*s = in, *e, *p;
+	char		 safe[ADDR_MAX * 4 + 1];
 
+	if (in != NULL)
+		util_term_safe(safe, sizeof safe, in, (size_t)-1);
 	if (in == NULL || *in == '\0') {
 		util_seterr(err, errlen, "empty mail address");
 		return -1;
@@ -72,14 +75,14 @@ mail_addr(const char *in, char *out, size_t outlen, char *err, size_t errlen)
 		s = p + 1;
 		if ((e = strchr(s, '>')) == NULL || e[1] != '\0') {
 			util_seterr(err, errlen, "mail address %s: no closing "
-			    "'>' at its end", in);
+			    "'>' at its end", safe);
 			return -1;
 		}
 	} else
 		e = in + strlen(in);
 	if (e == s || (size_t)(e - s) + 3 > outlen || e - s > ADDR_MAX) {
 		util_seterr(err, errlen, "mail address %s: empty or too long",
-		    in);
+		    safe);
 		return -1;
 	}
 	for (p = s; p < e; p++) {
@@ -87,7 +90,7 @@ mail_addr(const char *in, char *out, size_t outlen, char *err, size_t errlen)
 
 		if (c <= 0x20 || c >= 0x7f || strchr("<>,;:\"\\()[]", c)) {
 			util_seterr(err, errlen, "mail address %s: character "
-			    "0x%02x not allowed", in, c);
+			    "0x%02x not allowed", safe, c);
 			return -1;
 		}
 	}
