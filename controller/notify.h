@@ -111,4 +111,20 @@ char	*notify_webhook_json(const struct notify_msg *);
 int	notify_send(const struct notify_target *, size_t n,
 	    const struct notify_msg *, char *err, size_t errlen);
 
+struct config_daemon;
+
+/*
+ * The targets of a daemon config's "notify": each webhook, then the mail
+ * (smtp or sendmail).  They point into cfg, which must outlive them.
+ * Heap array the caller frees; NULL with *n = 0 when there is none.
+ */
+struct notify_target *notify_targets(const struct config_daemon *cfg,
+	    size_t *n);
+
+/*
+ * A sample message of kind (`labrat notify test`, the README's example):
+ * the em fault of the simulated lab.  Static strings.
+ */
+void	notify_sample(enum notify_kind, struct notify_msg *);
+
 #endif
