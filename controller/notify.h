@@ -104,7 +104,9 @@ char	*notify_webhook_json(const struct notify_msg *);
 
 /*
  * Delivers to every target, one after the other (each within its
- * timeout).  0 all delivered, -1 err names each failed target and why
+ * timeout); client_global_init() must have run (once, before threads).
+ * A sendmail target is fork+exec'd: the caller must not reap children it
+ * did not start (a SIGCHLD handler calling waitpid(-1)).  0 all delivered, -1 err names each failed target and why
  * ("webhook http://h/x: HTTP 500; smtp smtp://h:25: ..."); the others
  * were delivered.
  */

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -424,6 +425,27 @@ test_sendmail_failures(void **state)
 	    "found"));
 }
 
+/* The program inherits stdin/stdout/stderr only, not our other files. */
+static void
+test_sendmail_fds(void **state)
+{
+	const char	*argv[] = { NULL, NULL };
+	char		 sm[512], body[256], err[1024];
+	int		 fd;
+
+	(void)state;
+	fd = open("/dev/null", O_RDONLY);	/* no O_CLOEXEC */
+	assert_true(fd > 2);
+	snprintf(body, sizeof body, "cat >/dev/null; [ -e /proc/$$/fd/%d ] "
+	    "&& { echo leaked fd %d; exit 9; }; exit 0", fd, fd);
+	script(sm, sizeof sm, "sendmail-fds", body);
+	argv[0] = sm;
+	if (client_sendmail(argv, "Subject: x\r\n\r\nbody\r\n", 5000, err,
+	    sizeof err) != 0)
+		fail_msg("%s", err);
+	close(fd);
+}
+
 static int
 setup(void **state)
 {
@@ -457,6 +479,7 @@ main(void)
 		cmocka_unit_test(test_smtp_dots),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_sendmail_failures),
+		cmocka_unit_test(test_sendmail_fds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
