@@ -103,6 +103,8 @@ test_subjects(void **state)
 	m.change = 0.052;
 	subject_is(&m, "[labrat] r200140: em iperf3 throughput +5.2% "
 	    "regression");
+	m.change = 0.0 / 0.0;
+	subject_is(&m, "[labrat] r200140: em iperf3 throughput regression");
 	assert_int_equal(notify_subject(&m, small, sizeof small), -1);
 }
 
@@ -550,6 +552,8 @@ test_webhook_escaping(void **state)
 	    "end \xef\xbf\xbd"));
 	assert_non_null(strstr(j, "\\u2028"));
 	json_object_object_get_ex(o, "change", &v);
+	assert_true(json_object_is_type(v, json_type_null));
+	json_object_object_get_ex(o, "p", &v);
 	assert_true(json_object_is_type(v, json_type_null));
 	assert_null(jstr(o, "outcome"));
 	assert_null(jstr(o, "workload"));
