@@ -11,6 +11,7 @@
 set -eu
 : "${LABRAT:?}" "${LABRAT_SOURCE_DIR:?}" "${LABRAT_BUILD_DIR:?}"
 command -v jq >/dev/null || { echo "queue_cli: jq missing" >&2; exit 77; }
+case $LABRAT in /*) ;; *) LABRAT=$PWD/$LABRAT ;; esac	# RUN cds
 QFILL=$LABRAT_BUILD_DIR/qfill
 [ -x "$QFILL" ] || { echo "queue_cli: $QFILL missing" >&2; exit 1; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/lr-queue-XXXXXX")
