@@ -73,6 +73,7 @@ extern const struct cmd_entry cmd_hosts_entry, cmd_hosts_release_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_report_entry, cmd_compare_entry;
 extern const struct cmd_entry cmd_runs_entry;
+extern const struct cmd_entry cmd_queue_entry;
 extern const struct cmd_entry cmd_bisect_start_entry,
 	    cmd_bisect_status_entry, cmd_bisect_log_entry,
 	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;
@@ -174,6 +175,10 @@ int	bisect_cli_start(const char *db_path, const struct hunt_request *,
  * log (2) from the store. */
 int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,
 	    int json, FILE *);
+
+/* cmd_queue.c: "queued as item N (priority 200); labrat queue --db DB
+ * shows it", or json {item, kind, priority, state, db}; CMD_EXIT_*. */
+int	cmd_queued(const char *kind, int64_t item, const char *db, int json);
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);
