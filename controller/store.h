@@ -674,6 +674,8 @@ int	store_sched_add(struct store *, const struct store_sched *, int64_t *id,
 /* By name: 1 found (*out filled, free with store_sched_free), 0 not, -1. */
 int	store_sched_get(struct store *, const char *name,
 	    struct store_sched *out, char *err, size_t errlen);
+int	store_sched_get_id(struct store *, int64_t id,
+	    struct store_sched *out, char *err, size_t errlen);	/* 1/0/-1 */
 /* All, by name. */
 int	store_sched_list(struct store *, struct store_sched **, size_t *,
 	    char *err, size_t errlen);
@@ -689,6 +691,86 @@ int	store_sched_fired(struct store *, int64_t id, int64_t t, char *err,
 	    size_t errlen);
 void	store_sched_free(struct store_sched *);
 void	store_scheds_free(struct store_sched *, size_t);
+
+/* ---- nights and regressions (store_night.c, schema 12) ---------------- */
+/* One firing of a schedule; strings heap, owned (store_night_free). */
+struct store_night {
+	int64_t	 id, schedule_id, slot;
+	char	*links;		/* "em,bce": the links it ran on */
+	char	*state;		/* started revision installed ran detected
+				 * confirmed bisecting done failed */
+	char	*revision;	/* NULL until known */
+	int64_t	 good_night, run_id, confirm_run_id;	/* 0 = none */
+	int	 good;		/* no regression: later nights compare with it */
+	char	*verdicts;	/* JSON array text or NULL */
+	char	*reason;
+	int64_t	 created, finished;
+};
+/* The night of (schedule_id, slot), created (state "started", links) when
+ * new: 1 created, 0 existing, -1.  *out: store_night_free(). */
+int	store_night_begin(struct store *, int64_t schedule_id, int64_t slot,
+	    const char *links, struct store_night *out, char *err, size_t errlen);
+int	store_night_get(struct store *, int64_t id, struct store_night *out,
+	    char *err, size_t errlen);	/* 1/0/-1 */
+/* Writes n's state, revision, good_night, run ids, good, verdicts, reason
+ * (finished set when the state is done or failed). */
+int	store_night_update(struct store *, const struct store_night *n,
+	    char *err, size_t errlen);
+/* The newest good night on exactly these links before night before_id
+ * (0 = any): 1/0/-1. */
+int	store_night_last_good(struct store *, const char *links,
+	    int64_t before_id, struct store_night *out, char *err, size_t errlen);
+/* Newest first, at most limit (0 = all). */
+int	store_night_list(struct store *, size_t limit, struct store_night **,
+	    size_t *n, char *err, size_t errlen);
+void	store_night_free(struct store_night *);
+void	store_nights_free(struct store_night *, size_t);
+
+enum store_regr_state { STORE_REGR_OPEN, STORE_REGR_CONFIRMED,
+    STORE_REGR_BISECTING, STORE_REGR_CULPRIT, STORE_REGR_RANGE,
+    STORE_REGR_FAILED, STORE_REGR_FIXED, STORE_REGR_NSTATES };
+const char *store_regr_state_name(enum store_regr_state);	/* "open" ... */
+int	store_regr_state_parse(const char *, enum store_regr_state *);
+/* 1 if from -> to is allowed: open -> confirmed -> bisecting -> culprit |
+ * range | failed; confirmed, culprit, range, failed -> fixed. */
+int	store_regr_can(enum store_regr_state from, enum store_regr_state to);
+
+/* A regression record; strings heap, owned (store_regr_free). */
+struct store_regr {
+	int64_t	 id;
+	char	*link, *knobs, *workload, *metric;	/* the key ... */
+	char	*direction;	/* ... and "down" | "up" */
+	enum store_regr_state state;
+	int64_t	 schedule_id, first_night, last_night, bisect_id;
+	char	*good_rev, *bad_rev;	/* the night's baseline and tonight */
+	double	 change;	/* -0.18: tonight against the baseline */
+	char	*culprit, *range_first, *range_last, *reason;
+	int	 notified;	/* the state last delivered, -1 none */
+	int64_t	 created, updated;
+};
+/* Joins the record of r's key that is not fixed (last_night = night_id)
+ * or opens one from r (state open, first = last = night_id): *opened 1 or
+ * 0, *id the record's. */
+int	store_regr_join(struct store *, const struct store_regr *r,
+	    int64_t night_id, int64_t *id, int *opened, char *err, size_t errlen);
+int	store_regr_get(struct store *, int64_t id, struct store_regr *out,
+	    char *err, size_t errlen);	/* 1/0/-1 */
+/* Moves the record to state (store_regr_can or same state, else -1);
+ * NULL fields are left as they are. */
+int	store_regr_set(struct store *, int64_t id, enum store_regr_state,
+	    int64_t bisect_id, const char *culprit, const char *range_first,
+	    const char *range_last, const char *reason, char *err,
+	    size_t errlen);
+/* Marks state's notification of the record delivered. */
+int	store_regr_notified(struct store *, int64_t id, enum store_regr_state,
+	    char *err, size_t errlen);
+/* Drops an open record its confirming run did not show again. */
+int	store_regr_drop(struct store *, int64_t id, char *err, size_t errlen);
+/* states_mask = 1 << state (0 = all); by id. */
+int	store_regr_list(struct store *, unsigned states_mask,
+	    struct store_regr **, size_t *n, char *err, size_t errlen);
+void	store_regr_free(struct store_regr *);
+void	store_regrs_free(struct store_regr *, size_t);
 
 /* ---- testing ------------------------------------------------------------ */
 
