@@ -1,8 +1,8 @@
 /*
  * labrat schedule add|list|show|rm: the daemon's schedules in the
- * database (store_sched.c).  Nothing fires them yet: `labrat serve` will.
- * add validates everything it can without the lab: the cron expression
- * (cron_parse), the zone (cron_zone_load), the inventory and plan (config
+ * database (store_sched.c); `labrat serve` fires them.  add validates
+ * everything it can without the lab: the cron expression and the zone
+ * (cron_sched_compile, as the daemon does), the inventory and plan (config
  * loaders, cross-checked) and --links against the plan.  It does not
  * require key files to exist: the daemon's host may hold them.
  */
@@ -95,8 +95,8 @@ sched_add_exec(struct cmd_ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct store_sched	 s;
-	struct cron		 c;
-	struct cron_zone	*z;
+	struct cron_sched	 cs;
+	struct cron_cache	*cache;
 	struct config_plan	*plan;
 	char			 err[512];
 	int			 ch, rc;
@@ -129,11 +129,13 @@ sched_add_exec(struct cmd_ctx *ctx)
 		return cmd_usage_error(ctx, "--inventory FILE missing");
 	if (s.plan_path == NULL)
 		return cmd_usage_error(ctx, "--plan FILE missing");
-	if (cron_parse(&c, s.cron, s.name, err, sizeof err) == -1)
-		return cmd_usage_error(ctx, "--cron %s: %s", s.cron, err);
-	if (cron_zone_load(NULL, s.tz, &z, err, sizeof err) == -1)
-		return cmd_usage_error(ctx, "--tz %s: %s", s.tz, err);
-	cron_zone_free(z);
+	if ((cache = cron_cache_new(NULL)) == NULL)
+		return cmd_usage_error(ctx, "out of memory");
+	rc = cron_sched_compile(cache, s.cron, s.tz, s.name, &cs, err,
+	    sizeof err);
+	cron_cache_free(cache);
+	if (rc == -1)
+		return cmd_usage_error(ctx, "--%s", err);
 	if ((rc = sched_configs(s.inventory_path, s.plan_path, &plan)) != 0)
 		return rc;
 	if (*s.links != '\0' && sched_links_ok(ctx, s.links, plan) == -1) {
@@ -146,25 +148,29 @@ sched_add_exec(struct cmd_ctx *ctx)
 	return rc;
 }
 
-/* Next firing after now: "-" if the zone or expression fail now. */
+/* Next firing after now, -1 if the zone or expression fail now; *zp
+ * is the schedule's zone (the cache's), NULL then. */
 static time_t
-sched_next(const struct store_sched *s, struct cron_zone **zp)
+sched_next(struct cron_cache *cache, const struct store_sched *s,
+    const struct cron_zone **zp)
 {
-	struct cron	c;
-	char		err[256];
+	struct cron_sched	cs;
+	char			err[256];
 
 	*zp = NULL;
-	if (cron_parse(&c, s->cron, s->name, err, sizeof err) == -1 ||
-	    cron_zone_load(NULL, s->tz, zp, err, sizeof err) == -1)
+	if (cache == NULL || cron_sched_compile(cache, s->cron, s->tz,
+	    s->name, &cs, err, sizeof err) == -1)
 		return (time_t)-1;
-	return cron_next(&c, *zp, time(NULL));
+	*zp = cs.zone;
+	return cron_sched_next(&cs, time(NULL));
 }
 
 static void
-sched_json(struct json_writer *w, const struct store_sched *s, int full)
+sched_json(struct json_writer *w, struct cron_cache *cache,
+    const struct store_sched *s, int full)
 {
-	struct cron_zone	*z;
-	time_t			 next = sched_next(s, &z);
+	const struct cron_zone	*z;
+	time_t			 next = sched_next(cache, s, &z);
 	char			 buf[96];
 
 	json_begin_obj(w);
@@ -198,7 +204,6 @@ sched_json(struct json_writer *w, const struct store_sched *s, int full)
 	if (full)
 		json_kv_str(w, "plan_text", s->plan_text);
 	json_end_obj(w);
-	cron_zone_free(z);
 }
 
 static void
@@ -211,9 +216,10 @@ sched_fmt_ms(int64_t ms, char *buf, size_t len)
 }
 
 static void
-sched_text(const struct store_sched *v, size_t n, int full)
+sched_text(struct cron_cache *cache, const struct store_sched *v, size_t n,
+    int full)
 {
-	struct cron_zone	*z;
+	const struct cron_zone	*z;
 	char			 utc[96], loc[96], last[96];
 	size_t			 i;
 	time_t			 next;
@@ -222,14 +228,13 @@ sched_text(const struct store_sched *v, size_t n, int full)
 		printf("%-20s %-16s %-16s %-30s %-34s %s\n", "NAME", "CRON",
 		    "TZ", "NEXT (UTC)", "NEXT (LOCAL)", "LAST FIRED (UTC)");
 	for (i = 0; i < n; i++) {
-		next = sched_next(&v[i], &z);
+		next = sched_next(cache, &v[i], &z);
 		snprintf(utc, sizeof utc, "-");
 		snprintf(loc, sizeof loc, "-");
 		if (next != (time_t)-1) {
 			cron_format(cron_zone_utc(), next, utc, sizeof utc);
 			cron_format(z, next, loc, sizeof loc);
 		}
-		cron_zone_free(z);
 		sched_fmt_ms(v[i].last_fired, last, sizeof last);
 		if (!full) {
 			printf("%-20s %-16s %-16s %-30s %-34s %s\n", v[i].name,
@@ -251,20 +256,23 @@ static int
 sched_print(struct cmd_ctx *ctx, struct store_sched *v, size_t n, int one)
 {
 	struct json_writer	*w;
+	struct cron_cache	*cache = cron_cache_new(NULL);
 	char			 err[256];
 	size_t			 i;
 
 	if (strcmp(ctx->format, "json") != 0) {
-		sched_text(v, n, one);
+		sched_text(cache, v, n, one);
+		cron_cache_free(cache);
 		return CMD_EXIT_OK;
 	}
 	w = json_writer_new(stdout, JSON_PRETTY);
 	if (!one)
 		json_begin_arr(w);
 	for (i = 0; i < n; i++)
-		sched_json(w, &v[i], one);
+		sched_json(w, cache, &v[i], one);
 	if (!one)
 		json_end_arr(w);
+	cron_cache_free(cache);
 	if (json_writer_free(w, err, sizeof err) == -1) {
 		fprintf(stderr, "labrat schedule: %s\n", err);
 		return CMD_EXIT_FAIL;

@@ -164,4 +164,36 @@ struct cron_due {
 void	cron_due(const struct cron *, const struct cron_zone *,
 	    time_t last_fired, time_t now, struct cron_due *out);
 
+/* ---- schedules: expression + zone (cron_sched.c) ---- */
+
+/*
+ * Zones loaded once by name and kept: what the daemon and `labrat
+ * schedule` use to read many schedules.  Not locked: one thread uses a
+ * cache (the zones it hands out are read-only and may be shared).  The
+ * caller owns the cache (cron_cache_free); the zones belong to it.
+ */
+struct cron_cache;
+struct cron_cache *cron_cache_new(const char *zoneinfo_dir);	/* NULL: the system's */
+void	cron_cache_free(struct cron_cache *);
+/* The zone called name (loaded on first use); 0, or -1 with err. */
+int	cron_cache_zone(struct cron_cache *, const char *name,
+	    const struct cron_zone **out, char *err, size_t errlen);
+
+/* A schedule's expression compiled in its zone (the zone is the cache's). */
+struct cron_sched {
+	struct cron		 cron;
+	const struct cron_zone	*zone;
+};
+
+/*
+ * Parses expr (H hashed on name) and loads tz through the cache: the one
+ * validation `schedule add` and the daemon both apply.  0, or -1 with err
+ * naming the part: "cron EXPR: ..." or "tz ZONE: ...".
+ */
+int	cron_sched_compile(struct cron_cache *, const char *expr,
+	    const char *tz, const char *name, struct cron_sched *out,
+	    char *err, size_t errlen);
+/* The next firing strictly after `after` (time_t)-1 if none. */
+time_t	cron_sched_next(const struct cron_sched *, time_t after);
+
 #endif
