@@ -65,7 +65,8 @@ struct cmd_ctx {
 /* The entries, each defined in its cmd_*.c; the table is in main.c. */
 extern const struct cmd_entry cmd_demo_entry;
 extern const struct cmd_entry cmd_lab_up_entry, cmd_lab_down_entry,
-	    cmd_lab_status_entry, cmd_lab_power_cycle_entry;
+	    cmd_lab_status_entry, cmd_lab_advance_entry,
+	    cmd_lab_power_cycle_entry;
 extern const struct cmd_entry cmd_config_check_entry;
 extern const struct cmd_entry cmd_db_migrate_entry, cmd_db_check_entry,
 	    cmd_db_path_entry;
@@ -82,6 +83,8 @@ extern const struct cmd_entry cmd_schedule_add_entry,
 	    cmd_schedule_rm_entry;
 extern const struct cmd_entry cmd_notify_test_entry;
 extern const struct cmd_entry cmd_serve_entry;
+extern const struct cmd_entry cmd_schedule_fire_entry;
+extern const struct cmd_entry cmd_regressions_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* main.c: the table, in the order `labrat help` lists it. */

@@ -6,6 +6,7 @@
  * loaders, cross-checked) and --links against the plan.  It does not
  * require key files to exist: the daemon's host may hold them.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "config.h"
 #include "cron.h"
 #include "json.h"
+#include "night.h"
+#include "run.h"
 #include "store.h"
 #include "util.h"
 
@@ -383,4 +386,138 @@ const struct cmd_entry cmd_schedule_rm_entry = {
 	.summary = "Removes a schedule.",
 	.flags = CMD_DB,
 	.exec = sched_rm_exec,
+};
+
+/* ---- schedule fire (the night module's night_fire, in the foreground) */
+
+static volatile sig_atomic_t	fire_stop;
+
+static void
+fire_on_signal(int sig)
+{
+	(void)sig;
+	fire_stop = 1;
+}
+
+static void
+fire_say(const char *line, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "labrat: %s\n", line);
+}
+
+/* Loads the daemon config; the schedule by name into *id. */
+static int
+fire_prepare(struct cmd_ctx *ctx, const char *cfg, const char *name,
+    struct config_daemon **d, int64_t *id)
+{
+	struct config_errors	 errs;
+	struct store_sched	 s;
+	struct store		*st;
+	char			 err[512];
+	int			 rc;
+
+	config_errors_init(&errs);
+	rc = config_daemon_load(cfg, d, &errs, err, sizeof err);
+	if (rc == -1) {
+		if (errs.n > 0)
+			cmd_config_errors(&errs);
+		else
+			fprintf(stderr, "labrat schedule fire: %s\n", err);
+	}
+	config_errors_free(&errs);
+	if (rc == -1)
+		return CMD_EXIT_USAGE;
+	if (store_open(ctx->db, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) == -1) {
+		fprintf(stderr, "labrat schedule fire: %s\n", err);
+		return CMD_EXIT_FAIL;
+	}
+	rc = store_sched_get(st, name, &s, err, sizeof err);
+	store_close(st);
+	if (rc != 1) {
+		fprintf(stderr, "labrat schedule fire: %s\n", rc == 0 ?
+		    "no such schedule" : err);
+		return CMD_EXIT_FAIL;
+	}
+	*id = s.id;
+	store_sched_free(&s);
+	return CMD_EXIT_OK;
+}
+
+static int
+sched_fire_exec(struct cmd_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "slot", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct night_request	 rq;
+	struct config_daemon	*d = NULL;
+	struct sigaction	 sa;
+	char			 err[1024], owner[128];
+	const char		*cfg = "/etc/labrat/daemon.json", *es;
+	long long		 slot = 0;
+	int64_t			 night = 0;
+	enum night_status	 ns;
+	int			 ch, rc;
+
+	memset(&rq, 0, sizeof rq);
+	optind = 1;
+	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
+		switch (ch) {
+		case 'c': cfg = optarg; break;
+		case 's':
+			if (util_strtonum(optarg, 1, INT64_MAX, &slot,
+			    &es) == -1)
+				return cmd_usage_error(ctx, "--slot %s: %s",
+				    optarg, es);
+			break;
+		default: return CMD_EXIT_USAGE;
+		}
+	}
+	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
+		return CMD_EXIT_USAGE;
+	if ((rc = fire_prepare(ctx, cfg, ctx->argv[optind], &d,
+	    &rq.schedule_id)) != CMD_EXIT_OK)
+		return rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fire_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	run_owner_default(owner, sizeof owner);
+	rq.db_path = ctx->db;
+	rq.daemon = d;
+	rq.slot = slot != 0 ? slot : util_now_ms();
+	rq.owner = owner;
+	rq.stop = &fire_stop;
+	rq.say = fire_say;
+	rq.say_arg = NULL;
+	ns = night_fire_id(&rq, &night, err, sizeof err);
+	printf("night %lld of schedule %s (slot %lld): %s%s%s\n",
+	    (long long)night, ctx->argv[optind], (long long)rq.slot,
+	    night_status_name(ns), ns != NIGHT_DONE ? ": " : "",
+	    ns != NIGHT_DONE ? err : "");
+	config_daemon_free(d);
+	return ns == NIGHT_DONE ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+}
+
+const struct cmd_entry cmd_schedule_fire_entry = {
+	.name = "schedule fire",
+	.args = "NAME [--config FILE] [--slot MS]",
+	.summary = "Fires a schedule now, in the foreground, exactly as the "
+	    "daemon does (night_fire): the newest revision of its source, "
+	    "installed on its links' hosts, the plan run, detection against "
+	    "the last good night, a confirming re-run, regression records, "
+	    "the bisect of a new regression and the notifications of the "
+	    "daemon config.  --slot continues a firing that was cut short.",
+	.options = (const struct cmd_option[]){
+		{ "--config FILE", "The daemon config (default "
+		    "/etc/labrat/daemon.json)." },
+		{ "--slot MS", "The firing's slot (ms since the epoch; "
+		    "default now): the same slot resumes its night." },
+		{ NULL, NULL } },
+	.flags = CMD_DB | CMD_SSH,
+	.exec = sched_fire_exec,
 };

@@ -344,6 +344,15 @@ void	config_plan_free(struct config_plan *);
 char	*config_plan_json(const struct config_plan *);
 /* One workload the same way, e.g. {"tool":"scp","size":"1M"}; heap. */
 char	*config_workload_json(const struct config_workload *);
+/*
+ * Keeps only the plan links named in the comma list links (in plan order),
+ * their per_link entries and workloads (a workload's "links" cut to them;
+ * one left with none is dropped).  0, or -1 with err (a name that is not a
+ * plan link, nothing left); the plan's text is then stale: store
+ * config_plan_json() of it.
+ */
+int	config_plan_restrict(struct config_plan *, const char *links,
+	    char *err, size_t errlen);
 /* Cross-checks a plan against an inventory; 0 or -1 with errs appended. */
 int	config_plan_check(const struct config_plan *,
 	    const struct config_inventory *, struct config_errors *errs);

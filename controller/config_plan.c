@@ -648,3 +648,87 @@ config_workload_clear(struct config_workload *wl)
 	free(wl->links);
 	memset(wl, 0, sizeof *wl);
 }
+
+/* 1 if name is in the comma list links. */
+static int
+in_list(const char *links, const char *name)
+{
+	size_t	n = strlen(name);
+	const char *p = links;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+		p = strchr(p, ',');
+		if (p != NULL)
+			p++;
+	}
+	return 0;
+}
+
+static void
+restrict_workload(struct config_workload *wl, const char *links)
+{
+	size_t	i, j;
+
+	for (i = j = 0; i < wl->nlinks; i++) {
+		if (in_list(links, wl->links[i]))
+			wl->links[j++] = wl->links[i];
+		else
+			free(wl->links[i]);
+	}
+	wl->nlinks = j;
+}
+
+int
+config_plan_restrict(struct config_plan *plan, const char *links, char *err,
+    size_t errlen)
+{
+	size_t	i, j, k, n = 0;
+
+	for (i = 0; i < plan->nlinks; i++)
+		n += in_list(links, plan->links[i]);
+	for (k = 0, i = 0; links[i] != '\0'; i++)
+		k += links[i] == ',';
+	if (n == 0 || n != k + 1) {
+		util_seterr(err, errlen, "%s: links \"%s\": not all links of "
+		    "the plan", plan->path != NULL ? plan->path : "plan",
+		    links);
+		return -1;
+	}
+	for (i = j = 0; i < plan->nlinks; i++) {
+		if (in_list(links, plan->links[i]))
+			plan->links[j++] = plan->links[i];
+		else
+			free(plan->links[i]);
+	}
+	plan->nlinks = j;
+	for (i = j = 0; i < plan->nper_link; i++) {
+		if (in_list(links, plan->per_link[i].link))
+			plan->per_link[j++] = plan->per_link[i];
+		else
+			free(plan->per_link[i].link);
+	}
+	plan->nper_link = j;
+	for (i = j = 0; i < plan->nworkloads; i++) {
+		struct config_workload *wl = &plan->workloads[i];
+
+		if (wl->links != NULL) {
+			restrict_workload(wl, links);
+			if (wl->nlinks == 0) {
+				config_workload_clear(wl);
+				continue;
+			}
+		}
+		if (j != i)
+			plan->workloads[j] = *wl;
+		j++;
+	}
+	plan->nworkloads = j;
+	if (j == 0) {
+		util_seterr(err, errlen, "%s: no workload runs on links %s",
+		    plan->path != NULL ? plan->path : "plan", links);
+		return -1;
+	}
+	return 0;
+}

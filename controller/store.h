@@ -647,6 +647,8 @@ int	store_sched_add(struct store *, const struct store_sched *, int64_t *id,
 /* By name: 1 found (*out filled, free with store_sched_free), 0 not, -1. */
 int	store_sched_get(struct store *, const char *name,
 	    struct store_sched *out, char *err, size_t errlen);
+int	store_sched_get_id(struct store *, int64_t id,
+	    struct store_sched *out, char *err, size_t errlen);	/* 1/0/-1 */
 /* All, by name. */
 int	store_sched_list(struct store *, struct store_sched **, size_t *,
 	    char *err, size_t errlen);
@@ -737,6 +739,71 @@ void store_daemon_free(struct store_daemon *);
 int store_link_lease_take(struct store *, const char *link, const char *owner,
     int64_t ttl_ms, char *holder, size_t holderlen, char *err, size_t errlen);
 int store_link_lease_release(struct store *, const char *link, const char *owner, char *err, size_t errlen);
+/* ---- nights and regressions (store_night.c, schema 12); strings heap,
+ * owned (store_night_free, store_regr_free) */
+struct store_night {
+	int64_t	 id, schedule_id, slot;
+	char	*links, *state;	/* "em,bce"; started revision installed ran
+				 * detected confirmed bisecting done failed */
+	char	*revision;	/* NULL until known */
+	int64_t	 good_night, run_id, confirm_run_id;	/* 0 = none */
+	int	 good;		/* no regression: later nights compare with it */
+	char	*verdicts, *reason;	/* JSON array text; NULL */
+	int64_t	 created, finished;
+};
+/* Get or create (state started) the night of (schedule, slot): 1 new, 0 old. */
+int	store_night_begin(struct store *, int64_t schedule_id, int64_t slot,
+	    const char *links, struct store_night *out, char *err, size_t errlen);
+int	store_night_get(struct store *, int64_t id, struct store_night *out,
+	    char *err, size_t errlen);	/* 1/0/-1 */
+/* Writes every field but the key (finished when done or failed). */
+int	store_night_update(struct store *, const struct store_night *,
+	    char *err, size_t errlen);
+/* Newest good done night on exactly links before before_id (0 any): 1/0/-1. */
+int	store_night_last_good(struct store *, const char *links,
+	    int64_t before_id, struct store_night *out, char *err, size_t errlen);
+int	store_night_list(struct store *, size_t limit, struct store_night **,
+	    size_t *n, char *err, size_t errlen);	/* newest first */
+void	store_night_free(struct store_night *);
+void	store_nights_free(struct store_night *, size_t);
+enum store_regr_state { STORE_REGR_OPEN, STORE_REGR_CONFIRMED,
+    STORE_REGR_BISECTING, STORE_REGR_CULPRIT, STORE_REGR_RANGE,
+    STORE_REGR_FAILED, STORE_REGR_FIXED, STORE_REGR_NSTATES };
+const char *store_regr_state_name(enum store_regr_state);	/* "open" ... */
+int	store_regr_state_parse(const char *, enum store_regr_state *);
+/* open -> confirmed -> bisecting -> culprit|range|failed; those and
+ * confirmed -> fixed: 1 allowed, 0 not. */
+int	store_regr_can(enum store_regr_state from, enum store_regr_state to);
+struct store_regr {
+	int64_t	 id;
+	char	*link, *knobs, *workload, *metric, *direction;	/* key; down|up */
+	enum store_regr_state state;
+	int64_t	 schedule_id, first_night, last_night, bisect_id;
+	char	*good_rev, *bad_rev;	/* the baseline night's and tonight's */
+	double	 change;		/* -0.18 */
+	char	*culprit, *range_first, *range_last, *reason;
+	int	 notified;	/* the state last delivered, -1 none */
+	int64_t	 created, updated;
+};
+/* Joins the not-fixed record of r's key (last_night = night) or opens one
+ * (open, first = last = night): *opened 1/0, *id. */
+int	store_regr_join(struct store *, const struct store_regr *r,
+	    int64_t night_id, int64_t *id, int *opened, char *err, size_t errlen);
+int	store_regr_get(struct store *, int64_t id, struct store_regr *out,
+	    char *err, size_t errlen);	/* 1/0/-1 */
+/* To state (same or store_regr_can, else -1); NULL/0 fields kept. */
+int	store_regr_set(struct store *, int64_t id, enum store_regr_state,
+	    int64_t bisect_id, const char *culprit, const char *range_first,
+	    const char *range_last, const char *reason, char *err,
+	    size_t errlen);
+int	store_regr_notified(struct store *, int64_t id, enum store_regr_state,
+	    char *err, size_t errlen);	/* after delivery */
+/* Deletes an open record (its confirming run did not show it). */
+int	store_regr_drop(struct store *, int64_t id, char *err, size_t errlen);
+int	store_regr_list(struct store *, unsigned states_mask,
+	    struct store_regr **, size_t *n, char *err, size_t errlen);	/* by id */
+void	store_regr_free(struct store_regr *);
+void	store_regrs_free(struct store_regr *, size_t);
 
 /* ---- testing ------------------------------------------------------------ */
 

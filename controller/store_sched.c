@@ -132,6 +132,15 @@ store_sched_get(struct store *st, const char *name, struct store_sched *out,
 }
 
 int
+store_sched_get_id(struct store *st, int64_t id, struct store_sched *out,
+    char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	return store_get(st, &sched_rows, out, "read schedule", err, errlen,
+	    SCHED_COLS "WHERE id = ?", "I", id);
+}
+
+int
 store_sched_list(struct store *st, struct store_sched **v, size_t *n,
     char *err, size_t errlen)
 {

@@ -1,0 +1,498 @@
+/*
+ * night.c: night_fire() and its first steps -- the night's row, the
+ * schedule and its configs, the newest revision (a command or a git ref,
+ * fork/exec without a shell, output capped, a timeout), the install on
+ * the links' hosts and the night's run.  Detection and records are in
+ * night_detect.c, bisects in night_bisect.c, notifications in
+ * night_notify.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "log.h"
+#include "night_int.h"
+#include "run.h"
+#include "util.h"
+
+const char *
+night_status_name(enum night_status s)
+{
+	switch (s) {
+	case NIGHT_DONE:	return "done";
+	case NIGHT_INTERRUPTED:	return "interrupted";
+	default:		return "failed";
+	}
+}
+
+void
+night_say(struct night_ctx *c, const char *fmt, ...)
+{
+	char	line[1024];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	log_info("night %lld: %s", (long long)c->n.id, line);
+	if (c->rq->say != NULL)
+		c->rq->say(line, c->rq->say_arg);
+}
+
+int
+night_save(struct night_ctx *c, const char *state, char *err, size_t errlen)
+{
+	free(c->n.state);
+	c->n.state = xstrdup(state);
+	return store_night_update(c->st, &c->n, err, errlen);
+}
+
+/* ---- the newest revision ---------------------------------------------- */
+
+/* Runs argv (no shell), its stdout (at most NIGHT_OUT_MAX) into out. */
+static int
+night_capture(char *const argv[], char *out, size_t outlen, char *err,
+    size_t errlen)
+{
+	int64_t	 deadline = util_now_ms() + NIGHT_CMD_TIMEOUT_MS;
+	size_t	 len = 0;
+	int	 fd[2], status, devnull;
+	pid_t	 pid;
+	ssize_t	 r;
+	char	 junk[512];
+
+	if (pipe(fd) == -1) {
+		util_seterr(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		util_seterr(err, errlen, "fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull != -1)
+			dup2(devnull, 0);
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		struct pollfd	pfd = { fd[0], POLLIN, 0 };
+		int64_t		left = deadline - util_now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)(left > 1000 ? 1000 :
+		    left)) == -1) {
+			if (left > 0 && errno == EINTR)
+				continue;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			close(fd[0]);
+			util_seterr(err, errlen, "%s: timed out", argv[0]);
+			return -1;
+		}
+		if (pfd.revents == 0)
+			continue;
+		if (len + 1 < outlen)
+			r = read(fd[0], out + len, outlen - 1 - len);
+		else
+			r = read(fd[0], junk, sizeof junk);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (len + 1 < outlen)
+			len += (size_t)r;
+	}
+	out[len] = '\0';
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		util_seterr(err, errlen, "%s: exited %d", argv[0],
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first line of out, trimmed, validated, into rev. */
+static int
+night_first_line(const char *what, const char *out, char *rev, size_t len,
+    char *err, size_t errlen)
+{
+	size_t	n;
+
+	while (*out == ' ' || *out == '\t' || *out == '\n')
+		out++;
+	n = strcspn(out, " \t\r\n");
+	if (n == 0 || n >= len) {
+		util_seterr(err, errlen, "%s printed no revision id", what);
+		return -1;
+	}
+	memcpy(rev, out, n);
+	rev[n] = '\0';
+	if (!config_valid_revision(rev)) {
+		util_seterr(err, errlen, "%s printed \"%s\": not a revision "
+		    "id", what, rev);
+		return -1;
+	}
+	return 0;
+}
+
+int
+night_newest(const struct config_revsource *src, char *rev, size_t len,
+    char *err, size_t errlen)
+{
+	char	 out[NIGHT_OUT_MAX], *colon, *path;
+	int	 rc;
+
+	if (src->newest_cmd != NULL) {
+		if (night_capture(src->newest_cmd, out, sizeof out, err,
+		    errlen) == -1)
+			return -1;
+		return night_first_line(src->newest_cmd[0], out, rev, len, err,
+		    errlen);
+	}
+	if (src->newest_git == NULL ||
+	    (colon = strrchr(src->newest_git, ':')) == NULL) {
+		util_seterr(err, errlen, "revision source %s: no \"newest\"",
+		    src->name);
+		return -1;
+	}
+	path = xstrdup(src->newest_git);
+	path[colon - src->newest_git] = '\0';
+	{
+		char	*fetch[] = { "git", "-C", path, "fetch", "--quiet",
+		    NULL };
+		char	*parse[] = { "git", "-C", path, "rev-parse",
+		    "--verify", colon + 1, NULL };
+
+		rc = night_capture(fetch, out, sizeof out, err, errlen);
+		if (rc == 0)
+			rc = night_capture(parse, out, sizeof out, err,
+			    errlen);
+	}
+	free(path);
+	return rc == 0 ? night_first_line("git rev-parse", out, rev, len,
+	    err, errlen) : -1;
+}
+
+static int
+night_revision(struct night_ctx *c, char *err, size_t errlen)
+{
+	const struct config_revsource	*src;
+	char				 rev[CONFIG_REV_MAX + 1];
+
+	if (c->sched.revisions == NULL) {
+		util_seterr(err, errlen, "schedule %s has no revision source "
+		    "(--revisions)", c->sched.name);
+		return -1;
+	}
+	src = config_daemon_source(c->rq->daemon, c->sched.revisions);
+	if (src == NULL) {
+		util_seterr(err, errlen, "schedule %s: revision source \"%s\" "
+		    "is not in %s", c->sched.name, c->sched.revisions,
+		    c->rq->daemon->path);
+		return -1;
+	}
+	if (night_newest(src, rev, sizeof rev, err, errlen) == -1)
+		return -1;
+	c->n.revision = xstrdup(rev);
+	night_say(c, "newest revision of %s: %s", src->name, rev);
+	return night_save(c, "revision", err, errlen);
+}
+
+/* ---- install ---------------------------------------------------------- */
+
+static int
+night_install(struct night_ctx *c, char *err, size_t errlen)
+{
+	const struct config_host	*done[2 * CONFIG_LINKS_MAX];
+	struct kernel_opts		 ko;
+	struct kernel_outcome		 out;
+	size_t				 i, j, k, nd = 0;
+
+	memset(&ko, 0, sizeof ko);
+	for (i = 0; i < c->plan->nlinks; i++) {
+		const struct config_link *l =
+		    config_inventory_link(c->inv, c->plan->links[i]);
+
+		for (k = 0; l != NULL && k < 2; k++) {
+			const struct config_host *h = &c->inv->hosts[k == 0 ?
+			    l->client.host_index : l->server.host_index];
+
+			for (j = 0; j < nd && done[j] != h; j++)
+				;
+			if (j < nd || h->kernel.type == CONFIG_KERNEL_NONE)
+				continue;
+			done[nd++] = h;
+			if (*c->rq->stop) {
+				util_seterr(err, errlen, "stopped");
+				return 1;
+			}
+			if (kernel_install_host(h, c->n.revision, &ko, &out,
+			    err, errlen) == -1)
+				return -1;
+			if (out.result != KERNEL_OK) {
+				util_seterr(err, errlen, "%s: %s %s: %s",
+				    h->name, c->n.revision,
+				    kernel_result_name(out.result),
+				    out.detail);
+				return -1;
+			}
+			night_say(c, "%s runs %s", h->name, c->n.revision);
+		}
+	}
+	return night_save(c, "installed", err, errlen);
+}
+
+/* ---- runs ------------------------------------------------------------- */
+
+int
+night_plan_file(struct night_ctx *c, const char *links, const char *path,
+    char *err, size_t errlen)
+{
+	struct config_errors	 errs;
+	struct config_plan	*p;
+	char			*json;
+	int			 rc;
+
+	config_errors_init(&errs);
+	p = config_plan_parse(c->sched.plan_path, c->sched.plan_text,
+	    strlen(c->sched.plan_text), c->inv, &errs);
+	if (p == NULL) {
+		util_seterr(err, errlen, "%s", errs.n > 0 ? errs.msgs[0] :
+		    "plan does not parse");
+		config_errors_free(&errs);
+		return -1;
+	}
+	config_errors_free(&errs);
+	if (links != NULL && *links != '\0' &&
+	    config_plan_restrict(p, links, err, errlen) == -1) {
+		config_plan_free(p);
+		return -1;
+	}
+	json = config_plan_json(p);
+	rc = util_write_file_atomic(path, json, strlen(json), 0640, err,
+	    errlen);
+	free(json);
+	if (rc == 0 && c->plan == NULL)
+		c->plan = p;
+	else
+		config_plan_free(p);
+	return rc;
+}
+
+static void
+night_run_started(const struct run_result *res, void *arg)
+{
+	int64_t	*ids = arg;	/* [0] run id out, [1] night id */
+
+	ids[0] = res->run_id;
+}
+
+int
+night_run(struct night_ctx *c, const char *plan_path, int64_t *run_id,
+    int is_confirm, char *err, size_t errlen)
+{
+	struct run_request	 rq;
+	struct run_result	 res;
+	struct config_errors	 errs;
+	struct store_run	 r;
+	int64_t			 ids[2] = { 0, c->n.id };
+	enum run_status		 rs;
+
+	if (*run_id != 0 && store_run_get(c->st, *run_id, &r, err,
+	    errlen) == 1) {
+		/* A run its stop flag cancelled has nothing left to resume. */
+		if (r.state == STORE_RUN_CANCELLED)
+			*run_id = 0;
+		store_run_free(&r);
+	}
+	memset(&rq, 0, sizeof rq);
+	rq.db_path = c->rq->db_path;
+	rq.inventory = c->sched.inventory_path;
+	rq.plan = plan_path;
+	rq.kind = "nightly";
+	rq.resume = *run_id;
+	rq.owner = c->rq->owner;
+	rq.note = is_confirm ? "confirming re-run" : NULL;
+	rq.drive.stop = c->rq->stop;
+	rq.started = night_run_started;
+	rq.started_arg = ids;
+	config_errors_init(&errs);
+	memset(&res, 0, sizeof res);
+	rs = run_execute(&rq, &res, &errs, err, errlen);
+	if (rs == RUN_CONFIG)
+		util_seterr(err, errlen, "%s", errs.n > 0 ? errs.msgs[0] :
+		    "bad inventory or plan");
+	config_errors_free(&errs);
+	if (ids[0] != 0)
+		*run_id = ids[0];
+	if (res.outcome == RUN_OUTCOME_DONE ||
+	    res.outcome == RUN_OUTCOME_JOBS_FAILED) {
+		night_say(c, "%s run %lld: %lld jobs done", is_confirm ?
+		    "confirming" : "night's", (long long)*run_id,
+		    (long long)res.sum.done);
+		return 0;
+	}
+	if (err[0] == '\0')
+		util_seterr(err, errlen, "run %lld: not driven to its end",
+		    (long long)*run_id);
+	return res.outcome == RUN_OUTCOME_INTERRUPTED ? 1 : -1;
+}
+
+/* ---- the firing ------------------------------------------------------- */
+
+static int
+night_open(struct night_ctx *c, char *err, size_t errlen)
+{
+	struct config_errors	errs;
+	int			rc;
+
+	if (store_open(c->rq->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
+	    &c->st, err, errlen) == -1)
+		return -1;
+	rc = store_sched_get_id(c->st, c->rq->schedule_id, &c->sched, err,
+	    errlen);
+	if (rc != 1) {
+		if (rc == 0)
+			util_seterr(err, errlen, "%s: no schedule %lld",
+			    c->rq->db_path, (long long)c->rq->schedule_id);
+		return -1;
+	}
+	if (store_night_begin(c->st, c->sched.id, c->rq->slot,
+	    c->sched.links, &c->n, err, errlen) == -1)
+		return -1;
+	config_errors_init(&errs);
+	c->inv = config_inventory_load(c->sched.inventory_path, &errs);
+	if (c->inv == NULL)
+		util_seterr(err, errlen, "%s", errs.n > 0 ? errs.msgs[0] :
+		    "inventory does not load");
+	config_errors_free(&errs);
+	if (c->inv == NULL)
+		return -1;
+	snprintf(c->dir, sizeof c->dir, "%s.nights", c->rq->db_path);
+	if (mkdir(c->dir, 0770) == -1 && errno != EEXIST) {
+		util_seterr(err, errlen, "mkdir %s: %s", c->dir,
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(c->plan_path, sizeof c->plan_path, "%s/night-%lld-plan.json",
+	    c->dir, (long long)c->n.id);
+	return night_plan_file(c, c->sched.links, c->plan_path, err, errlen);
+}
+
+/* One step by the night's state; 0 moved on, 1 stopped, -1 failed. */
+static int
+night_step(struct night_ctx *c, char *err, size_t errlen)
+{
+	const char	*s = c->n.state;
+	int		 rc;
+
+	if (*c->rq->stop) {
+		util_seterr(err, errlen, "stopped before step %s", s);
+		return 1;
+	}
+	if (strcmp(s, "started") == 0)
+		return night_revision(c, err, errlen);
+	if (strcmp(s, "revision") == 0)
+		return night_install(c, err, errlen);
+	if (strcmp(s, "installed") == 0) {
+		rc = night_run(c, c->plan_path, &c->n.run_id, 0, err, errlen);
+		if (c->n.run_id != 0 && store_night_update(c->st, &c->n, err,
+		    errlen) == -1)
+			return -1;
+		return rc != 0 ? rc : night_save(c, "ran", err, errlen);
+	}
+	if (strcmp(s, "ran") == 0)
+		return night_detect(c, err, errlen);
+	if (strcmp(s, "detected") == 0)
+		return night_confirm(c, err, errlen);
+	if (strcmp(s, "confirmed") == 0 || strcmp(s, "bisecting") == 0) {
+		switch (night_bisect_all(c, err, errlen)) {
+		case NIGHT_DONE:
+			return night_save(c, "done", err, errlen);
+		case NIGHT_INTERRUPTED:
+			return 1;
+		default:
+			return -1;
+		}
+	}
+	util_seterr(err, errlen, "night %lld: unknown state %s",
+	    (long long)c->n.id, s);
+	return -1;
+}
+
+enum night_status
+night_fire_id(const struct night_request *rq, int64_t *night_id, char *err,
+    size_t errlen)
+{
+	struct night_ctx	 c;
+	enum night_status	 st = NIGHT_DONE;
+	char			 e2[512];
+	int			 rc = 0;
+
+	memset(&c, 0, sizeof c);
+	c.rq = rq;
+	err[0] = '\0';
+	if (night_open(&c, err, errlen) == -1)
+		st = NIGHT_FAILED;
+	if (night_id != NULL)
+		*night_id = c.n.id;
+	if (c.st != NULL && c.n.state != NULL)
+		night_notify_pending(&c);
+	while (st == NIGHT_DONE && strcmp(c.n.state, "done") != 0 &&
+	    strcmp(c.n.state, "failed") != 0) {
+		rc = night_step(&c, err, errlen);
+		if (rc == 1)
+			st = NIGHT_INTERRUPTED;
+		else if (rc == -1)
+			st = NIGHT_FAILED;
+	}
+	if (st == NIGHT_FAILED && c.n.id != 0 && c.st != NULL) {
+		free(c.n.reason);
+		c.n.reason = xstrdup(err);
+		if (strlen(c.n.reason) >= STORE_REASON_MAX)
+			c.n.reason[STORE_REASON_MAX - 1] = '\0';
+		if (night_save(&c, "failed", e2, sizeof e2) == -1)
+			log_warn("night %lld: %s", (long long)c.n.id, e2);
+	}
+	if (c.st != NULL && c.n.state != NULL)
+		night_notify_pending(&c);
+	if (c.n.state != NULL && strcmp(c.n.state, "failed") == 0 &&
+	    st == NIGHT_DONE) {
+		st = NIGHT_FAILED;
+		util_seterr(err, errlen, "night %lld failed earlier: %s",
+		    (long long)c.n.id, c.n.reason != NULL ? c.n.reason : "");
+	}
+	store_night_free(&c.n);
+	store_night_free(&c.good);
+	store_sched_free(&c.sched);
+	config_plan_free(c.plan);
+	config_inventory_free(c.inv);
+	store_close(c.st);
+	return st;
+}
+
+enum night_status
+night_fire(const struct night_request *rq, char *err, size_t errlen)
+{
+	return night_fire_id(rq, NULL, err, errlen);
+}

@@ -1,0 +1,67 @@
+/*
+ * night: one firing of a nightly schedule, end to end, resumable.  It owns
+ * the nightly loop below the daemon: the newest revision from the
+ * schedule's revision source (a command or a git ref, run without a
+ * shell), its install on the hosts of the schedule's links (kernel
+ * providers), the plan run on those links (kind "nightly"), detection
+ * against the last good night on the same links (detect's run over run,
+ * the plan's statistics), one confirming re-run, the regression records
+ * (store.h "nights and regressions": a later night joins an active record,
+ * never a second bisect), the bisect of each new regression -- in this
+ * call, through hunt_start() -- and the notifications (notify module) when
+ * a bisect ends or a regression is fixed.
+ *
+ * Every step is recorded in the night's row before the next starts (the
+ * revision before anything is installed, a run's id once it exists, a
+ * bisect's id once it is stored), so a night killed at any moment
+ * continues from there: the run through run_execute()'s resume, the bisect
+ * through hunt_resume(), nothing done twice.  A notification is marked
+ * delivered only after delivery; undelivered ones are sent again by the
+ * next night_fire() of any schedule.  Files it writes (the plan restricted
+ * to the links, bisect tests) go to DB.nights/ beside the database.
+ */
+#ifndef LABRAT_NIGHT_H
+#define LABRAT_NIGHT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+struct night_request {
+	const char	*db_path;
+	const struct config_daemon *daemon;	/* sources, notify targets, health settings */
+	int64_t		 schedule_id;	/* the stored schedule that fired */
+	int64_t		 slot;		/* its cron slot, ms */
+	const char	*owner;		/* store_owner text (leases, run/bisect owner) */
+	volatile sig_atomic_t *stop;	/* never NULL: stop at the next job boundary */
+	/* Added: progress lines (no newline), e.g. the CLI's stderr; may be
+	 * NULL. */
+	void		(*say)(const char *line, void *arg);
+	void		*say_arg;
+};
+
+enum night_status { NIGHT_DONE, NIGHT_INTERRUPTED, NIGHT_FAILED };
+
+/* "done", "interrupted", "failed". */
+const char *night_status_name(enum night_status);
+
+/*
+ * One firing, from start or from where a killed one left off (its night
+ * row is keyed by schedule_id + slot): newest revision -> install -> run
+ * -> detect against the last good night -> confirm -> regression records
+ * -> bisect (in this call) -> notify.  err says why on NIGHT_FAILED /
+ * NIGHT_INTERRUPTED.  *night_id (may be NULL) gets the night's row id.
+ */
+enum night_status night_fire(const struct night_request *, char *err,
+	    size_t errlen);
+enum night_status night_fire_id(const struct night_request *,
+	    int64_t *night_id, char *err, size_t errlen);
+
+/* The newest revision of source: its command's first line of output, or
+ * git fetch + rev-parse; validated as a revision id.  0, or -1 with err. */
+int	night_newest(const struct config_revsource *, char *rev, size_t len,
+	    char *err, size_t errlen);
+
+#endif
