@@ -8,7 +8,7 @@
  * the item's run or bisect resumable and the item queued again.
  *
  * One worker thread: limits.max_jobs and max_bisects above 1 are not used
- * yet.  Payloads are parsed with json-c here, and nowhere else in serve.
+ * yet (a night runs its bisect inside night_fire, on this thread).  Payloads are parsed with json-c here, and nowhere else in serve.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 
 #include "hunt.h"
 #include "log.h"
+#include "night.h"
 #include "run.h"
 #include "serve_int.h"
 #include "util.h"
@@ -282,6 +283,65 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 	return 0;
 }
 
+static void
+q_night_say(const char *line, void *arg)
+{
+	struct q_ctx	*q = arg;
+
+	log_info("item %lld: %s", (long long)q->it->id, line);
+}
+
+/*
+ * A schedule's firing: night_fire() from where a killed one left off (its
+ * night row is keyed by schedule and slot).  The daemon config is the one
+ * at the item's start: a SIGHUP does not change a night half-way.
+ */
+static int
+q_do_night(struct q_ctx *q, enum store_q_state *state)
+{
+	struct night_request	 nr;
+	struct config_daemon	*d = NULL;
+	struct config_errors	 errs;
+	enum night_status	 ns;
+	char			 e[1024];
+
+	*state = STORE_Q_FAILED;
+	pthread_mutex_lock(&q->sv->mtx);
+	config_errors_init(&errs);
+	if (config_daemon_parse(q->sv->config->path, q->sv->config->text,
+	    strlen(q->sv->config->text), &d, &errs) == -1)
+		d = NULL;
+	config_errors_free(&errs);
+	pthread_mutex_unlock(&q->sv->mtx);
+	if (d == NULL) {
+		snprintf(q->result, sizeof q->result, "the daemon config "
+		    "could not be copied");
+		return 0;
+	}
+	memset(&nr, 0, sizeof nr);
+	nr.db_path = q->sv->db_path;
+	nr.daemon = d;
+	nr.schedule_id = q->it->schedule_id;
+	nr.slot = q->it->slot;
+	nr.owner = q->sv->owner;
+	nr.stop = &q->sv->stop;
+	nr.say = q_night_say;
+	nr.say_arg = q;
+	e[0] = '\0';
+	ns = night_fire(&nr, e, sizeof e);
+	config_daemon_free(d);
+	if (ns == NIGHT_INTERRUPTED && q->sv->stop) {
+		snprintf(q->result, sizeof q->result, "night stopped with the "
+		    "daemon: resumed on its restart");
+		return 1;
+	}
+	if (ns == NIGHT_DONE)
+		*state = STORE_Q_DONE;
+	snprintf(q->result, sizeof q->result, "night %s%s%.900s",
+	    night_status_name(ns), *e != '\0' ? ": " : "", e);
+	return 0;
+}
+
 /* Runs one claimed item and records how it ended. */
 static void
 q_item(struct serve *sv, struct store *st, struct store_q_item *it)
@@ -307,8 +367,7 @@ q_item(struct serve *sv, struct store *st, struct store_q_item *it)
 	else if (it->kind == STORE_Q_BISECT)
 		again = q_do_bisect(&q, &state);
 	else
-		snprintf(q.result, sizeof q.result, "night items are not "
-		    "built yet (module night is not in this build)");
+		again = q_do_night(&q, &state);
 	json_object_put(q.pl);
 	if (again) {
 		log_info("item %lld queued again: %s", (long long)it->id,
