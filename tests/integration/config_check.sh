@@ -58,6 +58,22 @@ grep -qx "bisect/em.json: bisect test ok: tso A/B, metric throughput_bps, thresh
     "$tmp/out" || bad "bisect test summary: $(cat "$tmp/out")"
 grep -qx "simlab/history.json: lab history ok: 400 revisions, r200000 .. r200399" \
     "$tmp/out" || bad "history summary: $(cat "$tmp/out")"
+# A daemon config is told by its "inventories"; a broken one gets every
+# error with its JSON path, exit 2.
+"$LABRAT" config check daemon-simlab.json daemon-lab.json >"$tmp/out" 2>"$tmp/err" ||
+	bad "daemon configs: $(cat "$tmp/err")"
+grep -qx "daemon-simlab.json: daemon config ok: 1 inventory, 1 revision source, 1 webhook, mail by smtp, max_jobs 1, max_bisects 1" \
+    "$tmp/out" || bad "daemon config summary: $(cat "$tmp/out")"
+grep -qx "daemon-lab.json: daemon config ok: 1 inventory, 2 revision sources, 1 webhook, mail by sendmail, max_jobs 2, max_bisects 1" \
+    "$tmp/out" || bad "daemon config summary: $(cat "$tmp/out")"
+jq '.notify.webhooks[0].url = "ftp://x" | .limits.max_jobs = 0' daemon-lab.json >"$tmp/d.json"
+rc=0
+"$LABRAT" config check "$tmp/d.json" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] || bad "a broken daemon config: exit $rc, want 2"
+grep -qx "$tmp/d.json: notify.webhooks\[0\].url: \"ftp://x\" is not an http:// or https:// URL" \
+    "$tmp/err" || bad "daemon config url error: $(cat "$tmp/err")"
+grep -qx "$tmp/d.json: limits.max_jobs: 0 is out of range 1-64" \
+    "$tmp/err" || bad "daemon config limits error: $(cat "$tmp/err")"
 # A bisect test's direction: a lower-is-better metric judges with "<=" and
 # a default threshold of 1.1; a metric labrat does not know must declare.
 jq '.metric = "cpu_sender" | del(.threshold)' bisect/em.json >"$tmp/cpu.json"
