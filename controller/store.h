@@ -690,6 +690,41 @@ int	store_sched_fired(struct store *, int64_t id, int64_t t, char *err,
 void	store_sched_free(struct store_sched *);
 void	store_scheds_free(struct store_sched *, size_t);
 
+/* ---- link health (store_health.c, schema 11; states as health.h names them) */
+struct store_health {	/* heap strings, owned: store_health_free() */
+	char	*link, *state, *why, *warnings;
+	char	*good_facts;	/* last pass: "HOST IF os= driver= chip=" lines; NULL */
+	int64_t	 since, checked_at, good_at, run_id;	/* 0 = never, none */
+	int	 check_ok;	/* the last check passed; -1 never checked */
+	double	 good_figure;	/* last pass, bit/s; 0 = none */
+};
+struct store_health_rec {	/* what a check or an operator records */
+	const char *link, *state, *why, *who;
+	const char *const *keep;	/* NULL-terminated: states left alone */
+	const char *only;	/* non-NULL: only from this state */
+	int	 checked, check_ok;	/* a check ran: checked_at, check_ok, */
+	const char *warnings; int64_t run_id;	/* warnings, run_id set */
+	double	 good_figure;	/* > 0: a pass's figure and good_facts */
+	const char *good_facts;
+};
+/* One transaction: the row (made 'unknown') updated, a transition logged
+ * when the state changes; *from the state before.  1 stored, 0 left alone
+ * (keep / only), -1. */
+int	store_health_record(struct store *, const struct store_health_rec *,
+	    char *from, size_t fromlen, char *err, size_t errlen);
+int	store_health_get(struct store *, const char *link,
+	    struct store_health *, char *err, size_t errlen);	/* 1/0/-1 */
+int	store_health_list(struct store *, struct store_health **, size_t *,
+	    char *err, size_t errlen);	/* by link */
+struct store_health_tr { int64_t id, at; char *link, *from, *to, *who, *why; };
+/* Newest first; link NULL = all; limit 0 = all. */
+int	store_health_transitions(struct store *, const char *link,
+	    size_t limit, struct store_health_tr **, size_t *, char *err,
+	    size_t errlen);
+void	store_health_free(struct store_health *);
+void	store_healths_free(struct store_health *, size_t);
+void	store_health_trs_free(struct store_health_tr *, size_t);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /*
