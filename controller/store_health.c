@@ -8,6 +8,17 @@
  * transition one transaction, so a check finishing while an operator
  * puts the link in maintenance cannot overwrite the operator.
  * Rows read back are heap strings owned by the struct.
+ *
+ * struct store_health: the row.  why/warnings: the last word on the state
+ * and the last check's warnings ("; "-separated, "" none); checked_at,
+ * check_ok (-1 never checked), run_id: the last check; good_figure (bit/s,
+ * 0 none), good_at, good_facts ("HOST IF os=OS driver=D chip=C" lines,
+ * NULL none): the last PASSING check's.
+ * struct store_health_rec: state/why/who always; keep (NULL-terminated
+ * states) and only (the one state it may leave) make the record leave a
+ * link alone (returns 0); checked sets checked_at = now, check_ok,
+ * warnings, run_id; good_figure > 0 sets the figure, good_at and
+ * good_facts.
  */
 #include <stdio.h>
 #include <stdlib.h>

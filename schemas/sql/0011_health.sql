@@ -1,4 +1,4 @@
--- labrat schema version 10 (11 once 0010_queue lands): link (host pair) health, LAVA's device states.
+-- labrat schema version 11: link (host pair) health, LAVA's device states.
 -- link_health: one row per link name, created by its first check or state
 -- change (a link without a row is 'unknown').  since: when it entered its
 -- state; why: the words of the check or the operator that put it there;
