@@ -805,6 +805,28 @@ int	store_regr_list(struct store *, unsigned states_mask,
 void	store_regr_free(struct store_regr *);
 void	store_regrs_free(struct store_regr *, size_t);
 
+/* ---- link health (store_health.c, schema 11): heap strings, owned */
+struct store_health { char *link, *state, *why, *warnings, *good_facts;
+	int64_t since, checked_at, good_at, run_id; int check_ok; /* -1 never */
+	double good_figure; };	/* good_*: the last pass's (bit/s, facts) */
+struct store_health_rec { const char *link, *state, *why, *who;
+	const char *const *keep; const char *only; /* else left alone */
+	int checked, check_ok; const char *warnings; int64_t run_id;
+	double good_figure; const char *good_facts; };	/* > 0: a pass */
+/* One transaction (a transition when the state changes): 1, 0 left, -1. */
+int	store_health_record(struct store *, const struct store_health_rec *,
+	    char *from, size_t fromlen, char *err, size_t errlen);
+int	store_health_get(struct store *, const char *link,
+	    struct store_health *, char *err, size_t errlen);	/* 1/0/-1 */
+int	store_health_list(struct store *, struct store_health **, size_t *,
+	    char *err, size_t errlen);
+struct store_health_tr { int64_t id, at; char *link, *from, *to, *who, *why; };
+int	store_health_transitions(struct store *, const char *link, size_t limit,
+	    struct store_health_tr **, size_t *, char *err, size_t errlen);
+void	store_health_free(struct store_health *);
+void	store_healths_free(struct store_health *, size_t);
+void	store_health_trs_free(struct store_health_tr *, size_t);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /*
