@@ -110,10 +110,8 @@ night_test_text(struct night_ctx *c, const struct store_regr *r,
 	one.nlinks = 0;
 	wj = config_workload_json(&one);
 	thr = 1 + change / 2;
-	/* A step starts from 4 per side (p 0.029 at best), the night's
-	 * decision rule only when it asks for fewer; the sampling adds up
-	 * to the plan's max_samples when undecided. */
-	mins = st->min_samples < 4 ? st->min_samples : 4;
+	/* The night's own sampling rule; at least 2 more when undecided. */
+	mins = st->min_samples;
 	fprintf(fp, "{\n  \"description\": \"night %lld: regression %lld "
 	    "on %s (%s), %s\",\n  \"knobs\": {", (long long)c->n.id,
 	    (long long)r->id, r->link, r->knobs, ab >= 0 ? "A/B within one "

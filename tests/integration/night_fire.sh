@@ -47,11 +47,11 @@ cat > "$T/plan.json" <<EOP
   "knobs": { "tso": [true, false], "mtu": [9000] },
   "workloads": [ { "tool": "iperf3", "len": "128k", "nodelay": true,
                    "time": 1 } ],
-  "repetitions": 6,
+  "repetitions": 5,
   "timeouts": { "connect": 5, "job": 30, "settle_ms": 100 },
   "retries": 1,
-  "stats": { "alpha": 0.05, "min_effect": 0.05, "min_samples": 6,
-             "max_samples": 6, "collapse_factor": 5, "adaptive": false }
+  "stats": { "alpha": 0.05, "min_effect": 0.05, "min_samples": 5,
+             "max_samples": 5, "collapse_factor": 5, "adaptive": false }
 }
 EOP
 cat > "$T/daemon.json" <<EOD
