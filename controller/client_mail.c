@@ -241,6 +241,13 @@ sm_child(const char *path, const char *const *argv, int in, int out)
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(out, 2) == -1)
 		_exit(127);
+	/* Nothing else of the daemon (store, sockets) reaches the program. */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	close_range(3, ~0U, 0);
+#else
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+#endif
 	execv(path, (char *const *)argv);
 	(void)!write(2, msg, sizeof msg - 1);
 	_exit(127);
@@ -310,8 +317,15 @@ sm_drive(struct sm_io *io, pid_t pid, int64_t deadline, int *st)
 			return -1;
 	}
 	for (;;) {
-		if (waitpid(pid, st, WNOHANG) == pid)
+		pid_t	r = waitpid(pid, st, WNOHANG);
+
+		if (r == pid)
 			return 0;
+		if (r == -1 && errno == ECHILD) {
+			/* reaped by someone else's SIGCHLD handler */
+			*st = -1;
+			return 0;
+		}
 		if (util_now_ms() >= deadline)
 			return -1;
 		usleep(10 * 1000);
@@ -329,7 +343,11 @@ sm_report(const char *argv0, int st, struct buf *keep, char *err,
 		n--;
 	util_term_safe(safe, sizeof safe, keep->data != NULL ? keep->data : "",
 	    n);
-	if (WIFEXITED(st))
+	if (st == -1)
+		util_seterr(err, errlen, "sendmail %s: its exit status was "
+		    "taken by another waitpid()%s%s", argv0,
+		    safe[0] != '\0' ? ": " : "", safe);
+	else if (WIFEXITED(st))
 		util_seterr(err, errlen, "sendmail %s: exited %d%s%s", argv0,
 		    WEXITSTATUS(st), safe[0] != '\0' ? ": " : "", safe);
 	else
@@ -391,7 +409,7 @@ client_sendmail(const char *const *argv, const char *message, int timeout_ms,
 		waitpid(pid, &st, 0);
 		util_seterr(err, errlen, "sendmail %s: timed out after %d ms",
 		    argv[0], tmo);
-	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	} else if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		rc = 0;
 	else
 		sm_report(argv[0], st, &io.keep, err, errlen);

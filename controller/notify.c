@@ -6,6 +6,7 @@
  * ones are folded at spaces (RFC 5322 2.2.3).
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,14 @@ has(const char *s)
 	return s != NULL && *s != '\0';
 }
 
-/* "-17.7%" from -0.177. */
+/* " -17.7%" from -0.177; "" when there is no figure. */
 static void
 pct(char *buf, size_t len, double change)
 {
-	snprintf(buf, len, "%+.1f%%", change * 100.0);
+	if (isfinite(change))
+		snprintf(buf, len, " %+.1f%%", change * 100.0);
+	else
+		buf[0] = '\0';
 }
 
 /* The subject before cleaning and cutting. */
@@ -96,17 +100,18 @@ subject_raw(const struct notify_msg *m, char *s, size_t len)
 		snprintf(s, len, "[labrat] %s: health check failed, no jobs "
 		    "until it passes", notify_str(m->link));
 	} else if (m->kind == NOTIFY_FIXED) {
-		snprintf(s, len, "[labrat] %s: %s regression fixed, now %s%s",
-		    notify_str(m->culprit), what, ch, knobs);
+		snprintf(s, len, "[labrat] %s: %s regression fixed%s%s%s",
+		    notify_str(m->culprit), what, ch[0] != '\0' ? ", now" : "",
+		    ch, knobs);
 	} else if (m->outcome != NULL && strcmp(m->outcome, "range") == 0) {
-		snprintf(s, len, "[labrat] %s..%s: %s %s regression%s",
+		snprintf(s, len, "[labrat] %s..%s: %s%s regression%s",
 		    notify_str(m->range_first), notify_str(m->range_last),
 		    what, ch, knobs);
 	} else if (m->outcome != NULL && strcmp(m->outcome, "failed") == 0) {
-		snprintf(s, len, "[labrat] %s: %s %s regression, bisect "
+		snprintf(s, len, "[labrat] %s: %s%s regression, bisect "
 		    "failed%s", notify_str(m->link), what, ch, knobs);
 	} else {
-		snprintf(s, len, "[labrat] %s: %s %s regression%s",
+		snprintf(s, len, "[labrat] %s: %s%s regression%s",
 		    notify_str(m->culprit), what, ch, knobs);
 	}
 }

@@ -104,11 +104,29 @@ char	*notify_webhook_json(const struct notify_msg *);
 
 /*
  * Delivers to every target, one after the other (each within its
- * timeout).  0 all delivered, -1 err names each failed target and why
+ * timeout); client_global_init() must have run (once, before threads).
+ * A sendmail target is fork+exec'd: the caller must not reap children it
+ * did not start (a SIGCHLD handler calling waitpid(-1)).  0 all delivered, -1 err names each failed target and why
  * ("webhook http://h/x: HTTP 500; smtp smtp://h:25: ..."); the others
  * were delivered.
  */
 int	notify_send(const struct notify_target *, size_t n,
 	    const struct notify_msg *, char *err, size_t errlen);
+
+struct config_daemon;
+
+/*
+ * The targets of a daemon config's "notify": each webhook, then the mail
+ * (smtp or sendmail).  They point into cfg, which must outlive them.
+ * Heap array the caller frees; NULL with *n = 0 when there is none.
+ */
+struct notify_target *notify_targets(const struct config_daemon *cfg,
+	    size_t *n);
+
+/*
+ * A sample message of kind (`labrat notify test`, the README's example):
+ * the em fault of the simulated lab.  Static strings.
+ */
+void	notify_sample(enum notify_kind, struct notify_msg *);
 
 #endif

@@ -43,6 +43,17 @@ id(struct json_writer *w, const char *key, int64_t v)
 		json_kv_null(w, key);
 }
 
+/* A figure; a bad pair has none (null, as NaN is). */
+static void
+num(struct json_writer *w, const struct notify_msg *m, const char *key,
+    double v)
+{
+	if (m->kind == NOTIFY_PAIR_BAD)
+		json_kv_null(w, key);
+	else
+		json_kv_num(w, key, v);
+}
+
 static void
 members(struct json_writer *w, const struct notify_msg *m)
 {
@@ -63,12 +74,12 @@ members(struct json_writer *w, const struct notify_msg *m)
 	json_kv_str(w, "metric", m->metric);
 	json_kv_str(w, "unit", m->unit);
 	json_kv_str(w, "knobs", m->knobs);
-	json_kv_num(w, "change", m->change);
-	json_kv_num(w, "parent_median", m->parent_median);
-	json_kv_num(w, "culprit_median", m->culprit_median);
+	num(w, m, "change", m->change);
+	num(w, m, "parent_median", m->parent_median);
+	num(w, m, "culprit_median", m->culprit_median);
 	json_kv_int(w, "n_parent", m->n_parent);
 	json_kv_int(w, "n_culprit", m->n_culprit);
-	json_kv_num(w, "p", m->p);
+	num(w, m, "p", m->p);
 	json_kv_str(w, "culprit", m->culprit);
 	json_kv_str(w, "culprit_msg", m->culprit_msg);
 	json_kv_str(w, "parent", m->parent);

@@ -1,4 +1,4 @@
--- labrat schema version 11 (0012 in issue 13's plan: renumbered at merge):
+-- labrat schema version 12:
 -- the nightly loop (night module).  A night is
 -- one firing of a schedule (schedule_id + slot, unique: a restarted daemon
 -- continues the same night row), with the step it reached (state), the
