@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,44 +221,95 @@ night_revision(struct night_ctx *c, char *err, size_t errlen)
 
 /* ---- install ---------------------------------------------------------- */
 
-static int
-night_install(struct night_ctx *c, char *err, size_t errlen)
-{
-	const struct config_host	*done[2 * CONFIG_LINKS_MAX];
-	struct kernel_opts		 ko;
+struct night_inst {
+	const struct config_host	*h;
+	const char			*rev;
 	struct kernel_outcome		 out;
-	size_t				 i, j, k, nd = 0;
+	int				 rc;
+	int				 threaded;
+	char				 err[1024];
+};
+
+static void *
+night_inst_main(void *arg)
+{
+	struct night_inst	*in = arg;
+	struct kernel_opts	 ko;
 
 	memset(&ko, 0, sizeof ko);
+	in->rc = kernel_install_host(in->h, in->rev, &ko, &in->out, in->err,
+	    sizeof in->err);
+	return NULL;
+}
+
+/* The hosts of the plan's links (each once, those with a provider). */
+static size_t
+night_hosts(struct night_ctx *c, struct night_inst *in, size_t max)
+{
+	size_t	i, j, k, n = 0;
+
 	for (i = 0; i < c->plan->nlinks; i++) {
 		const struct config_link *l =
 		    config_inventory_link(c->inv, c->plan->links[i]);
 
-		for (k = 0; l != NULL && k < 2; k++) {
+		for (k = 0; l != NULL && k < 2 && n < max; k++) {
 			const struct config_host *h = &c->inv->hosts[k == 0 ?
 			    l->client.host_index : l->server.host_index];
 
-			for (j = 0; j < nd && done[j] != h; j++)
+			for (j = 0; j < n && in[j].h != h; j++)
 				;
-			if (j < nd || h->kernel.type == CONFIG_KERNEL_NONE)
+			if (j < n || h->kernel.type == CONFIG_KERNEL_NONE)
 				continue;
-			done[nd++] = h;
-			if (*c->rq->stop) {
-				util_seterr(err, errlen, "stopped");
-				return 1;
-			}
-			if (kernel_install_host(h, c->n.revision, &ko, &out,
-			    err, errlen) == -1)
-				return -1;
-			if (out.result != KERNEL_OK) {
-				util_seterr(err, errlen, "%s: %s %s: %s",
-				    h->name, c->n.revision,
-				    kernel_result_name(out.result),
-				    out.detail);
-				return -1;
-			}
-			night_say(c, "%s runs %s", h->name, c->n.revision);
+			memset(&in[n], 0, sizeof in[n]);
+			in[n].h = h;
+			in[n++].rev = c->n.revision;
 		}
+	}
+	return n;
+}
+
+/* Tonight's revision on every host, all in parallel (kernel_install_host
+ * is thread-safe for different hosts), each verified. */
+static int
+night_install(struct night_ctx *c, char *err, size_t errlen)
+{
+	struct night_inst	*in;
+	pthread_t		*th;
+	size_t			 i, n, max = 2 * CONFIG_LINKS_MAX;
+	int			 rc = 0;
+
+	in = xcalloc(max, sizeof *in);
+	th = xcalloc(max, sizeof *th);
+	n = night_hosts(c, in, max);
+	for (i = 0; i < n; i++) {
+		in[i].threaded = pthread_create(&th[i], NULL, night_inst_main,
+		    &in[i]) == 0;
+		if (!in[i].threaded)
+			night_inst_main(&in[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (in[i].threaded)
+			pthread_join(th[i], NULL);
+		if (in[i].rc == -1 || in[i].out.result != KERNEL_OK) {
+			if (rc == 0 && in[i].rc == -1)
+				util_seterr(err, errlen, "%s", in[i].err);
+			else if (rc == 0)
+				util_seterr(err, errlen, "%s: %s %s: %s",
+				    in[i].h->name, c->n.revision,
+				    kernel_result_name(in[i].out.result),
+				    in[i].out.detail);
+			rc = -1;
+		} else
+			night_say(c, "%s runs %s", in[i].h->name,
+			    c->n.revision);
+	}
+	free(in);
+	free(th);
+	if (rc == -1)
+		return -1;
+	if (*c->rq->stop) {
+		util_seterr(err, errlen, "stopped after the install");
+		return 1;
 	}
 	return night_save(c, "installed", err, errlen);
 }

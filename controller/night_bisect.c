@@ -99,7 +99,7 @@ night_test_text(struct night_ctx *c, const struct store_regr *r,
 	const char			*sep = "";
 	size_t				 len = 0;
 	double				 change = r->change, thr;
-	int				 k, ab, ref = 0;
+	int				 k, ab, ref = 0, mins;
 	FILE				*fp;
 
 	if (wl == NULL || (fp = open_memstream(&text, &len)) == NULL)
@@ -110,6 +110,8 @@ night_test_text(struct night_ctx *c, const struct store_regr *r,
 	one.nlinks = 0;
 	wj = config_workload_json(&one);
 	thr = 1 + change / 2;
+	/* The night's own sampling rule; at least 2 more when undecided. */
+	mins = st->min_samples;
 	fprintf(fp, "{\n  \"description\": \"night %lld: regression %lld "
 	    "on %s (%s), %s\",\n  \"knobs\": {", (long long)c->n.id,
 	    (long long)r->id, r->link, r->knobs, ab >= 0 ? "A/B within one "
@@ -135,10 +137,10 @@ night_test_text(struct night_ctx *c, const struct store_regr *r,
 	    "  \"threshold\": %.4f,\n  \"sampling\": {\"alpha\": %g, "
 	    "\"min_samples\": %d, \"max_samples\": %d, "
 	    "\"collapse_factor\": %g},\n  \"timeouts\": {\"connect\": %d, "
-	    "\"job\": %d}\n}\n", wj, r->metric, thr, st->alpha,
-	    st->min_samples, st->max_samples > st->min_samples ?
-	    st->max_samples : st->min_samples + 1, st->collapse_factor,
-	    c->plan->connect_timeout, c->plan->job_timeout);
+	    "\"job\": %d}\n}\n", wj, r->metric, thr, st->alpha, mins,
+	    st->max_samples > mins ? st->max_samples : mins + 2,
+	    st->collapse_factor, c->plan->connect_timeout,
+	    c->plan->job_timeout);
 	fclose(fp);
 	free(wj);
 	return text;

@@ -124,7 +124,8 @@ night_notify_one(struct night_ctx *c, const struct store_regr *r,
 	const struct config_nic		*nic = NULL;
 	struct notify_msg		 m;
 	struct hunt_view		 v;
-	char				 knobs[256], *repro, *log = NULL;
+	char				 knobs[256], tool[32], *repro;
+	char				*log = NULL;
 	int				 rc;
 
 	memset(&m, 0, sizeof m);
@@ -143,8 +144,11 @@ night_notify_one(struct night_ctx *c, const struct store_regr *r,
 	}
 	m.driver = nic != NULL ? nic->driver : NULL;
 	m.chip = nic != NULL ? nic->chip : NULL;
-	m.workload = r->workload;
-	m.metric = r->metric;
+	snprintf(tool, sizeof tool, "%.*s", (int)strcspn(r->workload, ":"),
+	    r->workload);
+	m.workload = tool;
+	m.metric = strcmp(r->metric, "throughput_bps") == 0 ? "throughput" :
+	    r->metric;
 	m.unit = "Mbit/s";
 	m.knobs = knobs;
 	m.change = r->change;

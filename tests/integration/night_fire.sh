@@ -1,0 +1,124 @@
+#!/bin/sh
+# The nightly loop on the simulated lab, through `labrat schedule fire`
+# (the daemon's night_fire): a 48-revision history (r200100..r200147)
+# whose head starts at r200126 and moves 2 revisions a night (`labrat lab
+# advance --by 2 --print-head`, the revision source's newest command);
+# the em fault lands at r200131.  Nights 1 (r200128) and 2 (r200130) are
+# clean; night 3 (r200132) shows em's TSO on @ MTU 9000 regressed against
+# night 2, confirms it with a re-run, opens one regression record and
+# bisects it A/B on TSO within each boot to the exact culprit r200131
+# (record "culprit", the webhook delivered to a local listener, once);
+# bce stays clean and is not bisected.  Night 4 (r200134) shows the same
+# regression: it joins the record, no second bisect.
+set -u
+. "$(dirname "$0")/lib/simlab.sh"
+LAB=nf$$
+T=$(mktemp -d "${TMPDIR:-/tmp}/lrnf$$.XXXXXX")
+SINK=
+cleanup() {
+	[ -n "$SINK" ] && kill "$SINK" 2>/dev/null
+	lab_down
+	[ -n "${KEEP:-}" ] && cp -r "$T" "$KEEP"; rm -rf "$T"
+}
+trap cleanup EXIT
+: "${LABRAT_HOOKSINK:?LABRAT_HOOKSINK must point at build/hooksink}"
+t0=$(now_ms)
+
+C=$SIMLAB_SRC/configs
+jq '{description: "nightly test history",
+     revisions: [.revisions[100:148][]],
+     faults: [.faults[0] + {introduced: "r200131"},
+              .faults[1] + {introduced: "r200147"}]}' \
+    "$C/simlab/history.json" > "$T/hist.json" || fail "history"
+lab_up --history "$T/hist.json" --boot-seconds 1 --revision r200126 \
+    --head r200126
+
+mkdir "$T/hooks"
+"$LABRAT_HOOKSINK" --dir "$T/hooks" --lifetime 600 > "$T/port" &
+SINK=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+PORT=$(cat "$T/port")
+[ -n "$PORT" ] || fail "hooksink did not start"
+
+cat > "$T/plan.json" <<EOP
+{
+  "links": ["em", "bce"],
+  "knobs": { "tso": [true, false], "mtu": [9000] },
+  "workloads": [ { "tool": "iperf3", "len": "128k", "nodelay": true,
+                   "time": 1 } ],
+  "repetitions": 5,
+  "timeouts": { "connect": 5, "job": 30, "settle_ms": 100 },
+  "retries": 1,
+  "stats": { "alpha": 0.05, "min_effect": 0.05, "min_samples": 5,
+             "max_samples": 5, "collapse_factor": 5, "adaptive": false }
+}
+EOP
+cat > "$T/daemon.json" <<EOD
+{
+  "inventories": ["$INV"],
+  "revision_sources": [ { "name": "sim", "revisions": "$T/hist.json",
+      "newest": { "command": ["$LABRAT", "lab", "advance", "--name", "$LAB",
+                              "--by", "2", "--print-head"] } } ],
+  "notify": { "webhooks": [ { "url": "http://127.0.0.1:$PORT/labrat",
+                              "timeout_s": 5 } ] },
+  "confirm": 1
+}
+EOD
+DB=$T/lab.db
+"$LABRAT" schedule add nightly --cron "0 3 * * *" --inventory "$INV" \
+    --plan "$T/plan.json" --revisions sim --db "$DB" >/dev/null ||
+    fail "schedule add"
+
+fire() {
+	"$LABRAT" schedule fire nightly --config "$T/daemon.json" --db "$DB" \
+	    > "$T/fire$1.out" 2> "$T/fire$1.err" ||
+	    fail "night $1: $(cat "$T/fire$1.out"; tail -5 "$T/fire$1.err")"
+	grep -q ": done$" "$T/fire$1.out" || fail "night $1: $(cat "$T/fire$1.out")"
+}
+R() { "$LABRAT" regressions --db "$DB" --format json; }
+
+for n in 1 2; do
+	fire $n
+	[ "$(R | jq length)" = 0 ] || fail "night $n: a regression: $(R)"
+	note "night $n: $(grep -o 'newest revision.*' "$T/fire$n.err")"
+done
+grep -q "runs r200128" "$T/fire1.err" || fail "night 1 did not install r200128"
+
+fire 3
+R > "$T/r3.json"
+[ "$(jq length "$T/r3.json")" = 1 ] || fail "night 3: $(cat "$T/r3.json")"
+[ "$(jq -r '.[0].state' "$T/r3.json")" = culprit ] ||
+    fail "night 3: record $(jq -c '.[0]' "$T/r3.json"); $(tail -5 "$T/fire3.err")"
+[ "$(jq -r '.[0].culprit' "$T/r3.json")" = r200131 ] ||
+    fail "culprit $(jq -r '.[0].culprit' "$T/r3.json")"
+[ "$(jq -r '.[0].link' "$T/r3.json")" = em ] || fail "link"
+[ "$(jq -r '.[0].knobs' "$T/r3.json")" = "mtu=9000,tso=on" ] || fail "knobs"
+[ "$(jq -r '.[0].good_revision + ".." + .[0].bad_revision' "$T/r3.json")" = \
+    r200130..r200132 ] || fail "range $(jq -c '.[0]' "$T/r3.json")"
+[ "$(jq -r '.[0].notified' "$T/r3.json")" = culprit ] || fail "not notified"
+grep -q "confirming on em" "$T/fire3.err" || fail "no confirming re-run"
+grep -q "regression 1 confirmed" "$T/fire3.err" || fail "not confirmed"
+grep -q '"type": "ab", "knob": "tso"' "$DB.nights/regression-1-test.json" ||
+    fail "not A/B on TSO: $(cat "$DB.nights/regression-1-test.json")"
+"$LABRAT" bisect status --db "$DB" --format json > "$T/b.json"
+[ "$(jq -r .bisect "$T/b.json")" = "$(jq -r '.[0].bisect_id' "$T/r3.json")" ] ||
+    fail "bisect $(jq -c . "$T/b.json")"
+[ "$(jq -r '.status + " " + .culprit.id' "$T/b.json")" = "found r200131" ] ||
+    fail "bisect $(jq -c . "$T/b.json")"
+# One webhook: the culprit's.
+[ "$(ls "$T/hooks" | grep -c '\.body$')" = 1 ] || fail "webhooks: $(ls "$T/hooks")"
+B=$(ls "$T/hooks"/*.body)
+jq -e '.kind == "regression" and .culprit == "r200131" and .link == "em"' \
+    "$B" >/dev/null || fail "webhook body: $(cat "$B")"
+note "night 3: $(jq -r '.subject' "$B")"
+
+fire 4
+R > "$T/r4.json"
+[ "$(jq length "$T/r4.json")" = 1 ] || fail "night 4 opened a record: $(cat "$T/r4.json")"
+[ "$(jq -r '.[0].last_night' "$T/r4.json")" = 4 ] || fail "night 4 did not join"
+grep -q "joins record 1" "$T/fire4.err" || fail "night 4: $(tail -5 "$T/fire4.err")"
+grep -q "bisecting" "$T/fire4.err" && fail "night 4 bisected again"
+grep -q "^labrat: bce .*record" "$T/fire3.err" "$T/fire4.err" && fail "bce got a record"
+[ "$(ls "$T/hooks" | grep -c '\.body$')" = 1 ] || fail "a second webhook"
+note "4 nights, one regression record (culprit r200131), $(( $(now_ms) - t0 )) ms"
