@@ -194,7 +194,9 @@ static void
 serve_loop(struct serve *sv, struct store *st)
 {
 	struct cron_cache	*cache = cron_cache_new(NULL);
-	struct timespec		 ts = { 0, SERVE_TICK_MS * 1000000L };
+	/* tv_nsec must stay below 1 s, or nanosleep fails at once. */
+	struct timespec		 ts = { SERVE_TICK_MS / 1000,
+				    (SERVE_TICK_MS % 1000) * 1000000L };
 	int64_t			 last_beat = serve_now_ms();
 	char			 err[512], status[256];
 	int			 fired, recover = 1;
@@ -217,7 +219,8 @@ serve_loop(struct serve *sv, struct store *st)
 			    "serving %s", sv->db_path);
 			serve_notify(status);
 		}
-		nanosleep(&ts, NULL);	/* a signal cuts it short */
+		if (nanosleep(&ts, NULL) == -1 && errno != EINTR)
+			fatal("nanosleep");	/* a broken invariant: a spin */
 	}
 	cron_cache_free(cache);
 }

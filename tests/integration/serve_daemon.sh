@@ -10,7 +10,7 @@
 #   slot across SIGKILL + restart, and one (the latest) after a downtime
 #   of several slots.  The daemon's clock is shifted with
 #   LABRAT_TEST_NOW_MS (test only) so that no test waits for a minute;
-# - SIGTERM exits 0 within seconds;
+# - SIGTERM exits 0 within seconds; an idle daemon sleeps (CPU bound);
 # - on the simulated lab: labrat run --enqueue against the live daemon
 #   runs to completion; SIGTERM mid-run puts the
 #   item back in the queue with its run interrupted, and the next daemon
@@ -119,7 +119,12 @@ wait_log "$TMP/d1.err" "schedule minute: slot $((S1 / 1000)) queued" 15 ||
 [ "$(nights)" -eq 1 ] || fail "$(nights) night items after one slot"
 crash
 start d2 $O1
+# Idle, it sleeps: under 10 % of a CPU over 3 s (a busy loop is ~100 %).
+t0=$(awk '{ print $14 + $15 }' "/proc/$SPID/stat")
 sleep 3
+t1=$(awk '{ print $14 + $15 }' "/proc/$SPID/stat")
+[ $((t1 - t0)) -lt $(( $(getconf CLK_TCK) * 3 / 10 )) ] ||
+    fail "an idle daemon used $((t1 - t0)) clock ticks in 3 s"
 [ "$(nights)" -eq 1 ] || fail "a restart fired the slot again"
 stop d2
 grep -q "^STOPPING=1$" "$TMP/notify" || fail "no STOPPING=1"
