@@ -27,6 +27,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_db_check_entry,
 	&cmd_db_path_entry,
 	&cmd_hosts_release_entry,	/* before "hosts": matched first */
+	&cmd_hosts_health_entry,
+	&cmd_hosts_maintenance_entry,
+	&cmd_hosts_check_entry,
 	&cmd_hosts_entry,
 	&cmd_run_entry,
 	&cmd_report_entry,
@@ -42,6 +45,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_schedule_show_entry,
 	&cmd_schedule_rm_entry,
 	&cmd_queue_entry,
+	&cmd_notify_test_entry,
 	&cmd_help_entry,
 };
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];

@@ -612,33 +612,6 @@ int	store_bisect_steps(struct store *, int64_t bisect_id,
 	    struct store_bisect_step **steps, size_t *nsteps, char *err,
 	    size_t errlen);
 
-/* ---- schedules ---------------------------------------------------------- */
-
-struct store_schedule {
-	int64_t	 id;
-	char	 name[STORE_NAME_MAX];
-	char	 cron[STORE_NAME_MAX];	/* "0 2 * * *" */
-	char	*inventory_path;	/* heap, owned */
-	char	*plan_path;
-	int	 enabled;
-	int64_t	 last_run_at;		/* 0 = never */
-	int64_t	 last_run_id;
-	int64_t	 next_run_at;
-};
-
-/* Creates or replaces the schedule called s->name (id is ignored). */
-int	store_schedule_upsert(struct store *, const struct store_schedule *,
-	    int64_t *schedule_id, char *err, size_t errlen);
-int	store_schedule_delete(struct store *, const char *name, char *err,
-	    size_t errlen);
-/* By name; free with store_schedules_free(). */
-int	store_schedule_list(struct store *, struct store_schedule **,
-	    size_t *, char *err, size_t errlen);
-/* Records that a schedule fired (run_id, now) and when it fires next. */
-int	store_schedule_fired(struct store *, int64_t schedule_id,
-	    int64_t run_id, int64_t next_run_at, char *err, size_t errlen);
-void	store_schedules_free(struct store_schedule *, size_t);
-
 /*
  * ---- schedules of the daemon (store_sched.c, schema 9) ----
  * A schedule as `labrat schedule add` stores it.  Times are ms since the
@@ -764,6 +737,28 @@ void store_daemon_free(struct store_daemon *);
 int store_link_lease_take(struct store *, const char *link, const char *owner,
     int64_t ttl_ms, char *holder, size_t holderlen, char *err, size_t errlen);
 int store_link_lease_release(struct store *, const char *link, const char *owner, char *err, size_t errlen);
+
+/* ---- link health (store_health.c, schema 11): heap strings, owned */
+struct store_health { char *link, *state, *why, *warnings, *good_facts;
+	int64_t since, checked_at, good_at, run_id; int check_ok; /* -1 never */
+	double good_figure; };	/* good_*: the last pass's (bit/s, facts) */
+struct store_health_rec { const char *link, *state, *why, *who;
+	const char *const *keep; const char *only; /* else left alone */
+	int checked, check_ok; const char *warnings; int64_t run_id;
+	double good_figure; const char *good_facts; };	/* > 0: a pass */
+/* One transaction (a transition when the state changes): 1, 0 left, -1. */
+int	store_health_record(struct store *, const struct store_health_rec *,
+	    char *from, size_t fromlen, char *err, size_t errlen);
+int	store_health_get(struct store *, const char *link,
+	    struct store_health *, char *err, size_t errlen);	/* 1/0/-1 */
+int	store_health_list(struct store *, struct store_health **, size_t *,
+	    char *err, size_t errlen);
+struct store_health_tr { int64_t id, at; char *link, *from, *to, *who, *why; };
+int	store_health_transitions(struct store *, const char *link, size_t limit,
+	    struct store_health_tr **, size_t *, char *err, size_t errlen);
+void	store_health_free(struct store_health *);
+void	store_healths_free(struct store_health *, size_t);
+void	store_health_trs_free(struct store_health_tr *, size_t);
 
 /* ---- testing ------------------------------------------------------------ */
 
