@@ -31,14 +31,14 @@ demo_banner(const char *what)
 
 /* Bisects one simulated fault with the demo's quicker test settings. */
 static int
-demo_bisect(const char *db, const char *inv, const char *link,
-    const char *good, const char *bad, const char *testname)
+demo_bisect(const char *db, const char *data, const char *inv,
+    const char *link, const char *good, const char *bad,
+    const char *testname)
 {
 	struct hunt_request	rq;
-	char			test[1024];
+	char			test[5120];
 
-	snprintf(test, sizeof test, "%s/configs/bisect/%s", LABRAT_SOURCE_DIR,
-	    testname);
+	snprintf(test, sizeof test, "%s/configs/bisect/%s", data, testname);
 	memset(&rq, 0, sizeof rq);
 	rq.inventory = inv;
 	rq.link = link;
@@ -68,7 +68,8 @@ demo_lab_up(const char *name, const char *noise, char *err, size_t errlen)
 /* The demo's commands on lab inventory inv, in order; stops at the first
  * that fails.  CMD_EXIT_*. */
 static int
-demo_steps(struct cmd_ctx *ctx, const char *db, char *inv, const char *plan)
+demo_steps(struct cmd_ctx *ctx, const char *db, char *inv, const char *plan,
+    const char *data)
 {
 	struct run_request	 rq;
 	char			 runid[32];
@@ -107,12 +108,12 @@ demo_steps(struct cmd_ctx *ctx, const char *db, char *inv, const char *plan)
 
 	demo_banner("labrat bisect: which revision made TSO at MTU 9000 "
 	    "slow on em? (r200100..r200199, A/B within each boot)");
-	rc = demo_bisect(db, inv, "em", "r200100", "r200199", "em-demo.json");
+	rc = demo_bisect(db, data, inv, "em", "r200100", "r200199", "em-demo.json");
 	if (rc != CMD_EXIT_OK)
 		return rc;
 	demo_banner("labrat bisect: which revision made TSO with NAT crawl "
 	    "on bce? (r200200..r200299, against the good revision)");
-	rc = demo_bisect(db, inv, "bce", "r200200", "r200299",
+	rc = demo_bisect(db, data, inv, "bce", "r200200", "r200299",
 	    "bce-demo.json");
 	return rc;
 }
@@ -128,7 +129,7 @@ demo_exec(struct cmd_ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*db = ctx->db, *noise = "2", *name = DEMO_LAB;
-	char			 err[1024], plan[1024];
+	char			 err[1024], plan[5120], data[4096];
 	char			*inv = NULL;
 	char			*down[] = { "--name", NULL };
 	int			 ch, keep = 0, nightly = 0;
@@ -166,8 +167,11 @@ demo_exec(struct cmd_ctx *ctx)
 	}
 	if (nightly)
 		return cmd_demo_nightly(ctx, name, noise, keep);
-	snprintf(plan, sizeof plan, "%s/configs/plan-demo.json",
-	    LABRAT_SOURCE_DIR);
+	if (lab_datadir(data, sizeof data, err, sizeof err) != 0) {
+		fprintf(stderr, "labrat demo: %s\n", err);
+		return CMD_EXIT_FAIL;
+	}
+	snprintf(plan, sizeof plan, "%s/configs/plan-demo.json", data);
 	printf("labrat demo: a simulated lab with an em pair and a bce pair "
 	    "whose synthetic kernel carries the two reports' bugs.\n"
 	    "database: %s\n", db);
@@ -181,7 +185,7 @@ demo_exec(struct cmd_ctx *ctx)
 	}
 	inv = lab_inventory_path(name);
 
-	rc = demo_steps(ctx, db, inv, plan);
+	rc = demo_steps(ctx, db, inv, plan, data);
 	if (!keep) {
 		demo_banner("labrat lab down");
 		if (lab_labctl("down", down, 2, err, sizeof err) != 0)

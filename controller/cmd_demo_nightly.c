@@ -374,15 +374,18 @@ static int
 nightly_serve(struct cmd_ctx *ctx, struct nightly *n)
 {
 	struct cmd_ctx	 sub = *ctx;
-	char		 plan[1024], err[512];
+	char		 plan[5120], data[4096], err[512];
 	char		*add[] = { "schedule add", NIGHTLY_SCHEDULE, "--cron",
 	    "* * * * *", "--inventory", n->inv, "--plan", plan, "--links",
 	    "em,bce", "--revisions", "simlab", NULL };
 	char		*serve[] = { n->self, "serve", "--config", n->cfg,
 	    "--db", n->db, NULL };
 
-	snprintf(plan, sizeof plan, "%s/configs/plan-nightly.json",
-	    LABRAT_SOURCE_DIR);
+	if (lab_datadir(data, sizeof data, err, sizeof err) != 0) {
+		fprintf(stderr, "labrat demo --nightly: %s\n", err);
+		return -1;
+	}
+	snprintf(plan, sizeof plan, "%s/configs/plan-nightly.json", data);
 	sub.db = n->db;
 	banner("labrat schedule add " NIGHTLY_SCHEDULE " --cron '* * * * *' "
 	    "(every minute is a night; configs/plan-nightly.json)");

@@ -86,8 +86,13 @@ cmd_man_print(FILE *fp)
 	    "or bad config.\n.SH ENVIRONMENT\n.TP\n.B LABRAT_DB\nThe database "
 	    "when \\-\\-db is not given.\n.TP\n.B XDG_STATE_HOME\nWhere the "
 	    "default database lives (labrat/labrat.db under it).\n.TP\n"
-	    ".B LABRAT_SIMLAB_DIR\nThe simulated lab's scripts (default: "
-	    "simlab/ of the source tree labrat was built from).\n"
+	    ".B LABRAT_DATADIR\nlabrat's data directory: simlab/, configs/, "
+	    "schemas/, agents/ (default: share/labrat of the install the "
+	    "binary belongs to, else the source tree it was built from).\n"
+	    ".TP\n.B LABRAT_SIMLAB_DIR\nThe simulated lab's scripts "
+	    "(default: simlab/ of the data directory).\n"
+	    ".SH FILES\n.TP\n.I /var/lib/labrat/labrat.db\nThe database of "
+	    "the labrat.service daemon.\n"
 	    ".SH SEE ALSO\nREADME.md in labrat's source tree.\n", fp);
 }
 

@@ -1,7 +1,8 @@
 /*
- * lab: locate simlab/ and run its labctl script, read a lab's head, and
- * start, watch and stop the demo's helper processes (children stay in the
- * caller's process group, so a ^C reaches them too); see lab.h.
+ * lab: locate labrat's data directory and simlab/ in it, run its labctl
+ * script, read a lab's head, and start, watch and stop the demo's helper
+ * processes (children stay in the caller's process group, so a ^C reaches
+ * them too); see lab.h.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -22,22 +23,97 @@
 #ifndef LABRAT_SOURCE_DIR
 #define LABRAT_SOURCE_DIR "."
 #endif
+#ifndef LABRAT_DATADIR
+#define LABRAT_DATADIR "/usr/local/share/labrat"
+#endif
+#ifndef LABRAT_DATADIR_REL
+#define LABRAT_DATADIR_REL "../share/labrat"
+#endif
 
 #define LAB_MAX_ARGS	64
+
+static int
+lab_isdir(const char *path)
+{
+	struct stat	sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The installed tree beside the running binary: dirname(/proc/self/exe)
+ * + LABRAT_DATADIR_REL.  0 when found, -1 when not (or no /proc). */
+static int
+lab_exe_datadir(char *buf, size_t len)
+{
+	char	 exe[4096], *slash;
+	ssize_t	 n;
+	int	 m;
+
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	m = snprintf(buf, len, "%s/%s", exe, LABRAT_DATADIR_REL);
+	if (m < 0 || (size_t)m >= len || !lab_isdir(buf))
+		return -1;
+	return 0;
+}
+
+int
+lab_datadir(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char	*env = getenv("LABRAT_DATADIR"), *dir;
+	int		 n;
+
+	if (env != NULL && *env != '\0') {
+		dir = env;
+		if (!lab_isdir(dir)) {
+			util_seterr(err, errlen, "LABRAT_DATADIR=%s: not a "
+			    "directory", dir);
+			return -1;
+		}
+	} else if (lab_exe_datadir(buf, len) == 0)
+		return 0;
+	else if (lab_isdir(LABRAT_SOURCE_DIR "/simlab"))
+		dir = LABRAT_SOURCE_DIR;
+	else if (lab_isdir(LABRAT_DATADIR))
+		dir = LABRAT_DATADIR;
+	else {
+		util_seterr(err, errlen, "no labrat data directory: neither "
+		    "%s beside the binary, nor the source tree %s, nor %s "
+		    "exists; set LABRAT_DATADIR", LABRAT_DATADIR_REL,
+		    LABRAT_SOURCE_DIR, LABRAT_DATADIR);
+		return -1;
+	}
+	n = snprintf(buf, len, "%s", dir);
+	if (n < 0 || (size_t)n >= len) {
+		util_seterr(err, errlen, "data directory path too long: %s",
+		    dir);
+		return -1;
+	}
+	return 0;
+}
 
 int
 lab_simlab_dir(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char	*env;
-	char		 labctl[4096];
+	char		 labctl[4096], data[4096];
 	struct stat	 sb;
 	int		 n;
 
 	env = getenv("LABRAT_SIMLAB_DIR");
 	if (env != NULL && *env != '\0')
 		n = snprintf(buf, len, "%s", env);
-	else
-		n = snprintf(buf, len, "%s/simlab", LABRAT_SOURCE_DIR);
+	else {
+		if (lab_datadir(data, sizeof data, err, errlen) != 0)
+			return -1;
+		n = snprintf(buf, len, "%s/simlab", data);
+	}
 	if (n < 0 || (size_t)n >= len) {
 		util_seterr(err, errlen, "simlab directory path too long");
 		return -1;
@@ -47,12 +123,13 @@ lab_simlab_dir(char *buf, size_t len, char *err, size_t errlen)
 		util_seterr(err, errlen, "simlab directory path too long");
 		return -1;
 	}
+	errno = 0;
 	if (stat(labctl, &sb) != 0 || !S_ISREG(sb.st_mode) ||
 	    access(labctl, X_OK) != 0) {
 		util_seterr(err, errlen, "simlab: no executable %s (%s); set "
-		    "LABRAT_SIMLAB_DIR to the simlab directory of a labrat "
-		    "checkout", labctl, errno != 0 ? strerror(errno) :
-		    "not a file");
+		    "LABRAT_SIMLAB_DIR to a simlab directory (a labrat "
+		    "checkout's or an installed share/labrat/simlab)", labctl,
+		    errno != 0 ? strerror(errno) : "not a file");
 		return -1;
 	}
 	return 0;

@@ -3,8 +3,13 @@
  * itself is a set of scripts in simlab/ (labctl, faultd, host); this module
  * finds them and runs labctl with an argv (never a shell string).
  *
- * The simlab directory is $LABRAT_SIMLAB_DIR when set, else the compiled-in
- * LABRAT_SOURCE_DIR/simlab.  A lab NAME keeps its state in
+ * The data directory (simlab/, configs/, schemas/, agents/, laid out as in
+ * the source tree) is, first found: $LABRAT_DATADIR; share/labrat of the
+ * install the running binary belongs to (found from /proc/self/exe, so a
+ * DESTDIR or relocated install uses its own files); the source tree the
+ * binary was built from (the build tree's binary); the compiled-in install
+ * path.  The simlab directory is $LABRAT_SIMLAB_DIR when set, else
+ * DATADIR/simlab.  A lab NAME keeps its state in
  * /run/labrat-lab/NAME/ and `up` writes its inventory to
  * /run/labrat-lab/NAME/inventory.json (lab_inventory_path()), and its
  * history's head -- the newest revision that has "landed upstream" -- to
@@ -22,6 +27,10 @@
 
 #define LAB_DEFAULT_NAME	"lab"
 #define LAB_STATE_ROOT		"/run/labrat-lab"
+
+/* Writes the data directory into buf.  0, or -1 with err set (none of the
+ * places exists, or $LABRAT_DATADIR is not a directory). */
+int	lab_datadir(char *buf, size_t len, char *err, size_t errlen);
 
 /*
  * The nightly history choice (configs/simlab/history.json; the em fault

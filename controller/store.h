@@ -612,33 +612,6 @@ int	store_bisect_steps(struct store *, int64_t bisect_id,
 	    struct store_bisect_step **steps, size_t *nsteps, char *err,
 	    size_t errlen);
 
-/* ---- schedules ---------------------------------------------------------- */
-
-struct store_schedule {
-	int64_t	 id;
-	char	 name[STORE_NAME_MAX];
-	char	 cron[STORE_NAME_MAX];	/* "0 2 * * *" */
-	char	*inventory_path;	/* heap, owned */
-	char	*plan_path;
-	int	 enabled;
-	int64_t	 last_run_at;		/* 0 = never */
-	int64_t	 last_run_id;
-	int64_t	 next_run_at;
-};
-
-/* Creates or replaces the schedule called s->name (id is ignored). */
-int	store_schedule_upsert(struct store *, const struct store_schedule *,
-	    int64_t *schedule_id, char *err, size_t errlen);
-int	store_schedule_delete(struct store *, const char *name, char *err,
-	    size_t errlen);
-/* By name; free with store_schedules_free(). */
-int	store_schedule_list(struct store *, struct store_schedule **,
-	    size_t *, char *err, size_t errlen);
-/* Records that a schedule fired (run_id, now) and when it fires next. */
-int	store_schedule_fired(struct store *, int64_t schedule_id,
-	    int64_t run_id, int64_t next_run_at, char *err, size_t errlen);
-void	store_schedules_free(struct store_schedule *, size_t);
-
 /*
  * ---- schedules of the daemon (store_sched.c, schema 9) ----
  * A schedule as `labrat schedule add` stores it.  Times are ms since the

@@ -1,8 +1,7 @@
 /*
  * store_bisect: hosts and the facts they ran under, bisects and their
- * steps, schedules (see store.h).  The SQL helpers are in store_sql.c.
+ * steps (see store.h; schedules are in store_sched.c).  The SQL helpers are in store_sql.c.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,111 +392,4 @@ store_bisect_steps(struct store *st, int64_t bisect_id,
 	    "SELECT id, bisect_id, seq, revision, run_id, verdict, n, median, "
 	    "baseline_median, ratio, p, created_at, updated_at FROM "
 	    "bisect_steps WHERE bisect_id = ? ORDER BY seq", "I", bisect_id);
-}
-
-/* ---- schedules --------------------------------------------------------- */
-
-int
-store_schedule_upsert(struct store *st, const struct store_schedule *s,
-    int64_t *schedule_id, char *err, size_t errlen)
-{
-	const struct store_len	 lens[] = {
-		{ "schedule name", s->name, STORE_NAME_MAX, 1 },
-		{ "schedule cron", s->cron, STORE_NAME_MAX, 1 },
-		{ "inventory", s->inventory_path, PATH_MAX, 1 },
-		{ "plan", s->plan_path, PATH_MAX, 1 },
-	};
-
-	if (store_lens_ok(lens, STORE_NITEMS(lens), err, errlen) == -1)
-		return -1;
-	if (store_do(st, NULL, "save schedule", err, errlen,
-	    "INSERT INTO schedules (name, cron, inventory_path, plan_path, "
-	    "enabled, created_at, next_run_at) VALUES (?1, ?2, ?3, ?4, ?5, "
-	    "?6, ?7) ON CONFLICT (name) DO UPDATE SET cron = ?2, "
-	    "inventory_path = ?3, plan_path = ?4, enabled = ?5, "
-	    "next_run_at = ?7", "ttttiIn", s->name, s->cron,
-	    s->inventory_path, s->plan_path, s->enabled != 0, store_now(),
-	    s->next_run_at) == -1)
-		return -1;
-	if (schedule_id == NULL)
-		return 0;
-	/* Not RETURNING: that needs SQLite 3.35. */
-	switch (store_get(st, &store_id_row, schedule_id, "save schedule", err,
-	    errlen, "SELECT id FROM schedules WHERE name = ?", "t", s->name)) {
-	case 1:
-		return 0;
-	case 0:
-		return store_err(st, "save schedule", err, errlen);
-	default:
-		return -1;
-	}
-}
-
-int
-store_schedule_delete(struct store *st, const char *name, char *err,
-    size_t errlen)
-{
-	if (store_do(st, NULL, "delete schedule", err, errlen, "DELETE FROM "
-	    "schedules WHERE name = ?", "t", name) == -1)
-		return -1;
-	if (sqlite3_changes(st->db) == 0) {
-		util_seterr(err, errlen, "%s: delete schedule: no schedule "
-		    "\"%s\"", st->path, name);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-schedule_read(sqlite3_stmt *stmt, void *p)
-{
-	struct store_schedule	*s = p;
-
-	memset(s, 0, sizeof *s);
-	store_cols(stmt, 0, "IssSSiIII", &s->id, s->name, sizeof s->name,
-	    s->cron, sizeof s->cron, &s->inventory_path, &s->plan_path,
-	    &s->enabled, &s->last_run_at, &s->last_run_id, &s->next_run_at);
-}
-
-static void
-schedule_free(void *p)
-{
-	struct store_schedule	*s = p;
-
-	free(s->inventory_path);
-	free(s->plan_path);
-}
-
-static const struct store_rowtype schedule_rows = {
-	sizeof (struct store_schedule), schedule_read, schedule_free
-};
-
-int
-store_schedule_list(struct store *st, struct store_schedule **ss, size_t *nss,
-    char *err, size_t errlen)
-{
-	return store_list(st, &schedule_rows, ss, nss, "list schedules", err,
-	    errlen,
-	    "SELECT id, name, cron, inventory_path, plan_path, enabled, "
-	    "last_run_at, last_run_id, next_run_at FROM schedules ORDER BY "
-	    "name", "");
-}
-
-int
-store_schedule_fired(struct store *st, int64_t schedule_id, int64_t run_id,
-    int64_t next_run_at, char *err, size_t errlen)
-{
-	if (store_do(st, NULL, "record schedule run", err, errlen,
-	    "UPDATE schedules SET last_run_at = ?, last_run_id = ?, "
-	    "next_run_at = ? WHERE id = ?", "InnI", store_now(), run_id,
-	    next_run_at, schedule_id) == -1)
-		return -1;
-	return store_changed(st, "record schedule run", "schedule",
-	    schedule_id, err, errlen);
-}
-
-void
-store_schedules_free(struct store_schedule *v, size_t n)
-{
-	store_free_rows(&schedule_rows, v, n);
 }

@@ -3,6 +3,9 @@
 # lab.  Idempotent: when every package is present it does nothing at all.
 # clang and libclang-rt-dev (libFuzzer, the sanitizer runtimes) are for the
 # fuzz build only (scripts/build.sh fuzz); the other builds use gcc.
+# groff-base, man-db and systemd are for the install tests: labrat(1)
+# rendered, and `systemd-analyze verify` of labrat.service (no running
+# systemd needed).
 set -eu
 
 PKGS="build-essential cmake pkg-config git
@@ -10,6 +13,7 @@ libssh2-1-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-de
 libcmocka-dev sqlite3
 openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps iputils-ping
 psmisc util-linux kmod jq tzdata
+groff-base man-db systemd
 python3-jsonschema
 clang libclang-rt-dev"
 

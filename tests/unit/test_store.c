@@ -2,7 +2,8 @@
  * test_store: the SQLite store on real files in a temporary directory:
  * creation, migrations from every older version's fixture, refusal of a
  * newer schema, the job state machine, claim order, resume, cancellation,
- * sample queries, host facts, raw output, bisects and schedules.
+ * sample queries, host facts, raw output and bisects (schedules:
+ * test_store_sched.c).
  *
  * sqlite3.h is used here only to build fixture files and to look behind
  * the store's back; the code under test is store.c.
@@ -1135,46 +1136,6 @@ test_bisect(void **state)
 	store_close(st);
 }
 
-static void
-test_schedule(void **state)
-{
-	struct store		*st;
-	struct store_schedule	 sch, *ss;
-	size_t			 n;
-	int64_t			 sid, sid2, run;
-
-	(void)state;
-	st = open_new("schedule.db");
-	run = new_run(st);
-	memset(&sch, 0, sizeof sch);
-	snprintf(sch.name, sizeof sch.name, "nightly");
-	snprintf(sch.cron, sizeof sch.cron, "0 2 * * *");
-	sch.inventory_path = "lab.json";
-	sch.plan_path = "plan.json";
-	sch.enabled = 1;
-	assert_int_equal(store_schedule_upsert(st, &sch, &sid, err,
-	    sizeof err), 0);
-	snprintf(sch.cron, sizeof sch.cron, "0 3 * * *");
-	assert_int_equal(store_schedule_upsert(st, &sch, &sid2, err,
-	    sizeof err), 0);
-	assert_int_equal(sid, sid2);
-	assert_int_equal(store_schedule_fired(st, sid, run, 12345, err,
-	    sizeof err), 0);
-	assert_int_equal(store_schedule_list(st, &ss, &n, err, sizeof err), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(ss[0].cron, "0 3 * * *");
-	assert_string_equal(ss[0].plan_path, "plan.json");
-	assert_int_equal(ss[0].last_run_id, run);
-	assert_int_equal(ss[0].next_run_at, 12345);
-	store_schedules_free(ss, n);
-	assert_int_equal(store_schedule_delete(st, "nightly", err, sizeof err),
-	    0);
-	assert_fails(store_schedule_delete(st, "nightly", err, sizeof err),
-	    "no schedule");
-	assert_int_equal(store_check(st, err, sizeof err), 0);
-	store_close(st);
-}
-
 /* store_check finds what integrity_check and foreign_key_check find. */
 static void
 test_check_damage(void **state)
@@ -1249,7 +1210,6 @@ main(void)
 		T(test_samples_query),
 		T(test_samples_facts_raw),
 		T(test_bisect),
-		T(test_schedule),
 		T(test_check_damage),
 		T(test_check_corrupt),
 #undef T
