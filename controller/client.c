@@ -1,6 +1,7 @@
 /*
  * client: one HTTP request through libcurl's easy interface; see client.h.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <curl/curl.h>
@@ -57,7 +58,8 @@ client_request(const struct client_request *rq, struct client_response *resp,
 	struct client_sink	 sink;
 	CURL			*c;
 	CURLcode		 rc;
-	char			 cerr[CURL_ERROR_SIZE];
+	struct curl_slist	*hdrs = NULL;
+	char			 cerr[CURL_ERROR_SIZE], ct[256];
 	int			 post;
 
 	memset(resp, 0, sizeof *resp);
@@ -86,8 +88,18 @@ client_request(const struct client_request *rq, struct client_response *resp,
 		curl_easy_setopt(c, CURLOPT_POST, 1L);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS,
 		    rq->body != NULL ? rq->body : "");
+		if (rq->content_type != NULL && strpbrk(rq->content_type,
+		    "\r\n") == NULL) {
+			snprintf(ct, sizeof ct, "Content-Type: %s",
+			    rq->content_type);
+			hdrs = curl_slist_append(hdrs, ct);
+		}
+		/* No "Expect: 100-continue" wait for a larger body. */
+		hdrs = curl_slist_append(hdrs, "Expect:");
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
 	}
 	rc = curl_easy_perform(c);
+	curl_slist_free_all(hdrs);
 	if (rc != CURLE_OK) {
 		if (sink.over)
 			util_seterr(err, errlen, "%s: response body larger "

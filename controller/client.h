@@ -1,6 +1,8 @@
 /*
  * client: minimal HTTP client on libcurl, the only includer of curl.h.  Used
- * by kernel.c to ask a PDU to power-cycle a hung host.  One request per call,
+ * by kernel.c to ask a PDU to power-cycle a hung host and by notify for
+ * webhooks (client_hook.c) and mail (client_mail.c: SMTP through libcurl,
+ * or a sendmail command run without a shell).  One request per call,
  * with a connect timeout, a whole-request deadline and a ceiling on the
  * response body, so a slow or chatty PDU costs at most the deadline and a
  * bounded amount of memory.  No redirects are followed; http:// and
@@ -20,6 +22,7 @@ struct client_request {
 	int		 connect_timeout_ms;	/* 0 = 5 s */
 	int		 timeout_ms;		/* whole request, 0 = 30 s */
 	size_t		 max_body;		/* 0 = CLIENT_BODY_MAX */
+	const char	*content_type;	/* POST's Content-Type, NULL = curl's */
 };
 
 struct client_response {
@@ -39,5 +42,48 @@ int	client_global_init(void);
  */
 int	client_request(const struct client_request *,
 	    struct client_response *resp, char *err, size_t errlen);
+
+/* ---- notifications (client_hook.c, client_mail.c) ----------------------- */
+
+#define CLIENT_MAIL_MAX		(2 * 1024 * 1024)	/* a message we send */
+#define CLIENT_HOOK_SNIPPET	200	/* response bytes quoted in an error */
+
+/*
+ * POSTs json (Content-Type application/json, no redirects) to url within
+ * timeout_ms (0 = 30 s), the response body read up to CLIENT_BODY_MAX.
+ * 0 on a 2xx status; -1 with err "webhook URL: HTTP 500: <start of the
+ * body>" or naming the connect failure.
+ */
+int	client_webhook_post(const char *url, const char *json, int timeout_ms,
+	    char *err, size_t errlen);
+
+struct client_mail {
+	const char		*url;	/* smtp://host[:port] or smtps:// */
+	const char		*from;	/* envelope sender: an address */
+	const char *const	*to;	/* envelope recipients, NULL-terminated */
+	const char		*message;	/* RFC 5322 text, CRLF lines */
+	int			 timeout_ms;	/* whole delivery, 0 = 30 s */
+};
+
+/*
+ * Hands the message to the SMTP server (EHLO, MAIL FROM, RCPT TO for each
+ * recipient, DATA, QUIT).  libcurl dot-stuffs lines that start with "."
+ * and ends the data with CRLF.CRLF.  Addresses are checked first (no
+ * control characters, spaces, "<>" or ","; "Name <a@b>" gives a@b);
+ * a message past CLIENT_MAIL_MAX is refused.  0, or -1 with err naming
+ * the URL and the server's answer ("smtp://127.0.0.1:25: RCPT failed: 550").
+ */
+int	client_smtp_send(const struct client_mail *, char *err, size_t errlen);
+
+/*
+ * Runs argv (argv[0] a path, or a name looked up in $PATH; no shell) with
+ * the message on its standard input, CRLF turned into LF as local
+ * submission expects; its stdout and stderr are read (the first bytes
+ * kept for the error).  The program must exit 0 within timeout_ms (0 =
+ * 30 s), else it is killed.  0, or -1 with err "sendmail ARGV0: exited
+ * 75: <its output>" / "timed out after N ms" / the exec failure.
+ */
+int	client_sendmail(const char *const *argv, const char *message,
+	    int timeout_ms, char *err, size_t errlen);
 
 #endif

@@ -80,6 +80,7 @@ extern const struct cmd_entry cmd_bisect_start_entry,
 extern const struct cmd_entry cmd_schedule_add_entry,
 	    cmd_schedule_list_entry, cmd_schedule_show_entry,
 	    cmd_schedule_rm_entry;
+extern const struct cmd_entry cmd_notify_test_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* main.c: the table, in the order `labrat help` lists it. */

@@ -1,7 +1,8 @@
 /*
  * labrat config check [--inventory FILE] [--plan FILE]... [FILE...]
  *
- * Validates inventory, plan, bisect test and lab history files and prints
+ * Validates inventory, plan, bisect test, lab history and daemon config
+ * files (told apart by content: a daemon config has "inventories") and prints
  * every error at once, an inventory's key and known_hosts files included.
  * A positional FILE is recognised by its content and checked alone; a plan
  * given with --plan is also checked against the --inventory file (links
@@ -90,6 +91,27 @@ check_history(const char *path, const char *text, size_t len,
 	config_argv_free(msgs);
 }
 
+static void
+check_daemon(const char *path, const char *text, size_t len,
+    struct config_errors *errs)
+{
+	struct config_daemon	*d;
+	size_t			 n;
+
+	if (config_daemon_parse(path, text, len, &d, errs) != 0)
+		return;
+	for (n = 0; d->inventories[n] != NULL; n++)
+		;
+	printf("%s: daemon config ok: %zu inventor%s, %zu revision "
+	    "source%s, %zu webhook%s, mail %s, max_jobs %d, max_bisects %d\n",
+	    path, n, n == 1 ? "y" : "ies", d->nsources,
+	    d->nsources == 1 ? "" : "s", d->nwebhooks,
+	    d->nwebhooks == 1 ? "" : "s", d->mail == NULL ? "none" :
+	    d->mail->smtp_url != NULL ? "by smtp" : "by sendmail",
+	    d->max_jobs, d->max_bisects);
+	config_daemon_free(d);
+}
+
 /* Checks one positional file of any kind. */
 static void
 check_file(const char *path, struct config_errors *errs)
@@ -127,6 +149,9 @@ check_file(const char *path, struct config_errors *errs)
 		break;
 	case CONFIG_KIND_HISTORY:
 		check_history(path, text, len, errs);
+		break;
+	case CONFIG_KIND_DAEMON:
+		check_daemon(path, text, len, errs);
 		break;
 	default:
 		break;
@@ -218,11 +243,12 @@ config_check(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_config_check_entry = {
 	.name = "config check",
 	.args = "[--inventory FILE] [--plan FILE]... [FILE...]",
-	.summary = "Validates inventory, plan, bisect test and lab history "
-	    "files and prints every error at once, each with its JSON path; "
+	.summary = "Validates inventory, plan, bisect test, lab history and "
+	    "daemon config files and prints every error at once, each with its JSON path; "
 	    "exit 2 when there is one. An inventory's ssh.key and "
 	    "ssh.known_hosts files must exist and be readable. A FILE is "
-	    "recognised by its content (its kind is named in the ok line) "
+	    "recognised by its content (its kind is named in the ok line; a "
+	    "daemon config by its \"inventories\") "
 	    "and checked alone; a "
 	    "plan given with --plan is also checked against the --inventory "
 	    "file (its links exist, its NAT modes have a NAT host that can "

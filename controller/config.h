@@ -436,6 +436,54 @@ int	config_history_revisions(const char *path, char ***ids,
 int	config_history_parse(const char *path, const char *text, size_t len,
 	    char ***ids, char ***msgs, size_t *n, struct config_errors *errs);
 
+/* ---- daemon config (config_daemon.c, schemas/daemon.schema.json) ---- */
+
+/* A revision source a schedule names (its --revisions), and how the
+ * daemon learns its newest revision.  Commands run without a shell. */
+struct config_revsource {
+	char	*name;		/* what a schedule's --revisions names */
+	char	*revisions;	/* a --revisions source (path resolved against the config file) */
+	char   **newest_cmd;	/* argv printing the newest revision id on stdout, NULL-terminated; or NULL */
+	char	*newest_git;	/* "PATH:REF": newest = git rev-parse REF after git fetch in PATH; or NULL */
+};
+struct config_webhook { char *url; int timeout_s; };	/* http(s); 10 s */
+struct config_mail {
+	char	*smtp_url;	/* "smtp://host:port", NULL when sendmail is used */
+	char   **sendmail;	/* argv, NULL-terminated, or NULL */
+	char	*from;
+	char   **to;		/* NULL-terminated */
+	int	 timeout_s;	/* default 30 */
+};
+struct config_daemon {
+	char	*path;
+	char	*text;		/* the text parsed (heap) */
+	char   **inventories;	/* NULL-terminated, resolved paths */
+	struct config_revsource *sources; size_t nsources;
+	struct config_webhook	*webhooks; size_t nwebhooks;
+	struct config_mail	*mail;	/* NULL = no mail */
+	int	 health_interval_s;	/* default 86400 */
+	int	 health_iperf_s;	/* default 2 */
+	double	 health_tolerance;	/* default 0.2: -20 % of the last good figure */
+	int	 max_jobs;		/* default 1 */
+	int	 max_bisects;		/* default 1 */
+	int	 confirm;		/* default 1: confirming re-runs before a bisect */
+};
+/*
+ * Reads and validates a daemon config.  errs collects every error with its
+ * JSON path ("FILE: notify.mail.smtp: ..."); -1 on any (err: "N errors in
+ * FILE" or why it could not be read), else 0 with *out (heap, the caller
+ * frees it with config_daemon_free()).
+ */
+int	config_daemon_load(const char *path, struct config_daemon **out,
+	    struct config_errors *errs, char *err, size_t errlen);
+/* The same from text already read (path names it and anchors paths). */
+int	config_daemon_parse(const char *path, const char *text, size_t len,
+	    struct config_daemon **out, struct config_errors *errs);
+void	config_daemon_free(struct config_daemon *);
+/* The source called name, or NULL; points into the config. */
+const struct config_revsource *config_daemon_source(
+	    const struct config_daemon *, const char *name);
+
 /* ---- kinds, names, templates ---------------------------------------- */
 
 enum config_kind {
@@ -444,18 +492,21 @@ enum config_kind {
 	CONFIG_KIND_PLAN,
 	CONFIG_KIND_BISECT_TEST,
 	CONFIG_KIND_HISTORY,
+	CONFIG_KIND_DAEMON,
 };
 
 /*
  * Tells a file's kind from its content, by its top-level keys, first match
  * wins: "hosts" makes an inventory, "workloads" a plan, "revisions" a lab
  * history, "workload", "compare", "metric" or "threshold" a bisect test,
- * "knobs" a plan.  UNKNOWN, with the reason appended to errs (invalid
+ * "knobs" a plan, "inventories" or "revision_sources" a daemon config.
+ * UNKNOWN, with the reason appended to errs (invalid
  * JSON, none of the keys), otherwise.
  */
 enum config_kind config_detect(const char *path, const char *text,
 	    size_t len, struct config_errors *errs);
-/* "inventory", "plan", "bisect test", "lab history", "unknown". */
+/* "inventory", "plan", "bisect test", "lab history", "daemon config",
+ * "unknown". */
 const char *config_kind_name(enum config_kind);
 
 const char *config_tool_name(enum config_tool);	/* "iperf2" */

@@ -93,6 +93,9 @@ int	config_name_index(const char *const *names, const char *s);
 /* A JSON object from text (owned by the caller: json_object_put()). */
 struct json_object *config_parse_text(const char *file, const char *text,
 	    size_t len, struct config_errors *);
+/* The directory of path, absolute (heap; relative to the working
+ * directory when path is relative). */
+char	*config_dir_of(const char *path);
 /* A file's text (heap), or NULL with the error added. */
 char	*config_read_text(const char *path, size_t *lenp,
 	    struct config_errors *);

@@ -577,8 +577,8 @@ parse_inventory(struct config_walk *w, struct json_object *root,
 }
 
 /* The directory of path, absolute (relative to the working directory). */
-static char *
-dir_of(const char *path)
+char *
+config_dir_of(const char *path)
 {
 	char	 cwd[4096], *d, *slash;
 
@@ -618,7 +618,7 @@ config_inventory_parse(const char *path, const char *text, size_t len,
 	inv = xcalloc(1, sizeof *inv);
 	inv->path = xstrdup(path);
 	inv->text = xstrndup(text, len);
-	inv->dir = dir_of(path);
+	inv->dir = config_dir_of(path);
 	w.file = path;
 	w.errs = errs;
 	w.dir = inv->dir;

@@ -169,6 +169,8 @@ static const struct {
 	{ "metric", CONFIG_KIND_BISECT_TEST },
 	{ "threshold", CONFIG_KIND_BISECT_TEST },
 	{ "knobs", CONFIG_KIND_PLAN },
+	{ "inventories", CONFIG_KIND_DAEMON },
+	{ "revision_sources", CONFIG_KIND_DAEMON },
 };
 
 enum config_kind
@@ -190,7 +192,8 @@ config_detect(const char *path, const char *text, size_t len,
 	if (kind == CONFIG_KIND_UNKNOWN)
 		config_errors_add(errs, path, NULL, "neither an inventory (no "
 		    "\"hosts\"), a plan (no \"workloads\"), a bisect test (no "
-		    "\"workload\") nor a lab history (no \"revisions\")");
+		    "\"workload\"), a lab history (no \"revisions\") nor a daemon "
+		    "config (no \"inventories\")");
 	json_object_put(root);
 	return kind;
 }
@@ -207,6 +210,8 @@ config_kind_name(enum config_kind kind)
 		return "bisect test";
 	case CONFIG_KIND_HISTORY:
 		return "lab history";
+	case CONFIG_KIND_DAEMON:
+		return "daemon config";
 	default:
 		return "unknown";
 	}

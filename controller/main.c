@@ -42,6 +42,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_schedule_list_entry,
 	&cmd_schedule_show_entry,
 	&cmd_schedule_rm_entry,
+	&cmd_notify_test_entry,
 	&cmd_help_entry,
 };
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];

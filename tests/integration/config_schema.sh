@@ -21,7 +21,7 @@ import jsonschema
 src = sys.argv[1]
 val = {k: jsonschema.Draft202012Validator(
            json.load(open(os.path.join(src, "schemas", k + ".schema.json"))))
-       for k in ("inventory", "plan")}
+       for k in ("inventory", "plan", "daemon")}
 for v in val.values():
     v.check_schema(v.schema)
 
@@ -31,6 +31,8 @@ C_ONLY = ("is not a host of link", "no host named", "has no nic",
 failures = []
 
 def kind(doc):
+    if "inventories" in doc:
+        return "daemon"
     return "inventory" if "hosts" in doc else "plan"
 
 def schema_paths(doc):
