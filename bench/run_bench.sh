@@ -12,8 +12,11 @@
 #   matrix    wall time of a 4-link matrix (--pairs 4) / the ideal
 #             (workload time / parallel links) (target <= 1.05)
 #   rss       peak RSS of the controller driving 8 links (target <= 30 MB)
+#   lab       `labrat lab up` and `lab down` of the 2-pair lab (median of N)
+#             against the bare plumbing by hand: 4 namespaces with a veth
+#             each and a bridge (target: up <= 2 s, down <= 2 s)
 #
-# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|rss]...  (all)
+# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|rss|lab]...  (all)
 # env: LABRAT (default build/labrat), N (repetitions, default 5), R (rounds
 #      of the overhead comparison, default 3),
 #      T (iperf3 seconds for fidelity/matrix, default 5)
@@ -228,13 +231,60 @@ bench_rss() {
 	done
 }
 
+# The plumbing of a 2-pair lab by hand (namespaces, veths, a bridge),
+# without sshd, iperf servers, tc or faultd: the reference for bench_lab.
+plumb_ms() {
+	_p=lbp$$
+	_t0=$(now_ms)
+	ip link add "$_p-br" type bridge
+	for _i in 1 2 3 4; do
+		ip netns add "$_p-$_i"
+		ip link add "$_p-v$_i" type veth peer name eth0 netns "$_p-$_i"
+		ip link set "$_p-v$_i" master "$_p-br" up
+		ip -n "$_p-$_i" link set eth0 up
+	done
+	_t1=$(now_ms)
+	for _i in 1 2 3 4; do
+		ip netns del "$_p-$_i"
+	done
+	ip link del "$_p-br"
+	echo "$((_t1 - _t0)) $(($(now_ms) - _t1))"
+}
+
+bench_lab() {
+	: > "$TMP/up"
+	: > "$TMP/down"
+	: > "$TMP/pup"
+	: > "$TMP/pdown"
+	_k=0
+	while [ $_k -lt "$N" ]; do
+		_t0=$(now_ms)
+		LABS="$LABS lbl$$"
+		"$LABRAT" lab up --name lbl$$ >/dev/null || die "lab up"
+		_t1=$(now_ms)
+		"$LABRAT" lab down --name lbl$$ >/dev/null || die "lab down"
+		echo $((_t1 - _t0)) >> "$TMP/up"
+		echo $(($(now_ms) - _t1)) >> "$TMP/down"
+		set -- $(plumb_ms)
+		echo "$1" >> "$TMP/pup"
+		echo "$2" >> "$TMP/pdown"
+		_k=$((_k + 1))
+	done
+	for _w in up down; do
+		_l=$(median < "$TMP/$_w")
+		_r=$(median < "$TMP/p$_w")
+		echo "lab: $_w ${_l} ms (median of $N), plumbing by hand ${_r} ms," \
+		    "ratio $(awk -v a="$_l" -v b="$_r" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 1) }')"
+	done
+}
+
 [ "$(id -u)" -eq 0 ] || die "needs root (the simulated lab)"
 [ -x "$LABRAT" ] || die "no labrat at $LABRAT (set LABRAT)"
-[ $# -gt 0 ] || set -- fidelity overhead matrix rss
+[ $# -gt 0 ] || set -- fidelity overhead matrix rss lab
 echo "# $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for b in "$@"; do
 	case $b in
-	fidelity|overhead|matrix|rss) "bench_$b" ;;
+	fidelity|overhead|matrix|rss|lab) "bench_$b" ;;
 	*) die "unknown bench $b" ;;
 	esac
 done

@@ -5,7 +5,8 @@
  * its appearance means both are complete), and answered with --status
  * (default 200) and a short text body.  "Expect: 100-continue" is
  * honoured; other methods get 405, a body without Content-Length 411.
- * One connection at a time, closed after each answer.
+ * One connection at a time, closed after each answer; a line on stderr
+ * names each body stored.
  *
  *   hooksink --dir DIR [--port N] [--status CODE] [--lifetime S]
  *
@@ -91,6 +92,8 @@ serve(int c)
 	sink_file(dir, name, head, (size_t)hlen);
 	snprintf(name, sizeof name, "%d.body", seq);
 	sink_file(dir, name, body, (size_t)clen);
+	fprintf(stderr, "hooksink: %s/%s: %ld bytes, answered %d\n", dir, name,
+	    clen, status);
 	snprintf(msg, sizeof msg, "stored %d\n", seq);
 	answer(c, status, status < 300 ? msg : "hooksink was told to fail\n");
 done:

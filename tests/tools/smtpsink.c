@@ -5,7 +5,8 @@
  * between DATA and the final "." with the client's dot-stuffing undone,
  * and N.env, the envelope ("MAIL FROM:<a>" then one "RCPT TO:<b>" line
  * per recipient); N.env is written first, so N.eml's appearance means
- * both are complete.  Clients are served one at a time.
+ * both are complete; a line on stderr names each file stored.  Clients
+ * are served one at a time.
  *
  *   smtpsink --dir DIR [--port N] [--rcpt-code C] [--data-code C]
  *            [--lifetime S]
@@ -92,6 +93,8 @@ data(struct sink_rd *r, int c, struct env *e, char *line)
 		sink_file(dir, name, e->text, e->len);
 		snprintf(name, sizeof name, "%d.eml", seq);
 		sink_file(dir, name, msg != NULL ? msg : "", len);
+		fprintf(stderr, "smtpsink: %s/%s: %zu bytes, %d recipient%s\n",
+		    dir, name, len, e->nrcpt, e->nrcpt == 1 ? "" : "s");
 		snprintf(reply, sizeof reply, "250 OK queued as %d\r\n", seq);
 		sink_say(c, reply);
 	}

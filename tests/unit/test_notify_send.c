@@ -7,7 +7,9 @@
  * round trip; failures are named by target: HTTP 500, a refused
  * connection, RCPT refused with 550, sendmail's exit status and output, a
  * sendmail that hangs (killed at the deadline), one that exits unread,
- * an address that tries to smuggle an SMTP command.
+ * an address that tries to smuggle an SMTP command, an SMTP server and a
+ * webhook receiver that never answer (each costs its timeout), no file of
+ * ours leaking into the sendmail program.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -425,6 +427,53 @@ test_sendmail_failures(void **state)
 	    "found"));
 }
 
+/* A listener that never accepts: the kernel completes the handshake,
+ * nobody ever speaks.  Returns the socket (port in *port). */
+static int
+mute_listener(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		sl = sizeof sin;
+	int			s = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(s, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(listen(s, 4), 0);
+	getsockname(s, (struct sockaddr *)&sin, &sl);
+	*port = ntohs(sin.sin_port);
+	return s;
+}
+
+/* A server that never answers costs the target's timeout, no more. */
+static void
+test_timeouts(void **state)
+{
+	char	url[128], err[1024];
+	int	s, port;
+	int64_t	t0;
+
+	(void)state;
+	s = mute_listener(&port);
+	snprintf(url, sizeof url, "smtp://127.0.0.1:%d", port);
+	t0 = util_now_ms();
+	assert_int_equal(send1(NOTIFY_SMTP, url, NULL, 1, err, sizeof err), -1);
+	print_message("  error: %s\n", err);
+	assert_non_null(strstr(err, url));
+	assert_non_null(strstr(err, "timed out"));
+	assert_true(util_now_ms() - t0 < 4000);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", port);
+	t0 = util_now_ms();
+	assert_int_equal(send1(NOTIFY_WEBHOOK, url, NULL, 1, err, sizeof err),
+	    -1);
+	print_message("  error: %s\n", err);
+	assert_non_null(strstr(err, url));
+	assert_non_null(strstr(err, "timed out"));
+	assert_true(util_now_ms() - t0 < 4000);
+	close(s);
+}
+
 /* The program inherits stdin/stdout/stderr only, not our other files. */
 static void
 test_sendmail_fds(void **state)
@@ -480,6 +529,7 @@ main(void)
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_sendmail_failures),
 		cmocka_unit_test(test_sendmail_fds),
+		cmocka_unit_test(test_timeouts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
