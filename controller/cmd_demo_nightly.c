@@ -12,7 +12,7 @@
  *
  * Its files (daemon config, database, logs, mail, webhooks) live in a
  * fresh directory /tmp/labrat-nightly.XXXXXX; it and the lab are removed
- * at the end unless --keep.  The sinks are the test listeners tests/tools/smtpsink and
+ * at the end unless --keep (the files also stay when the demo failed).  The sinks are the test listeners tests/tools/smtpsink and
  * hooksink, found next to the labrat binary (a build tree) or through
  * $LABRAT_SMTPSINK / $LABRAT_HOOKSINK.
  */
@@ -111,30 +111,15 @@ start_sink(struct nightly *n, const char *bin, const char *sub, pid_t *pid,
 	return 0;
 }
 
-/* The daemon config: the lab's inventory, the advancing revision source,
- * both sinks, quick health checks, one confirming re-run. */
-static int
-write_config(struct nightly *n)
+/* "revision_sources": the lab's history, newest = `lab advance`. */
+static void
+put_source(struct json_writer *w, const struct nightly *n)
 {
-	struct json_writer	*w;
-	FILE			*fp;
-	char			 url[128], step[16], hist[256], err[256];
-	int			 rc;
+	char	step[16], hist[256];
 
-	if ((fp = fopen(n->cfg, "w")) == NULL) {
-		fprintf(stderr, "labrat demo --nightly: %s: %s\n", n->cfg,
-		    strerror(errno));
-		return -1;
-	}
 	snprintf(step, sizeof step, "%d", LAB_NIGHTLY_STEP);
 	snprintf(hist, sizeof hist, "%s/%s/history.json", LAB_STATE_ROOT,
 	    n->name);
-	w = json_writer_new(fp, JSON_PRETTY);
-	json_begin_obj(w);
-	json_key(w, "inventories");
-	json_begin_arr(w);
-	json_put_str(w, n->inv);
-	json_end_arr(w);
 	json_key(w, "revision_sources");
 	json_begin_arr(w);
 	json_begin_obj(w);
@@ -158,6 +143,30 @@ write_config(struct nightly *n)
 	json_end_obj(w);
 	json_end_obj(w);
 	json_end_arr(w);
+}
+
+/* The daemon config: the lab's inventory, the advancing revision source,
+ * both sinks, quick health checks, one confirming re-run. */
+static int
+write_config(struct nightly *n)
+{
+	struct json_writer	*w;
+	FILE			*fp;
+	char			 url[128], err[256];
+	int			 rc;
+
+	if ((fp = fopen(n->cfg, "w")) == NULL) {
+		fprintf(stderr, "labrat demo --nightly: %s: %s\n", n->cfg,
+		    strerror(errno));
+		return -1;
+	}
+	w = json_writer_new(fp, JSON_PRETTY);
+	json_begin_obj(w);
+	json_key(w, "inventories");
+	json_begin_arr(w);
+	json_put_str(w, n->inv);
+	json_end_arr(w);
+	put_source(w, n);
 	json_key(w, "notify");
 	json_begin_obj(w);
 	json_key(w, "webhooks");
@@ -319,9 +328,10 @@ rm_one(const char *path, const struct stat *sb, int flag, struct FTW *f)
 	return remove(path);
 }
 
-/* Stops whatever was started, takes the lab down, removes the files. */
+/* Stops whatever was started, takes the lab down, removes the files
+ * (kept when keep, or when failed: the daemon log says why). */
 static void
-teardown(struct nightly *n, int keep)
+teardown(struct nightly *n, int keep, int failed)
 {
 	char	 err[512];
 	char	*down[] = { "--name", (char *)n->name };
@@ -341,7 +351,9 @@ teardown(struct nightly *n, int keep)
 	}
 	if (lab_labctl("down", down, 2, err, sizeof err) != 0)
 		fprintf(stderr, "labrat demo --nightly: lab down: %s\n", err);
-	if (nftw(n->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (failed)
+		printf("the demo's files are kept for a look: %s\n", n->dir);
+	else if (nftw(n->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		fprintf(stderr, "labrat demo --nightly: removing %s: %s\n",
 		    n->dir, strerror(errno));
 }
@@ -486,7 +498,7 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 		n.inv = lab_inventory_path(name);
 		rc = nightly_steps(ctx, &n, deadline);
 	}
-	teardown(&n, keep);
+	teardown(&n, keep, rc != CMD_EXIT_OK);
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
 	free(n.inv);
