@@ -70,7 +70,9 @@ extern const struct cmd_entry cmd_lab_up_entry, cmd_lab_down_entry,
 extern const struct cmd_entry cmd_config_check_entry;
 extern const struct cmd_entry cmd_db_migrate_entry, cmd_db_check_entry,
 	    cmd_db_path_entry;
-extern const struct cmd_entry cmd_hosts_entry, cmd_hosts_release_entry;
+extern const struct cmd_entry cmd_hosts_entry, cmd_hosts_release_entry,
+	    cmd_hosts_health_entry, cmd_hosts_maintenance_entry,
+	    cmd_hosts_check_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_report_entry, cmd_compare_entry;
 extern const struct cmd_entry cmd_runs_entry;

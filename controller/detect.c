@@ -542,8 +542,10 @@ detect_find_baseline(struct store *st, int64_t run_id,
 	if (run_pairs_get(st, me, p, &mine, &nmine, err, errlen) == -1)
 		goto fail;
 	for (i = 0; i < nruns && seen < DETECT_BASELINE_SCAN; i++) {
+		/* Bisect steps and health checks are not baselines. */
 		if (runs[i].id >= run_id || runs[i].state != STORE_RUN_DONE ||
-		    strcmp(runs[i].kind, "bisect") == 0)
+		    strcmp(runs[i].kind, "bisect") == 0 ||
+		    strcmp(runs[i].kind, "health") == 0)
 			continue;
 		seen++;
 		if (run_pairs_get(st, &runs[i], p, &theirs, &ntheirs, err,

@@ -212,6 +212,15 @@ const char *host_lease_owner_name(enum host_lease_owner);
 int	host_lease_force_release(const struct config_host *cfg,
 	    const struct host_opts *opts, struct agentctl_lease *out,
 	    char *err, size_t errlen);
+/*
+ * The same for the host called name in inv, as `labrat hosts release`
+ * says it: msg gets "em-a: released (was leased by ..., expired)" or
+ * "em-a: no lease held".  0, or -1 with err; *unknown is 1 when inv has
+ * no such host (a usage error), 0 otherwise.
+ */
+int	host_lease_release_named(const struct config_inventory *inv,
+	    const char *name, const struct host_opts *opts, char *msg,
+	    size_t msglen, int *unknown, char *err, size_t errlen);
 
 /* ---- surveying an inventory (host_survey.c) ---------------------------- */
 

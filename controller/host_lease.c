@@ -356,3 +356,27 @@ host_lease_force_release(const struct config_host *cfg,
 	host_close(h);
 	return rc;
 }
+
+int
+host_lease_release_named(const struct config_inventory *inv,
+    const char *name, const struct host_opts *opts, char *msg, size_t msglen,
+    int *unknown, char *err, size_t errlen)
+{
+	const struct config_host	*h = config_inventory_host(inv, name);
+	struct agentctl_lease		 l;
+
+	*unknown = h == NULL;
+	if (h == NULL) {
+		util_seterr(err, errlen, "%s: not a host of %s", name,
+		    inv->path);
+		return -1;
+	}
+	if (host_lease_force_release(h, opts, &l, err, errlen) == -1)
+		return -1;
+	if (l.released && l.has_previous)
+		snprintf(msg, msglen, "%s: released (was %s%s)", h->name,
+		    l.previous.message, l.previous.live ? "" : ", expired");
+	else
+		snprintf(msg, msglen, "%s: no lease held", h->name);
+	return 0;
+}

@@ -28,6 +28,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_db_check_entry,
 	&cmd_db_path_entry,
 	&cmd_hosts_release_entry,	/* before "hosts": matched first */
+	&cmd_hosts_health_entry,
+	&cmd_hosts_maintenance_entry,
+	&cmd_hosts_check_entry,
 	&cmd_hosts_entry,
 	&cmd_run_entry,
 	&cmd_report_entry,

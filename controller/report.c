@@ -564,14 +564,16 @@ resolve_run(struct store *st, int64_t *run_id, char *err, size_t errlen)
 		if (store_run_list(st, 0, &runs, &n, err, errlen) == -1)
 			return -1;
 		for (i = 0; i < n && *run_id == 0; i++)
-			if (strcmp(runs[i].kind, "bisect") != 0)
+			if (strcmp(runs[i].kind, "bisect") != 0 &&
+			    strcmp(runs[i].kind, "health") != 0)
 				*run_id = runs[i].id;
 		if (*run_id == 0 && n == 0)
 			util_seterr(err, errlen, "%s: no runs yet",
 			    store_path(st));
 		else if (*run_id == 0)
 			util_seterr(err, errlen, "%s: no matrix run yet, only "
-			    "%zu bisect steps (name one: labrat report %lld)",
+			    "%zu bisect steps and health checks (name one: "
+			    "labrat report %lld)",
 			    store_path(st), n, (long long)runs[0].id);
 		store_runs_free(runs, n);
 		return *run_id == 0 ? -1 : 0;

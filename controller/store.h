@@ -663,6 +663,103 @@ int	store_sched_fired(struct store *, int64_t id, int64_t t, char *err,
 void	store_sched_free(struct store_sched *);
 void	store_scheds_free(struct store_sched *, size_t);
 
+/* ---- the daemon's queue, heartbeat, link leases (store_queue.c, schema 10)
+ * Owners are texts "host:pid[:start]" or store_owner_text()'s; parsed for
+ * liveness (store_owner_state); this process's own start time is kept. */
+enum store_q_kind { STORE_Q_RUN, STORE_Q_BISECT, STORE_Q_NIGHT, STORE_Q_HEALTH };
+enum store_q_state { STORE_Q_QUEUED, STORE_Q_RUNNING, STORE_Q_DONE,
+    STORE_Q_FAILED, STORE_Q_CANCELLED };
+#define STORE_PRIO_REGRESSION	300	/* the bisect of a night's regression */
+#define STORE_PRIO_INTERACTIVE	200	/* labrat run|bisect start --enqueue */
+#define STORE_PRIO_NIGHTLY	100	/* a schedule's firing */
+#define STORE_PRIO_ROUTINE	0	/* health checks and the like */
+#define STORE_DAEMON_STALE_MS	15000	/* 3 x serve's 5 s beat */
+const char *store_q_kind_name(enum store_q_kind);	/* "run", "bisect", "night", "health" */
+const char *store_q_state_name(enum store_q_state);	/* "queued", ... */
+struct store_q_item {
+	int64_t id; enum store_q_kind kind; int priority; enum store_q_state state;
+	char *payload;	/* JSON object text (kind-specific), heap */
+	char *who;	/* who enqueued: "user@host pid N" or "schedule NAME", heap */
+	char *owner;	/* store_owner text of the daemon running it, heap or NULL */
+	char *result;	/* one-line outcome (a requeue's why), heap or NULL */
+	int64_t schedule_id, slot;	/* a firing: its schedule and cron slot (ms), else 0 */
+	int64_t run_id, bisect_id;	/* what it created, 0 = nothing yet */
+	int64_t enqueued, started, finished;	/* ms since the epoch, 0 = not yet */
+	int attempts;	/* times it was claimed */
+};
+/* (schedule_id, slot) is unique when schedule_id != 0: adding the same
+ * firing again returns 0 with *dup = 1 and *id the existing item. */
+int store_q_add(struct store *, enum store_q_kind, int priority,
+    const char *payload, const char *who, int64_t schedule_id, int64_t slot,
+    int64_t *id, int *dup, char *err, size_t errlen);
+/* store_q_add only if a live daemon serves the store, else -1: "no daemon
+ * serves DB: last heartbeat N s ago (labrat serve --db DB)" / "... never". */
+int store_q_submit(struct store *, enum store_q_kind, int priority,
+    const char *payload, const char *who, int64_t *id, char *err, size_t errlen);
+void store_q_who(char *buf, size_t len);	/* "user@host pid N" of this process */
+/* Atomically claims the best queued item (priority desc, then id asc) whose
+ * kind is in kinds_mask (1 << kind): running, owner set, attempts++.
+ * 1 claimed (*out filled), 0 none, -1. */
+int store_q_claim(struct store *, const char *owner, unsigned kinds_mask,
+    struct store_q_item *out, char *err, size_t errlen);
+int store_q_get(struct store *, int64_t id, struct store_q_item *out, char *err, size_t errlen); /* 1/0/-1 */
+int store_q_set_ids(struct store *, int64_t id, int64_t run_id, int64_t bisect_id, char *err, size_t errlen);
+/* running -> done|failed|cancelled, queued -> cancelled. */
+int store_q_finish(struct store *, int64_t id, enum store_q_state, const char *result, char *err, size_t errlen);
+/* running -> queued (owner cleared), e.g. on SIGTERM or for a dead owner. */
+int store_q_requeue(struct store *, int64_t id, const char *why, char *err, size_t errlen);
+/* Every running item whose owner is not live (store_owner_state) -> queued; *n requeued. */
+int store_q_requeue_dead(struct store *, int64_t *n, char *err, size_t errlen);
+/* Items of schedule_id still queued or running. */
+int store_q_active_for(struct store *, int64_t schedule_id, int64_t *n, char *err, size_t errlen);
+/* states_mask = 1 << state; newest first, at most limit (0 = all). */
+int store_q_list(struct store *, unsigned states_mask, size_t limit,
+    struct store_q_item **items, size_t *n, char *err, size_t errlen);
+void store_q_item_free(struct store_q_item *);
+void store_q_items_free(struct store_q_item *, size_t);
+
+struct store_daemon { char *owner; int64_t started, beat; int stopping;	/* owner = store_owner text */
+	int stopped; };	/* unregistered: the row stays for "last heartbeat" */
+/* 0 registered (any stale/dead row replaced); 1 refused: another live
+ * daemon (beat within stale_ms and, on this host, its pid alive) serves
+ * this store (*other filled); -1. */
+int store_daemon_register(struct store *, const char *owner, int64_t stale_ms,
+    struct store_daemon *other, char *err, size_t errlen);
+/* -1 also when owner is not the registered daemon (taken over). */
+int store_daemon_beat(struct store *, const char *owner, int stopping, char *err, size_t errlen);
+int store_daemon_unregister(struct store *, const char *owner, char *err, size_t errlen);
+/* 1: a row (live or not: *live set), 0: none, -1. */
+int store_daemon_get(struct store *, int64_t stale_ms, struct store_daemon *out, int *live, char *err, size_t errlen);
+void store_daemon_free(struct store_daemon *);
+
+/* Link leases: 1 taken or renewed (same owner), 0 held by another until
+ * it expires or its owner is gone (*holder filled), -1. */
+int store_link_lease_take(struct store *, const char *link, const char *owner,
+    int64_t ttl_ms, char *holder, size_t holderlen, char *err, size_t errlen);
+int store_link_lease_release(struct store *, const char *link, const char *owner, char *err, size_t errlen);
+
+/* ---- link health (store_health.c, schema 11): heap strings, owned */
+struct store_health { char *link, *state, *why, *warnings, *good_facts;
+	int64_t since, checked_at, good_at, run_id; int check_ok; /* -1 never */
+	double good_figure; };	/* good_*: the last pass's (bit/s, facts) */
+struct store_health_rec { const char *link, *state, *why, *who;
+	const char *const *keep; const char *only; /* else left alone */
+	int checked, check_ok; const char *warnings; int64_t run_id;
+	double good_figure; const char *good_facts; };	/* > 0: a pass */
+/* One transaction (a transition when the state changes): 1, 0 left, -1. */
+int	store_health_record(struct store *, const struct store_health_rec *,
+	    char *from, size_t fromlen, char *err, size_t errlen);
+int	store_health_get(struct store *, const char *link,
+	    struct store_health *, char *err, size_t errlen);	/* 1/0/-1 */
+int	store_health_list(struct store *, struct store_health **, size_t *,
+	    char *err, size_t errlen);
+struct store_health_tr { int64_t id, at; char *link, *from, *to, *who, *why; };
+int	store_health_transitions(struct store *, const char *link, size_t limit,
+	    struct store_health_tr **, size_t *, char *err, size_t errlen);
+void	store_health_free(struct store_health *);
+void	store_healths_free(struct store_health *, size_t);
+void	store_health_trs_free(struct store_health_tr *, size_t);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /*

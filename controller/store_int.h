@@ -3,7 +3,9 @@
  * opening, migrations, checks; store_sql.c: the SQL helpers below;
  * store_jobs.c: runs, jobs, samples, raw output; store_bisect.c: hosts and
  * their facts, bisects, schedules; store_runs.c: run notes, overviews,
- * owners and interruptions; store_owner.c: the owner liveness check).  Nothing outside the store module
+ * owners and interruptions; store_owner.c: the owner liveness check;
+ * store_sched.c: schedules; store_queue.c: the daemon's queue, heartbeat
+ * and link leases).  Nothing outside the store module
  * includes it: callers see store.h only.
  */
 #ifndef LABRAT_STORE_INT_H
