@@ -65,7 +65,8 @@ struct cmd_ctx {
 /* The entries, each defined in its cmd_*.c; the table is in main.c. */
 extern const struct cmd_entry cmd_demo_entry;
 extern const struct cmd_entry cmd_lab_up_entry, cmd_lab_down_entry,
-	    cmd_lab_status_entry, cmd_lab_power_cycle_entry;
+	    cmd_lab_status_entry, cmd_lab_advance_entry,
+	    cmd_lab_power_cycle_entry;
 extern const struct cmd_entry cmd_config_check_entry;
 extern const struct cmd_entry cmd_db_migrate_entry, cmd_db_check_entry,
 	    cmd_db_path_entry;
@@ -162,6 +163,13 @@ void	cmd_run_event(const struct run_event *, void *arg);
  */
 struct run_request;
 int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
+
+/*
+ * cmd_demo_nightly.c: `labrat demo --nightly` on lab name (noise: its
+ * --noise); keep leaves its files.  CMD_EXIT_*.
+ */
+int	cmd_demo_nightly(struct cmd_ctx *, const char *name, const char *noise,
+	    int keep);
 
 /*
  * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)

@@ -1,5 +1,5 @@
 /*
- * labrat lab up|down|status|power-cycle [OPTIONS]: one entry each
+ * labrat lab up|down|status|advance|power-cycle [OPTIONS]: one entry each
  *
  * The simulated lab (DESIGN.md "The simulated lab").  Options are checked
  * for shape here and passed on, as argv, to simlab/labctl, which does the
@@ -15,17 +15,25 @@
 	"with different names coexist. ^[a-z][a-z0-9-]{0,31}$." }
 
 /*
- * Checks the options (all of them take a value; only those in allowed)
- * and runs labctl with them.
+ * Checks the options (those in allowed take a value, those in flags take
+ * none) and runs labctl with them.
  */
 static int
-lab_exec(struct cmd_ctx *ctx, const char *sub, const char *const *allowed)
+lab_exec_flags(struct cmd_ctx *ctx, const char *sub,
+    const char *const *allowed, const char *const *flags)
 {
 	char	 err[512];
 	int	 i, rc;
 	size_t	 k;
 
 	for (i = 1; i < ctx->argc; i += 2) {
+		for (k = 0; flags != NULL && flags[k] != NULL; k++)
+			if (strcmp(flags[k], ctx->argv[i]) == 0)
+				break;
+		if (flags != NULL && flags[k] != NULL) {
+			i--;	/* no value to step over */
+			continue;
+		}
 		for (k = 0; allowed[k] != NULL; k++)
 			if (strcmp(allowed[k], ctx->argv[i]) == 0)
 				break;
@@ -51,12 +59,27 @@ lab_exec(struct cmd_ctx *ctx, const char *sub, const char *const *allowed)
 }
 
 static int
+lab_exec(struct cmd_ctx *ctx, const char *sub, const char *const *allowed)
+{
+	return lab_exec_flags(ctx, sub, allowed, NULL);
+}
+
+static int
 lab_up(struct cmd_ctx *ctx)
 {
 	static const char *const opts[] = { "--name", "--history", "--noise",
-	    "--boot-seconds", "--pairs", "--revision", NULL };
+	    "--boot-seconds", "--pairs", "--revision", "--head", NULL };
 
 	return lab_exec(ctx, "up", opts);
+}
+
+static int
+lab_advance(struct cmd_ctx *ctx)
+{
+	static const char *const opts[] = { "--name", "--to", "--by", NULL };
+	static const char *const flags[] = { "--print-head", NULL };
+
+	return lab_exec_flags(ctx, "advance", opts, flags);
 }
 
 static int
@@ -86,7 +109,7 @@ lab_power_cycle(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_lab_up_entry = {
 	.name = "lab up",
 	.args = "[--name NAME] [--history FILE] [--noise PCT] "
-	    "[--boot-seconds S] [--pairs N] [--revision REV]",
+	    "[--boot-seconds S] [--pairs N] [--revision REV] [--head REV]",
 	.summary = "Brings up a simulated lab: network namespaces as hosts "
 	    "with a real sshd each, 1 Gbit/s test links, and a synthetic "
 	    "kernel history whose faults act on real traffic. Prints the "
@@ -104,9 +127,32 @@ const struct cmd_entry cmd_lab_up_entry = {
 		{ "--pairs N", "Host pairs, 2-14 (default: 2: em-a/em-b "
 		    "and bce-a/bce-b)." },
 		{ "--revision REV", "The revision the hosts run first "
-		    "(default: the history's newest)." },
+		    "(default: the head)." },
+		{ "--head REV", "The history's head: the newest revision "
+		    "that has landed upstream; hosts refuse to install later "
+		    "ones until `lab advance` moves it (default: the "
+		    "history's last revision)." },
 		{ NULL, NULL } },
 	.exec = lab_up,
+};
+
+const struct cmd_entry cmd_lab_advance_entry = {
+	.name = "lab advance",
+	.args = "[--name NAME] [--to REV | --by N] [--print-head]",
+	.summary = "Moves the simulated history's head forward: newer "
+	    "revisions \"land upstream\" and the hosts may install them. "
+	    "The head never moves back; --by stops at the history's last "
+	    "revision (and says so on stderr). A nightly revision source "
+	    "runs `labrat lab advance --by N --print-head` to see a new "
+	    "kernel each night.",
+	.options = (const struct cmd_option[]){ LAB_NAME_OPT,
+		{ "--to REV", "Move the head to REV (an error if REV is "
+		    "before the head or not in the history)." },
+		{ "--by N", "Move the head N revisions on (default: 1; 0 "
+		    "leaves it where it is)." },
+		{ "--print-head", "Print only the new head's id on stdout." },
+		{ NULL, NULL } },
+	.exec = lab_advance,
 };
 
 const struct cmd_entry cmd_lab_down_entry = {
@@ -123,8 +169,9 @@ const struct cmd_entry cmd_lab_down_entry = {
 const struct cmd_entry cmd_lab_status_entry = {
 	.name = "lab status",
 	.args = "[--name NAME]",
-	.summary = "Shows the simulated lab's hosts: revision, sshd, state "
-	    "and the faults live on each.",
+	.summary = "Shows the simulated lab's head (the newest revision "
+	    "landed upstream) and its hosts: revision, sshd, state and the "
+	    "faults live on each.",
 	.options = (const struct cmd_option[]){ LAB_NAME_OPT,
 		{ NULL, NULL } },
 	.exec = lab_status,

@@ -21,6 +21,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_lab_up_entry,
 	&cmd_lab_down_entry,
 	&cmd_lab_status_entry,
+	&cmd_lab_advance_entry,
 	&cmd_lab_power_cycle_entry,
 	&cmd_config_check_entry,
 	&cmd_db_migrate_entry,

@@ -96,3 +96,11 @@ proc_version_text() {
 rev_in_list() {
 	grep -qxF -- "$1" "$2" 2>/dev/null
 }
+
+# rev_index REV LISTFILE: the 1-based line of REV in LISTFILE (prints
+# nothing and fails when it is not there).
+rev_index() {
+	local n
+	n=$(grep -nxF -m 1 -- "$1" "$2" 2>/dev/null) || return 1
+	echo "${n%%:*}"
+}
