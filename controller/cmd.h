@@ -168,6 +168,13 @@ struct run_request;
 int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
 
 /*
+ * cmd_demo_nightly.c: `labrat demo --nightly` on lab name (noise: its
+ * --noise); keep leaves its files.  CMD_EXIT_*.
+ */
+int	cmd_demo_nightly(struct cmd_ctx *, const char *name, const char *noise,
+	    int keep);
+
+/*
  * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)
  * runs it: progress on stderr unless quiet, SIGINT / SIGTERM stop it, the
  * result printed; CMD_EXIT_* (0 culprit or range found, 1 failed or
