@@ -448,6 +448,17 @@ night_open(struct night_ctx *c, char *err, size_t errlen)
 	}
 	snprintf(c->plan_path, sizeof c->plan_path, "%s/night-%lld-plan.json",
 	    c->dir, (long long)c->n.id);
+	/* Past the health checks the file says which links run tonight. */
+	if (strcmp(c->n.state, "started") != 0 &&
+	    access(c->plan_path, R_OK) == 0) {
+		config_errors_init(&errs);
+		c->plan = config_plan_load(c->plan_path, c->inv, &errs);
+		if (c->plan == NULL)
+			util_seterr(err, errlen, "%s", errs.n > 0 ?
+			    errs.msgs[0] : "plan does not load");
+		config_errors_free(&errs);
+		return c->plan != NULL ? 0 : -1;
+	}
 	return night_plan_file(c, c->sched.links, c->plan_path, err, errlen);
 }
 
@@ -462,8 +473,12 @@ night_step(struct night_ctx *c, char *err, size_t errlen)
 		util_seterr(err, errlen, "stopped before step %s", s);
 		return 1;
 	}
-	if (strcmp(s, "started") == 0)
+	if (strcmp(s, "started") == 0) {
+		/* On last night's revision, before tonight's is installed. */
+		if ((rc = night_health(c, err, errlen)) != 0)
+			return rc;
 		return night_revision(c, err, errlen);
+	}
 	if (strcmp(s, "revision") == 0)
 		return night_install(c, err, errlen);
 	if (strcmp(s, "installed") == 0) {

@@ -54,5 +54,12 @@ enum night_status night_bisect_all(struct night_ctx *, char *err,
 
 /* night_notify.c: every record whose final state is not yet delivered. */
 void	night_notify_pending(struct night_ctx *);
+struct notify_msg;
+/* m to the daemon's targets; 0 delivered (or no target), -1 with err. */
+int	night_notify_send(struct night_ctx *, const struct notify_msg *m,
+	    char *err, size_t errlen);
+
+/* night_health.c: 0 (the plan cut to the usable links), 1 stopped, -1. */
+int	night_health(struct night_ctx *, char *err, size_t errlen);
 
 #endif

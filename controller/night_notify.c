@@ -46,6 +46,17 @@ night_targets(const struct config_daemon *d, struct notify_target *t,
 	return n;
 }
 
+int
+night_notify_send(struct night_ctx *c, const struct notify_msg *m,
+    char *err, size_t errlen)
+{
+	struct notify_target	t[NIGHT_TARGETS_MAX];
+	size_t			nt;
+
+	nt = night_targets(c->rq->daemon, t, NIGHT_TARGETS_MAX);
+	return nt > 0 ? notify_send(t, nt, m, err, errlen) : 0;
+}
+
 /* "TSO on, MTU 9000" from a knobs key. */
 static void
 night_knobs_text(const char *key, char *buf, size_t len)

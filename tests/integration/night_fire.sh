@@ -8,6 +8,7 @@
 # night 2, confirms it with a re-run, opens one regression record and
 # bisects it A/B on TSO within each boot to the exact culprit r200131
 # (record "culprit", the webhook delivered to a local listener, once);
+# every night first checks both links' health on last night's revision;
 # bce stays clean and is not bisected.  Night 4 (r200134) shows the same
 # regression: it joins the record, no second bisect.
 set -u
@@ -62,6 +63,7 @@ cat > "$T/daemon.json" <<EOD
                               "--by", "2", "--print-head"] } } ],
   "notify": { "webhooks": [ { "url": "http://127.0.0.1:$PORT/labrat",
                               "timeout_s": 5 } ] },
+  "health": { "iperf_seconds": 1 },
   "confirm": 1
 }
 EOD
@@ -84,6 +86,11 @@ for n in 1 2; do
 	note "night $n: $(grep -o 'newest revision.*' "$T/fire$n.err")"
 done
 grep -q "runs r200128" "$T/fire1.err" || fail "night 1 did not install r200128"
+# Each night checks both links' health first (on last night's revision).
+for n in 1 2; do
+	[ "$(grep -c "health good" "$T/fire$n.err")" = 2 ] ||
+	    fail "night $n health: $(grep health "$T/fire$n.err")"
+done
 
 fire 3
 R > "$T/r3.json"
