@@ -76,6 +76,7 @@ extern const struct cmd_entry cmd_hosts_entry, cmd_hosts_release_entry,
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_report_entry, cmd_compare_entry;
 extern const struct cmd_entry cmd_runs_entry;
+extern const struct cmd_entry cmd_queue_entry;
 extern const struct cmd_entry cmd_bisect_start_entry,
 	    cmd_bisect_status_entry, cmd_bisect_log_entry,
 	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;
@@ -166,6 +167,13 @@ struct run_request;
 int	cmd_run_drive(struct run_request *rq, int json, int64_t *run_id);
 
 /*
+ * cmd_demo_nightly.c: `labrat demo --nightly` on lab name (noise: its
+ * --noise); keep leaves its files.  CMD_EXIT_*.
+ */
+int	cmd_demo_nightly(struct cmd_ctx *, const char *name, const char *noise,
+	    int keep);
+
+/*
  * cmd_bisect.c: hunt_start() as `labrat bisect start` (and `labrat demo`)
  * runs it: progress on stderr unless quiet, SIGINT / SIGTERM stop it, the
  * result printed; CMD_EXIT_* (0 culprit or range found, 1 failed or
@@ -178,6 +186,10 @@ int	bisect_cli_start(const char *db_path, const struct hunt_request *,
  * log (2) from the store. */
 int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,
 	    int json, FILE *);
+
+/* cmd_queue.c: "queued as item N (priority 200); labrat queue --db DB
+ * shows it", or json {item, kind, priority, state, db}; CMD_EXIT_*. */
+int	cmd_queued(const char *kind, int64_t item, const char *db, int json);
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);

@@ -112,6 +112,25 @@ cli_reset(const char *db, int64_t id)
 	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 
+/* --enqueue: checked as bisect start checks it, then queued. */
+static int
+cli_enqueue(const char *db, const struct hunt_request *rq, int json)
+{
+	char	err[4096];
+	int64_t	item;
+	int	rc;
+
+	if ((rc = hunt_enqueue(db, rq, &item, err, sizeof err)) == -2) {
+		fprintf(stderr, "%s\n", err);
+		return CMD_EXIT_USAGE;
+	}
+	if (rc == -1) {
+		log_warnx("%s", err);
+		return CMD_EXIT_FAIL;
+	}
+	return cmd_queued("bisect", item, db, json);
+}
+
 static int
 bisect_start(struct cmd_ctx *ctx)
 {
@@ -125,10 +144,11 @@ bisect_start(struct cmd_ctx *ctx)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "leave-on-culprit", no_argument, NULL, 'L' },
+		{ "enqueue", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hunt_request	rq;
-	int			ch, quiet = 0;
+	int			ch, quiet = 0, enqueue = 0;
 
 	memset(&rq, 0, sizeof rq);
 	optind = 1;
@@ -143,6 +163,7 @@ bisect_start(struct cmd_ctx *ctx)
 		case 'R': rq.replay = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'L': rq.leave_on_culprit = 1; break;
+		case 'e': enqueue = 1; break;
 		default: return CMD_EXIT_USAGE;
 		}
 	}
@@ -154,6 +175,12 @@ bisect_start(struct cmd_ctx *ctx)
 		    "--inventory FILE" : rq.link == NULL ? "--link LINK" :
 		    rq.good == NULL ? "--good REV" : rq.bad == NULL ?
 		    "--bad REV" : "--test FILE");
+	if (enqueue && rq.replay != NULL)
+		return cmd_usage_error(ctx, "--replay is not queued: run it "
+		    "without --enqueue");
+	if (enqueue)
+		return cli_enqueue(ctx->db, &rq, strcmp(ctx->format, "json") ==
+		    0);
 	return cli_hunt(ctx->db, &rq, 0, strcmp(ctx->format, "json") == 0,
 	    quiet, 0);
 }
@@ -207,7 +234,7 @@ const struct cmd_entry cmd_bisect_start_entry = {
 	.name = "bisect start",
 	.args = "--inventory FILE --link LINK --good REV --bad REV --test FILE "
 	    "[--revisions SOURCE] [--replay LOG] [--quiet] "
-	    "[--leave-on-culprit]",
+	    "[--leave-on-culprit] [--enqueue]",
 	.summary = "Finds the revision between GOOD and BAD that made the "
 	    "test's comparison regress on LINK: installs each revision on "
 	    "both hosts of the link, reboots them, checks they run it, "
@@ -232,6 +259,11 @@ const struct cmd_entry cmd_bisect_start_entry = {
 		{ "--quiet", "No progress lines." },
 		{ "--leave-on-culprit", "At the end leave the hosts on the "
 		    "culprit instead of the revision they ran before." },
+		{ "--enqueue", "Check the inventory, test, link and "
+		    "revisions, then queue the bisect (priority 200) for the "
+		    "daemon serving the database (labrat serve) instead of "
+		    "running it here; refused when no live daemon serves it "
+		    "(and with --replay). Prints the queue item." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",

@@ -125,13 +125,15 @@ demo_exec(struct cmd_ctx *ctx)
 		{ "name", required_argument, NULL, 'N' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "nightly", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*db = ctx->db, *noise = "2", *name = DEMO_LAB;
 	char			 err[1024], plan[5120], data[4096];
 	char			*inv = NULL;
 	char			*down[] = { "--name", NULL };
-	int			 ch, keep = 0, rc = CMD_EXIT_FAIL;
+	int			 ch, keep = 0, nightly = 0;
+	int			 rc = CMD_EXIT_FAIL;
 
 	optind = 1;
 	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
@@ -148,6 +150,9 @@ demo_exec(struct cmd_ctx *ctx)
 		case 'k':
 			keep = 1;
 			break;
+		case 'g':
+			nightly = 1;
+			break;
 		default:
 			return CMD_EXIT_USAGE;
 		}
@@ -160,6 +165,8 @@ demo_exec(struct cmd_ctx *ctx)
 		    "(network namespaces)\n");
 		return CMD_EXIT_FAIL;
 	}
+	if (nightly)
+		return cmd_demo_nightly(ctx, name, noise, keep);
 	if (lab_datadir(data, sizeof data, err, sizeof err) != 0) {
 		fprintf(stderr, "labrat demo: %s\n", err);
 		return CMD_EXIT_FAIL;
@@ -193,7 +200,7 @@ out:
 
 const struct cmd_entry cmd_demo_entry = {
 	.name = "demo",
-	.args = "[--name NAME] [--noise PCT] [--keep]",
+	.args = "[--name NAME] [--noise PCT] [--keep] [--nightly]",
 	.summary = "Brings up a simulated lab (named demo unless --name) "
 	    "with an em pair and a bce pair whose synthetic kernel carries "
 	    "the two reports' bugs, "
@@ -206,7 +213,14 @@ const struct cmd_entry cmd_demo_entry = {
 		{ "--noise PCT", "Random variation of the lab's links, 0-50 "
 		    "percent (default: 2)." },
 		{ "--keep", "Leave the lab up afterwards (labrat lab down "
-		    "--name NAME takes it down)." },
+		    "--name NAME takes it down); with --nightly also the "
+		    "demo's files (database, daemon log, mail)." },
+		{ "--nightly", "The lab at night instead: `labrat serve` with "
+		    "a schedule firing every minute and the history's head "
+		    "advancing 3 revisions a night; night 3 crosses the em "
+		    "fault, the daemon detects and bisects it by itself and "
+		    "mails the culprit to a local SMTP sink (printed). Under "
+		    "10 minutes." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_SSH,
 	.exec = demo_exec,

@@ -128,6 +128,28 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	return (int)rc;
 }
 
+/* --enqueue: checked as a new run, then queued for the daemon. */
+static int
+run_enqueue_cli(const struct run_request *rq, int json)
+{
+	struct config_errors	errs;
+	char			err[2048];
+	int64_t			item;
+	enum run_status		rc;
+
+	config_errors_init(&errs);
+	rc = run_enqueue(rq->db_path, rq->inventory, rq->plan, rq->note, &item,
+	    &errs, err, sizeof err);
+	if (rc == RUN_CONFIG)
+		cmd_config_errors(&errs);
+	else if (rc != RUN_OK)
+		log_warnx("%s", err);
+	config_errors_free(&errs);
+	if (rc != RUN_OK)
+		return rc == RUN_CONFIG ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	return cmd_queued("run", item, rq->db_path, json);
+}
+
 static int
 run_exec(struct cmd_ctx *ctx)
 {
@@ -137,12 +159,13 @@ run_exec(struct cmd_ctx *ctx)
 		{ "resume", required_argument, NULL, 'r' },
 		{ "note", required_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "enqueue", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct run_request	 rq;
 	const char		*errstr;
 	long long		 v;
-	int			 ch;
+	int			 ch, enqueue = 0;
 
 	memset(&rq, 0, sizeof rq);
 	optind = 1;
@@ -167,6 +190,9 @@ run_exec(struct cmd_ctx *ctx)
 		case 'f':
 			rq.force = 1;
 			break;
+		case 'e':
+			enqueue = 1;
+			break;
 		default:
 			return CMD_EXIT_USAGE;
 		}
@@ -178,17 +204,22 @@ run_exec(struct cmd_ctx *ctx)
 		    "plan the run stored: no --inventory or --plan with it");
 	if (rq.force && rq.resume == 0)
 		return cmd_usage_error(ctx, "--force goes with --resume");
+	if (enqueue && rq.resume > 0)
+		return cmd_usage_error(ctx, "--enqueue queues a new run: not "
+		    "with --resume");
 	if (rq.resume == 0 && (rq.inventory == NULL || rq.plan == NULL))
 		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
 		    "--inventory FILE" : "--plan FILE");
 	rq.db_path = ctx->db;
+	if (enqueue)
+		return run_enqueue_cli(&rq, strcmp(ctx->format, "json") == 0);
 	return cmd_run_drive(&rq, strcmp(ctx->format, "json") == 0, NULL);
 }
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.args = "(--inventory FILE --plan FILE | --resume RUN [--force]) "
-	    "[--note TEXT]",
+	.args = "(--inventory FILE --plan FILE [--enqueue] | --resume RUN "
+	    "[--force]) [--note TEXT]",
 	.summary = "Expands the plan into jobs in the store (links x knob "
 	    "combinations x workloads x repetitions, interleaved), runs them "
 	    "on the inventory's hosts and prints a summary; with "
@@ -207,6 +238,10 @@ const struct cmd_entry cmd_run_entry = {
 		{ "--force", "With --resume: take the run over when this host cannot tell "
 		    "whether its controller still runs (it is on another host, "
 		    "or was recorded without its start time)." },
+		{ "--enqueue", "Check the inventory and plan, then queue the "
+		    "run (priority 200) for the daemon serving the database "
+		    "(labrat serve) instead of running it here; refused when "
+		    "no live daemon serves it. Prints the queue item." },
 		{ "--note TEXT", "Keep TEXT with the run (what was tried), "
 		    "shown by labrat runs and report; with --resume it "
 		    "replaces the note." },

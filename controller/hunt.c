@@ -58,7 +58,7 @@ hunt_emit(const struct hunt_opts *o, int64_t id, enum hunt_event_kind kind,
 }
 
 /* Every collected config error into err, one per line; frees errs. */
-static void
+void
 hunt_errs(struct config_errors *errs, char *err, size_t errlen)
 {
 	size_t	i, len = 0;
@@ -615,70 +615,16 @@ static int
 create(const struct hunt_opts *o, const struct hunt_request *rq, int64_t *id,
     char *err, size_t errlen)
 {
-	struct config_errors		 errs;
-	struct config_inventory		*inv = NULL;
-	struct config_bisect_test	*t = NULL;
-	struct config_plan		*plan = NULL;
-	struct bisect			*m = NULL;
-	struct hunt_revs		 r;
-	const char			*src;
-	char				 e[1024], ipath[PATH_MAX],
-					 tpath[PATH_MAX], *good, *bad;
-	long				 gi, bi;
-	int				 rc = -2;
+	struct hunt_new	n;
+	int		rc;
 
-	memset(&r, 0, sizeof r);
-	good = xstrdup(rq->good);
-	bad = xstrdup(rq->bad);
-	config_errors_init(&errs);
-	/* Every error at once: the test is checked even if inv is not. */
-	inv = config_inventory_load(rq->inventory, &errs);
-	t = config_bisect_test_load(rq->test, &errs);
-	if (inv == NULL || t == NULL ||
-	    (plan = config_bisect_plan(t, rq->link, inv, &errs)) == NULL) {
-		hunt_errs(&errs, err, errlen);
-		goto out;
-	}
-	config_errors_free(&errs);
-	if (hunt_test_judging(t, e, sizeof e) == -1) {
-		util_seterr(err, errlen, "%s: %s", rq->test, e);
-		goto out;
-	}
-	if (config_inventory_link(inv, rq->link) == NULL)
-		util_seterr(err, errlen, "%s: no link %s", rq->inventory,
-		    rq->link);
-	else if (realpath(rq->inventory, ipath) == NULL ||
-	    realpath(rq->test, tpath) == NULL)
-		util_seterr(err, errlen, "realpath: %s", strerror(errno));
-	else if ((src = rq->revisions != NULL ? rq->revisions :
-	    inv->revisions) == NULL)
-		util_seterr(err, errlen, "no revision source: give --revisions "
-		    "SOURCE or set \"revisions\" in %s", rq->inventory);
-	else if (hunt_revs_load(&r, src, &good, &bad, e, sizeof e) == -1)
-		util_seterr(err, errlen, "revisions: %s", e);
-	else if (hunt_revs_endpoints(&r, good, bad, &gi, &bi, err,
-	    errlen) == 0 && (m = bisect_new((const char *const *)r.ids + gi,
-	    (size_t)(bi - gi + 1), 0, (size_t)(bi - gi), e,
-	    sizeof e)) == NULL)
-		util_seterr(err, errlen, "revisions: %s", e);
-	if (m == NULL)
-		goto out;
-	rc = -1;
-	if (create_store(o, rq, inv->text, t, &r, gi, bi, ipath, tpath, id,
-	    err, errlen) == -1)
-		goto out;
-	hunt_emit(o, *id, HUNT_EV_STARTED, NULL, "bisect %lld started: %ld "
-	    "revisions %s..%s on link %s (db %s)", (long long)*id,
-	    bi - gi + 1, good, bad, rq->link, o->db_path);
-	rc = 0;
-out:
-	bisect_free(m);
-	hunt_revs_free(&r);
-	free(good);
-	free(bad);
-	config_plan_free(plan);
-	config_bisect_test_free(t);
-	config_inventory_free(inv);
+	if ((rc = hunt_new_check(rq, &n, err, errlen)) == 0 &&
+	    (rc = create_store(o, rq, n.inv->text, n.t, &n.r, n.gi, n.bi,
+	    n.ipath, n.tpath, id, err, errlen)) == 0)
+		hunt_emit(o, *id, HUNT_EV_STARTED, NULL, "bisect %lld started: "
+		    "%ld revisions %s..%s on link %s (db %s)", (long long)*id,
+		    n.bi - n.gi + 1, n.good, n.bad, rq->link, o->db_path);
+	hunt_new_free(&n);
 	return rc;
 }
 

@@ -177,6 +177,15 @@ enum hunt_status hunt_start(const struct hunt_opts *,
 		    char *err, size_t errlen);
 
 /*
+ * `labrat bisect start --enqueue`: checks rq as hunt_start() does, then
+ * queues it (STORE_Q_BISECT, STORE_PRIO_INTERACTIVE, paths absolute) for
+ * the daemon serving db_path, refused when none lives (store_q_submit()).
+ * *item gets the queue item.  0, -1 with err, -2 config errors in err.
+ */
+int	hunt_enqueue(const char *db_path, const struct hunt_request *,
+	    int64_t *item, char *err, size_t errlen);
+
+/*
  * Continues bisect id (0 = the newest running one, *bisect_id gets which)
  * from its stored steps; a step a kill cut short is measured again from
  * the start, finished steps never are.

@@ -6,6 +6,8 @@
 #ifndef LABRAT_HUNT_INT_H
 #define LABRAT_HUNT_INT_H
 
+#include <limits.h>
+
 #include "hunt.h"
 
 #define HUNT_SIDE_REF		0
@@ -87,6 +89,9 @@ int	hunt_reset_back(struct hunt_sess *, char *done, size_t donelen);
 void	*hunt_lab_real_new(void);
 void	 hunt_lab_real_free(void *);
 
+/* hunt.c: every collected config error into err, one per line; frees errs. */
+void	hunt_errs(struct config_errors *, char *err, size_t errlen);
+
 /* ---- hunt_revs.c ---------------------------------------------------- */
 
 /* A revision list: ids and msgs NULL-terminated, heap (hunt_revs_free()). */
@@ -121,5 +126,24 @@ void	hunt_test_knobs_key(const struct config_bisect_test *, char *knobs,
  */
 int	hunt_replay_log(struct store *, int64_t id, const char *path,
 	    int *nsteps, char *err, size_t errlen);
+
+/* ---- hunt_queue.c: a new bisect checked (start or enqueue) ------------ */
+
+/* What hunt_new_check() validated; heap parts freed by hunt_new_free(). */
+struct hunt_new {
+	struct config_inventory		*inv;
+	struct config_bisect_test	*t;
+	struct config_plan		*plan;
+	struct bisect			*m;
+	struct hunt_revs		 r;
+	char				*good, *bad;	/* full ids (git) */
+	long				 gi, bi;	/* their index in r */
+	char				 ipath[PATH_MAX], tpath[PATH_MAX];
+};
+/* Checks rq's inventory, test, link and revisions as hunt_start() does:
+ * 0, or -2 with err (config errors one per line).  Free n either way. */
+int	hunt_new_check(const struct hunt_request *, struct hunt_new *n,
+	    char *err, size_t errlen);
+void	hunt_new_free(struct hunt_new *);
 
 #endif

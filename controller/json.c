@@ -409,6 +409,22 @@ json_put_null(struct json_writer *w)
 }
 
 void
+json_put_raw(struct json_writer *w, const char *text)
+{
+	char	e[8];
+
+	if (text == NULL || json_check_raw(text, strlen(text), e,
+	    sizeof e) != JSON_RAW_OK) {
+		json_put_str(w, text);
+		return;
+	}
+	if (jw_value_begin(w) == -1)
+		return;
+	jw_puts(w, text);
+	jw_value_end(w);
+}
+
+void
 json_kv_str(struct json_writer *w, const char *key, const char *s)
 {
 	json_key(w, key);

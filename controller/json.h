@@ -64,6 +64,9 @@ void	json_put_num(struct json_writer *, double);
 void	json_put_int(struct json_writer *, int64_t);
 void	json_put_bool(struct json_writer *, int);
 void	json_put_null(struct json_writer *);
+/* text verbatim when it is one JSON value (json_check_raw), else as a
+ * string (NULL: null). */
+void	json_put_raw(struct json_writer *, const char *text);
 
 /* A member: json_key() then the value. */
 void	json_kv_str(struct json_writer *, const char *key, const char *s);

@@ -1,14 +1,20 @@
 /*
- * lab: locate labrat's data directory and simlab/ in it, and run its
- * labctl script; see lab.h.
+ * lab: locate labrat's data directory and simlab/ in it, run its labctl
+ * script, read a lab's head, and start, watch and stop the demo's helper
+ * processes (children stay in the caller's process group, so a ^C reaches
+ * them too); see lab.h.
  */
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -145,6 +151,32 @@ lab_name_valid(const char *name)
 	return 1;
 }
 
+int
+lab_head(const char *name, char *buf, size_t len, char *err, size_t errlen)
+{
+	char	*path, *text;
+	size_t	 n;
+
+	path = xasprintf("%s/%s/head", LAB_STATE_ROOT, name);
+	text = util_read_file(path, 256, &n, err, errlen);
+	if (text == NULL) {
+		free(path);
+		return -1;
+	}
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	if (n == 0 || n >= len) {
+		util_seterr(err, errlen, "%s: not a revision id", path);
+		free(text);
+		free(path);
+		return -1;
+	}
+	memcpy(buf, text, n + 1);
+	free(text);
+	free(path);
+	return 0;
+}
+
 char *
 lab_inventory_path(const char *name)
 {
@@ -206,4 +238,144 @@ lab_labctl(const char *subcmd, char *const args[], size_t nargs, char *err,
 	util_seterr(err, errlen, "lab %s: %s killed by signal %d", subcmd,
 	    path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	return -1;
+}
+
+/* ---- helper processes ------------------------------------------------ */
+
+static void
+nap_ms(int ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* In the child: fd target from path (append) or /dev/null. */
+static void
+redirect(int target, const char *path, int flags)
+{
+	int	fd;
+
+	fd = open(path != NULL ? path : "/dev/null", path != NULL ? flags :
+	    O_RDWR, 0600);
+	if (fd == -1) {
+		fprintf(stderr, "labrat: %s: %s\n", path != NULL ? path :
+		    "/dev/null", strerror(errno));
+		_exit(127);
+	}
+	if (fd != target) {
+		dup2(fd, target);
+		close(fd);
+	}
+}
+
+int
+lab_spawn(char *const argv[], const char *out_path, const char *err_path,
+    pid_t *pid, char *err, size_t errlen)
+{
+	const int	wflags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+	pid_t		p;
+
+	fflush(stdout);
+	fflush(stderr);
+	p = fork();
+	if (p == -1) {
+		util_seterr(err, errlen, "%s: fork: %s", argv[0],
+		    strerror(errno));
+		return -1;
+	}
+	if (p == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		redirect(0, NULL, O_RDONLY);
+		redirect(1, out_path, wflags);
+		redirect(2, err_path, wflags);
+		execv(argv[0], argv);
+		fprintf(stderr, "labrat: exec %s: %s\n", argv[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	*pid = p;
+	return 0;
+}
+
+int
+lab_wait_line(const char *path, pid_t pid, int timeout_ms, char *buf,
+    size_t len, char *err, size_t errlen)
+{
+	int64_t	 end = util_now_ms() + timeout_ms;
+	char	 e[256], *text, *nl;
+	size_t	 n;
+	int	 st;
+
+	for (;;) {
+		text = util_read_file(path, 4096, &n, e, sizeof e);
+		nl = text != NULL ? memchr(text, '\n', n) : NULL;
+		if (nl != NULL) {
+			*nl = '\0';
+			if ((size_t)(nl - text) >= len) {
+				util_seterr(err, errlen, "%s: first line too "
+				    "long", path);
+				free(text);
+				return -1;
+			}
+			memcpy(buf, text, (size_t)(nl - text) + 1);
+			free(text);
+			return 0;
+		}
+		free(text);
+		if (pid > 0 && !lab_child_alive(pid, &st)) {
+			util_seterr(err, errlen, "%s: the process (pid %ld) "
+			    "exited before writing a line", path, (long)pid);
+			return -1;
+		}
+		if (util_now_ms() > end) {
+			util_seterr(err, errlen, "%s: no line within %d ms",
+			    path, timeout_ms);
+			return -1;
+		}
+		nap_ms(20);
+	}
+}
+
+int
+lab_child_alive(pid_t pid, int *status)
+{
+	pid_t	r;
+
+	r = waitpid(pid, status, WNOHANG);
+	if (r == 0)
+		return 1;
+	if (r == -1 && errno == EINTR)
+		return 1;
+	if (r == -1)
+		*status = 0;	/* not ours, or reaped already */
+	return 0;
+}
+
+int
+lab_stop(pid_t pid, int sig, int timeout_ms)
+{
+	int64_t	end = util_now_ms() + timeout_ms;
+	int	status = 0;
+	pid_t	r;
+
+	if (kill(pid, sig) == -1 && errno != ESRCH)
+		return -1;
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if (util_now_ms() > end)
+			break;
+		nap_ms(50);
+	}
+	kill(pid, SIGKILL);
+	while ((r = waitpid(pid, &status, 0)) == -1 && errno == EINTR)
+		;
+	return r == pid ? status : -1;
 }

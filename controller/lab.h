@@ -11,10 +11,17 @@
  * path.  The simlab directory is $LABRAT_SIMLAB_DIR when set, else
  * DATADIR/simlab.  A lab NAME keeps its state in
  * /run/labrat-lab/NAME/ and `up` writes its inventory to
- * /run/labrat-lab/NAME/inventory.json (lab_inventory_path()).
+ * /run/labrat-lab/NAME/inventory.json (lab_inventory_path()), and its
+ * history's head -- the newest revision that has "landed upstream" -- to
+ * /run/labrat-lab/NAME/head (lab_head(); `labrat lab advance` moves it).
+ *
+ * It also starts and stops the helper processes `labrat demo --nightly`
+ * runs beside the lab (the daemon, the SMTP and webhook sinks).
  */
 #ifndef LABRAT_LAB_H
 #define LABRAT_LAB_H
+
+#include <sys/types.h>
 
 #include <stddef.h>
 
@@ -24,6 +31,18 @@
 /* Writes the data directory into buf.  0, or -1 with err set (none of the
  * places exists, or $LABRAT_DATADIR is not a directory). */
 int	lab_datadir(char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * The nightly history choice (configs/simlab/history.json; the em fault
+ * em-tso-jumbo lands at r200140, the bce fault at r200260): a lab up with
+ * --head LAB_NIGHTLY_HEAD whose nights each advance LAB_NIGHTLY_STEP sees
+ * r200135 and r200138 (clean), then r200141 (crosses the em fault: a
+ * bisect between r200138 and r200141 tests r200139/r200140), r200144, ...
+ * No unbuildable or unbootable revision lies on the way and the bce fault
+ * never lands.
+ */
+#define LAB_NIGHTLY_HEAD	"r200132"
+#define LAB_NIGHTLY_STEP	3
 
 /*
  * Writes the simlab directory into buf.  0, or -1 with err set (no such
@@ -44,5 +63,39 @@ char	*lab_inventory_path(const char *name);
  */
 int	lab_labctl(const char *subcmd, char *const args[], size_t nargs,
 	    char *err, size_t errlen);
+
+/*
+ * Reads the head of lab name into buf (one revision id).  0, or -1 with
+ * err set (no such lab, or a lab without a head).
+ */
+int	lab_head(const char *name, char *buf, size_t len, char *err,
+	    size_t errlen);
+
+/* ---- helper processes ------------------------------------------------ */
+
+/*
+ * Starts argv (argv[0] a path, NULL-terminated) with stdin from /dev/null
+ * and stdout / stderr appended to out_path / err_path (NULL: /dev/null).
+ * 0 with *pid, or -1 with err set.
+ */
+int	lab_spawn(char *const argv[], const char *out_path,
+	    const char *err_path, pid_t *pid, char *err, size_t errlen);
+
+/*
+ * Waits up to timeout_ms for the first complete line of path (a sink
+ * prints its port there) and copies it, without the newline, to buf.
+ * Gives up early when pid (if > 0) exits.  0, or -1 with err set.
+ */
+int	lab_wait_line(const char *path, pid_t pid, int timeout_ms, char *buf,
+	    size_t len, char *err, size_t errlen);
+
+/* 1 if child pid is still running, 0 if it has exited (*status set). */
+int	lab_child_alive(pid_t pid, int *status);
+
+/*
+ * Sends sig to child pid, waits up to timeout_ms for it to exit, then
+ * SIGKILLs it.  Returns its wait status, or -1 if it was not our child.
+ */
+int	lab_stop(pid_t pid, int sig, int timeout_ms);
 
 #endif

@@ -103,6 +103,18 @@ int		 report_owner_gone(const char *owner);
 int	report_runs(const char *db_path, size_t limit, enum report_format,
 	    FILE *fp, char *err, size_t errlen);
 
+/*
+ * `labrat queue`: the daemon serving db_path ("daemon: OWNER, last
+ * heartbeat 3 s ago" or "daemon: none (...)") and the newest limit queue
+ * items (0 = all), newest first: id, kind, prio, state, who, age, run,
+ * bisect, result; or json: {"daemon": {owner, live, stopping, stopped,
+ * started, last_heartbeat, heartbeat_age_s} | null, "items": [{id, kind,
+ * priority, state, who, owner, enqueued, age_s, started, finished,
+ * attempts, run, bisect, schedule, slot, result, payload}]}.  0 or -1.
+ */
+int	report_queue(const char *db_path, size_t limit, enum report_format,
+	    FILE *fp, char *err, size_t errlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

@@ -44,7 +44,7 @@ int	report_junit(const struct detect_result *, FILE *);
  * two blanks between columns, align[i] 'r' right-aligns column i.  The
  * table owns copies of its cells: report_table_free().
  */
-#define REPORT_TABLE_COLS	8
+#define REPORT_TABLE_COLS	10
 struct report_table {
 	size_t	  ncols;
 	char	  align[REPORT_TABLE_COLS + 1];

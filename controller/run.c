@@ -107,18 +107,30 @@ static int
 run_load(struct run *r, const char *ipath, const char *itext,
     const char *ppath, const char *ptext, struct config_errors *errs)
 {
-	int	files;
-
+	if (itext == NULL && ptext == NULL)
+		return run_files_load(ipath, ppath, &r->inv, &r->plan, errs);
 	r->inv = itext != NULL ? config_inventory_parse(ipath, itext,
 	    strlen(itext), errs) : config_inventory_load(ipath, errs);
-	/* A fresh start: its key files must be there. */
-	files = r->inv != NULL && itext == NULL ?
-	    config_inventory_check_files(r->inv, errs) : 0;
 	/* Every error at once: without an inventory, the plan alone. */
 	r->plan = ptext != NULL ? config_plan_parse(ppath, ptext,
 	    strlen(ptext), r->inv, errs) : config_plan_load(ppath, r->inv,
 	    errs);
-	return r->inv != NULL && r->plan != NULL && files == 0 ? 0 : -1;
+	return r->inv != NULL && r->plan != NULL ? 0 : -1;
+}
+
+int
+run_files_load(const char *ipath, const char *ppath,
+    struct config_inventory **inv, struct config_plan **plan,
+    struct config_errors *errs)
+{
+	int	files;
+
+	*inv = config_inventory_load(ipath, errs);
+	/* A fresh start: its key files must be there. */
+	files = *inv != NULL ? config_inventory_check_files(*inv, errs) : 0;
+	/* Every error at once: without an inventory, the plan alone. */
+	*plan = config_plan_load(ppath, *inv, errs);
+	return *inv != NULL && *plan != NULL && files == 0 ? 0 : -1;
 }
 
 /* Stores the run and its jobs in one go. */

@@ -207,6 +207,17 @@ int	run_finish(struct run *, const struct executor_summary *sum,
 /* Closes the run's store and frees it (NULL is fine). */
 void	run_free(struct run *);
 
+/*
+ * `labrat run --enqueue`: checks inventory (with its key files) and plan
+ * as run_create() does, then queues {"inventory", "plan", "note"} (paths
+ * absolute) for the daemon serving db_path (STORE_PRIO_INTERACTIVE),
+ * refused when none lives (store_q_submit()).  *item: the queue item.
+ * RUN_OK, RUN_CONFIG (errs), RUN_FAIL (err).
+ */
+enum run_status run_enqueue(const char *db_path, const char *inventory,
+	    const char *plan, const char *note, int64_t *item,
+	    struct config_errors *errs, char *err, size_t errlen);
+
 /* A whole run in one call, as `labrat run` and `labrat demo` do it. */
 struct run_request {
 	const char	*db_path;

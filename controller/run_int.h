@@ -94,4 +94,10 @@ int	run_adaptive(struct run *, struct run_track *t, run_drain_fn drain,
 	    void *arg, struct executor_summary *sum, char *err,
 	    size_t errlen);
 
+/* run.c: a new run's inventory (with its key files) and plan, loaded
+ * and checked: 0, or -1 with errs (*inv, *plan: what loaded, to free). */
+int	run_files_load(const char *ipath, const char *ppath,
+	    struct config_inventory **inv, struct config_plan **plan,
+	    struct config_errors *errs);
+
 #endif

@@ -1,0 +1,219 @@
+/*
+ * report_queue: `labrat queue`: whether a daemon serves the database (its
+ * heartbeat row) and the daemon's queue, newest first, as a table or JSON.
+ * See report.h.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "report.h"
+#include "report_int.h"
+#include "util.h"
+
+/* Wall-clock ms, as the store stamps its rows. */
+static int64_t
+wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "12 s", "5 min", "3 h", "2 d": how long ago ms was (now in ms). */
+static const char *
+ago(int64_t ms, int64_t now, char *buf, size_t len)
+{
+	int64_t	s = (now - ms) / 1000;
+
+	if (s < 0)
+		s = 0;
+	if (s < 120)
+		snprintf(buf, len, "%lld s", (long long)s);
+	else if (s < 2 * 3600)
+		snprintf(buf, len, "%lld min", (long long)(s / 60));
+	else if (s < 2 * 86400)
+		snprintf(buf, len, "%lld h", (long long)(s / 3600));
+	else
+		snprintf(buf, len, "%lld d", (long long)(s / 86400));
+	return buf;
+}
+
+/* ISO 8601 UTC of ms, or a JSON null for 0. */
+static void
+json_when(struct json_writer *w, const char *key, int64_t ms)
+{
+	time_t		t = (time_t)(ms / 1000);
+	struct tm	tm;
+	char		buf[32];
+
+	if (ms <= 0) {
+		json_kv_null(w, key);
+		return;
+	}
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_kv_str(w, key, buf);
+}
+
+static void
+json_id(struct json_writer *w, const char *key, int64_t id)
+{
+	if (id > 0)
+		json_kv_int(w, key, id);
+	else
+		json_kv_null(w, key);
+}
+
+static void
+text_daemon(const struct store_daemon *d, int have, int live, int64_t now,
+    FILE *fp)
+{
+	char	age[32];
+
+	if (!have)
+		fprintf(fp, "daemon: none (no heartbeat yet)\n");
+	else if (live)
+		fprintf(fp, "daemon: %s, last heartbeat %s ago%s\n", d->owner,
+		    ago(d->beat, now, age, sizeof age), d->stopping ?
+		    ", stopping" : "");
+	else
+		fprintf(fp, "daemon: none (last heartbeat %s ago)\n",
+		    ago(d->beat, now, age, sizeof age));
+}
+
+static void
+text_items(const struct store_q_item *v, size_t n, int64_t now, FILE *fp)
+{
+	struct report_table	t;
+	char			id[24], prio[16], age[32], run[24], bis[24];
+	size_t			i;
+
+	if (n == 0) {
+		fprintf(fp, "queue empty\n");
+		return;
+	}
+	report_table_init(&t, 9, "rlrlllrrl");
+	report_table_row(&t, "id", "kind", "prio", "state", "who", "age",
+	    "run", "bisect", "result");
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "%lld", (long long)v[i].id);
+		snprintf(prio, sizeof prio, "%d", v[i].priority);
+		snprintf(run, sizeof run, v[i].run_id > 0 ? "%lld" : "-",
+		    (long long)v[i].run_id);
+		snprintf(bis, sizeof bis, v[i].bisect_id > 0 ? "%lld" : "-",
+		    (long long)v[i].bisect_id);
+		report_table_row(&t, id, store_q_kind_name(v[i].kind), prio,
+		    store_q_state_name(v[i].state), v[i].who,
+		    ago(v[i].enqueued, now, age, sizeof age), run, bis,
+		    v[i].result != NULL ? v[i].result : "-");
+	}
+	report_table_print(&t, "", fp);
+	report_table_free(&t);
+}
+
+static void
+json_item(struct json_writer *w, const struct store_q_item *it, int64_t now)
+{
+	json_begin_obj(w);
+	json_kv_int(w, "id", it->id);
+	json_kv_str(w, "kind", store_q_kind_name(it->kind));
+	json_kv_int(w, "priority", it->priority);
+	json_kv_str(w, "state", store_q_state_name(it->state));
+	json_kv_str(w, "who", it->who);
+	json_kv_str(w, "owner", it->owner);
+	json_when(w, "enqueued", it->enqueued);
+	json_kv_int(w, "age_s", (now - it->enqueued) / 1000);
+	json_when(w, "started", it->started);
+	json_when(w, "finished", it->finished);
+	json_kv_int(w, "attempts", it->attempts);
+	json_id(w, "run", it->run_id);
+	json_id(w, "bisect", it->bisect_id);
+	json_id(w, "schedule", it->schedule_id);
+	if (it->schedule_id > 0)
+		json_when(w, "slot", it->slot);
+	else
+		json_kv_null(w, "slot");
+	json_kv_str(w, "result", it->result);
+	json_key(w, "payload");
+	json_put_raw(w, it->payload);
+	json_end_obj(w);
+}
+
+static int
+json_queue(const struct store_daemon *d, int have, int live,
+    const struct store_q_item *v, size_t n, int64_t now, FILE *fp,
+    char *err, size_t errlen)
+{
+	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
+	size_t			 i;
+
+	json_begin_obj(w);
+	json_key(w, "daemon");
+	if (!have)
+		json_put_null(w);
+	else {
+		json_begin_obj(w);
+		json_kv_str(w, "owner", d->owner);
+		json_kv_bool(w, "live", live);
+		json_kv_bool(w, "stopping", d->stopping);
+		json_kv_bool(w, "stopped", d->stopped);
+		json_when(w, "started", d->started);
+		json_when(w, "last_heartbeat", d->beat);
+		json_kv_int(w, "heartbeat_age_s", (now - d->beat) / 1000);
+		json_end_obj(w);
+	}
+	json_key(w, "items");
+	json_begin_arr(w);
+	for (i = 0; i < n; i++)
+		json_item(w, &v[i], now);
+	json_end_arr(w);
+	json_end_obj(w);
+	return json_writer_free(w, err, errlen);
+}
+
+int
+report_queue(const char *db_path, size_t limit, enum report_format f,
+    FILE *fp, char *err, size_t errlen)
+{
+	struct store		*st = NULL;
+	struct store_daemon	 d;
+	struct store_q_item	*v = NULL;
+	size_t			 n = 0;
+	int64_t			 now = wall_ms();
+	int			 have, live = 0, rc = -1;
+
+	memset(&d, 0, sizeof d);
+	if (f != REPORT_TEXT && f != REPORT_JSON) {
+		util_seterr(err, errlen, "queue: the formats are text and json");
+		return -1;
+	}
+	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
+		return -1;
+	if ((have = store_daemon_get(st, STORE_DAEMON_STALE_MS, &d, &live, err,
+	    errlen)) == -1 || store_q_list(st, 0, limit, &v, &n, err,
+	    errlen) == -1)
+		goto fail;
+	if (f == REPORT_TEXT) {
+		text_daemon(&d, have, live, now, fp);
+		text_items(v, n, now, fp);
+	} else if (json_queue(&d, have, live, v, n, now, fp, err,
+	    errlen) == -1)
+		goto fail;
+	rc = 0;
+	if (fflush(fp) == EOF || ferror(fp)) {
+		util_seterr(err, errlen, "queue: write failed: %s",
+		    strerror(errno));
+		rc = -1;
+	}
+fail:
+	store_q_items_free(v, n);
+	store_daemon_free(&d);
+	store_close(st);
+	return rc;
+}
