@@ -489,11 +489,19 @@ sched_fire_exec(struct cmd_ctx *ctx)
 	run_owner_default(owner, sizeof owner);
 	rq.db_path = ctx->db;
 	rq.daemon = d;
-	rq.slot = slot != 0 ? slot : util_now_ms();
+	if (slot == 0) {
+		struct timespec	ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		slot = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	}
+	rq.slot = slot;
 	rq.owner = owner;
 	rq.stop = &fire_stop;
 	rq.say = fire_say;
 	rq.say_arg = NULL;
+	fprintf(stderr, "labrat: schedule %s fires, slot %lld\n",
+	    ctx->argv[optind], (long long)rq.slot);
 	ns = night_fire_id(&rq, &night, err, sizeof err);
 	printf("night %lld of schedule %s (slot %lld): %s%s%s\n",
 	    (long long)night, ctx->argv[optind], (long long)rq.slot,

@@ -92,7 +92,30 @@ for n in 1 2; do
 	    fail "night $n health: $(grep health "$T/fire$n.err")"
 done
 
-fire 3
+# Night 3 is SIGKILLed in its bisect's 2nd step and fired again with
+# its slot: it continues (the run, confirmation and finished steps are
+# not repeated) and ends as one uninterrupted night would.
+"$LABRAT" schedule fire nightly --config "$T/daemon.json" --db "$DB" \
+    > "$T/fire3k.out" 2> "$T/fire3k.err" &
+PID=$!
+nsteps() { "$LABRAT" bisect status --db "$DB" --format json 2>/dev/null | jq '.steps // 0' 2>/dev/null; }
+until [ "$(nsteps)" -ge 2 ] 2>/dev/null; do
+	kill -0 $PID 2>/dev/null || fail "night 3 ended before the kill: $(tail -3 "$T/fire3k.err")"
+	sleep 0.3
+done
+sleep 1
+kill -9 $PID
+wait $PID 2>/dev/null
+SLOT=$(sed -n 's/^labrat: schedule nightly fires, slot \([0-9]*\)$/\1/p' "$T/fire3k.err")
+[ -n "$SLOT" ] || fail "no slot: $(head -2 "$T/fire3k.err")"
+nruns=$("$LABRAT" runs --db "$DB" --format json | jq '[.[] | select(.kind == "nightly")] | length')
+"$LABRAT" schedule fire nightly --config "$T/daemon.json" --db "$DB" \
+    --slot "$SLOT" > "$T/fire3.out" 2> "$T/fire3.err" ||
+    fail "night 3 resumed: $(cat "$T/fire3.out"; tail -5 "$T/fire3.err")"
+[ "$("$LABRAT" runs --db "$DB" --format json | jq '[.[] | select(.kind == "nightly")] | length')" = "$nruns" ] ||
+    fail "the resumed night ran a nightly run again"
+grep -q "bisecting regression" "$T/fire3.err" && fail "the resumed night started a second bisect"
+cat "$T/fire3k.err" >> "$T/fire3.err"
 R > "$T/r3.json"
 [ "$(jq length "$T/r3.json")" = 1 ] || fail "night 3: $(cat "$T/r3.json")"
 [ "$(jq -r '.[0].state' "$T/r3.json")" = culprit ] ||
