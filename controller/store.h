@@ -5,7 +5,8 @@
  * applied in order by PRAGMA user_version, each in its own transaction) and
  * every read and write of the data: runs, the jobs of a run and their state
  * machine, samples, raw tool output, hosts and the facts they ran under,
- * bisects and schedules.  Callers never see SQL.
+ * bisects, and the daemon's schedules, queue, heartbeat, link leases,
+ * nights, regression records and link health.  Callers never see SQL.
  *
  * The database is opened in WAL mode with foreign keys on and a busy
  * timeout.  A struct store is one connection: use it from one thread at a
@@ -52,43 +53,35 @@ struct store;
 /* The newest schema version this binary knows (the number of migrations). */
 int	store_schema_latest(void);
 
-/*
- * Opens the database at path.  A database whose schema is newer than this
+/* Opens the database at path.  A database whose schema is newer than this
  * binary knows is refused and left untouched ("FILE: schema version 7 is
  * newer than this labrat (5); upgrade labrat").  Without STORE_OPEN_MIGRATE
  * an older schema is opened as is; functions then fail on missing tables,
  * so commands that write should pass STORE_OPEN_MIGRATE.
- * *stp is owned by the caller: store_close() it.
- */
+ * *stp is owned by the caller: store_close() it. */
 int	store_open(const char *path, int flags, struct store **stp,
 	    char *err, size_t errlen);
 void	store_close(struct store *);
 const char *store_path(const struct store *);
 
-/*
- * Applies pending migrations, each in its own transaction; safe when other
+/* Applies pending migrations, each in its own transaction; safe when other
  * processes open the same new database at once.  *from / *to (may be NULL)
- * get the versions before and after.
- */
+ * get the versions before and after. */
 int	store_migrate(struct store *, int *from, int *to, char *err,
 	    size_t errlen);
 /* The schema version of the open database. */
 int	store_schema_version(struct store *, int *version, char *err,
 	    size_t errlen);
 
-/*
- * PRAGMA integrity_check and foreign_key_check.  Returns 0 when both are
+/* PRAGMA integrity_check and foreign_key_check.  Returns 0 when both are
  * clean, 1 when the database is damaged (the first problems are in err),
- * -1 when the check itself could not run.
- */
+ * -1 when the check itself could not run. */
 int	store_check(struct store *, char *err, size_t errlen);
 
-/*
- * What the last failure of this connection was, for the caller to say
+/* What the last failure of this connection was, for the caller to say
  * what to do (free space, wait for the lock, check the disk).  STORE_FAULT_
  * NONE after a success or when the failure was not SQLite's (a value too
- * long, a run that does not exist).
- */
+ * long, a run that does not exist). */
 enum store_fault {
 	STORE_FAULT_NONE = 0,
 	STORE_FAULT_FULL,	/* SQLITE_FULL: the file system is full */
@@ -101,25 +94,21 @@ enum store_fault store_last_fault(const struct store *);
  * system"; NULL for NONE and OTHER. */
 const char *store_fault_advice(enum store_fault);
 
-/*
- * The busy budget: how long a statement waits, retrying with back-off
+/* The busy budget: how long a statement waits, retrying with back-off
  * (1 ms doubling to 100 ms), while another connection holds the write
  * lock, before it fails with STORE_FAULT_BUSY.  The environment variable
  * LABRAT_DB_BUSY_TIMEOUT (seconds, 0 to 86400) sets it for every
  * connection store_open() opens; the default is 10 s.  In ms; -1 with err
- * when the variable is not a number of seconds.
- */
+ * when the variable is not a number of seconds. */
 int	store_busy_budget_ms(char *err, size_t errlen);
 
 /* ---- owners: who drives a run or a bisect ------------------------------ */
 
-/*
- * A process that owns a row (a run, a bisect): enough to tell from this
+/* A process that owns a row (a run, a bisect): enough to tell from this
  * host whether it still lives.  start is the process's start time in
  * clock ticks since boot (Linux: field 22 of /proc/PID/stat), so that a pid
  * reused by another process is not taken for the owner; 0 = unknown (an
- * owner recorded before schema 7: the pid alone is checked).
- */
+ * owner recorded before schema 7: the pid alone is checked). */
 struct store_owner {
 	char	host[STORE_NAME_MAX];	/* gethostname(), "" = unknown */
 	int64_t	pid;			/* 0 = unknown */
@@ -172,10 +161,8 @@ struct store_run_spec {
 	int64_t		 bisect_id;	/* 0 = none */
 };
 
-/*
- * A run as read back.  The char * fields are heap copies owned by the
- * struct (store_run_free()); the texts are NULL in store_run_list().
- */
+/* A run as read back.  The char * fields are heap copies owned by the
+ * struct (store_run_free()); the texts are NULL in store_run_list(). */
 struct store_run {
 	int64_t			 id;
 	enum store_run_state	 state;
@@ -208,12 +195,10 @@ int	store_run_finish(struct store *, int64_t run_id,
  * (--resume). */
 int	store_run_set_owner(struct store *, int64_t run_id, const char *owner,
 	    const struct store_owner *who, char *err, size_t errlen);
-/*
- * A store error or a signal stopped the run's controller: in one
+/* A store error or a signal stopped the run's controller: in one
  * transaction its running jobs go back to queued (attempts kept, as a
  * resume would) and the run becomes interrupted with reason.  *n (may be
- * NULL) gets how many jobs were requeued.
- */
+ * NULL) gets how many jobs were requeued. */
 int	store_run_interrupt(struct store *, int64_t run_id, const char *reason,
 	    int64_t *n, char *err, size_t errlen);
 /* Newest first, at most limit (0 = all).  *runs: store_runs_free(). */
@@ -232,13 +217,11 @@ int	store_run_set_note(struct store *, int64_t run_id, const char *note,
 int	store_host_upsert(struct store *, const char *name, const char *os,
 	    const char *address, int64_t *host_id, char *err, size_t errlen);
 
-/*
- * What a host was running at a point of a run.  Recorded at the start of a
+/* What a host was running at a point of a run.  Recorded at the start of a
  * run and again whenever it changes (a bisect installs another revision).
  * driver and chip are what the host reported, never the inventory's;
  * declared_driver and declared_chip are what the inventory says of ifname,
- * kept beside them so that a mismatch can be shown.
- */
+ * kept beside them so that a mismatch can be shown. */
 struct store_host_facts {
 	const char	*host;		/* name; the host is upserted */
 	const char	*os;
@@ -276,11 +259,9 @@ struct store_host_facts_row {
 	char	*facts_json;
 };
 
-/*
- * 1 when the inventory declares a driver (or chip) for the row's interface
+/* 1 when the inventory declares a driver (or chip) for the row's interface
  * that differs from what the host reported (a chip compared ignoring case);
- * 0 when it declares none or the same.
- */
+ * 0 when it declares none or the same. */
 int	store_facts_driver_differs(const struct store_host_facts_row *);
 int	store_facts_chip_differs(const struct store_host_facts_row *);
 
@@ -302,13 +283,11 @@ enum store_job_state {
 };
 const char *store_job_state_name(enum store_job_state);
 
-/*
- * Whose failure a failed job was (schema 7).  INFRA: the lab could not
+/* Whose failure a failed job was (schema 7).  INFRA: the lab could not
  * measure (preflight, SSH or agent trouble through every retry): never
  * evidence about the system under test.  TEST: a real answer no retry
  * changes (a knob the driver refused, a job the agent refused as asked).
- * NONE: not failed, or recorded before schema 7.
- */
+ * NONE: not failed, or recorded before schema 7. */
 enum store_fail_class {
 	STORE_FAIL_NONE = 0,
 	STORE_FAIL_INFRA,
@@ -354,12 +333,10 @@ struct store_job {
 int	store_jobs_add(struct store *, int64_t run_id,
 	    const struct store_job_spec *, size_t n, char *err, size_t errlen);
 
-/*
- * Claims the next queued job of a run for a link (NULL = any link), lowest
+/* Claims the next queued job of a run for a link (NULL = any link), lowest
  * seq first: queued -> running, attempt + 1, lease owner set.  Returns 1
  * with *job filled, 0 when nothing is queued, -1 on error.  Two connections
- * can never claim the same job.
- */
+ * can never claim the same job. */
 int	store_job_claim(struct store *, int64_t run_id, const char *link,
 	    const char *owner, struct store_job *job, char *err,
 	    size_t errlen);
@@ -368,11 +345,9 @@ int	store_job_claim(struct store *, int64_t run_id, const char *link,
 int	store_job_get(struct store *, int64_t job_id, struct store_job *job,
 	    char *err, size_t errlen);
 
-/*
- * Puts a running job back in the queue after an infrastructure failure
+/* Puts a running job back in the queue after an infrastructure failure
  * (SSH drop, agent timeout, reboot), keeping reason as its last failure.
- * The caller bounds the retries with job->attempt.  Fails unless running.
- */
+ * The caller bounds the retries with job->attempt.  Fails unless running. */
 int	store_job_requeue(struct store *, int64_t job_id, const char *reason,
 	    char *err, size_t errlen);
 
@@ -403,12 +378,10 @@ struct store_job_result {
 	size_t				 nraws;
 };
 
-/*
- * Records the end of a running job: its state, reason, samples and raw
+/* Records the end of a running job: its state, reason, samples and raw
  * outputs in ONE transaction, so a crash leaves either all of it or the job
  * still running with nothing recorded.  Fails (changing nothing) unless the
- * job is running, or if the state is not DONE or FAILED.
- */
+ * job is running, or if the state is not DONE or FAILED. */
 int	store_job_finish(struct store *, int64_t job_id,
 	    const struct store_job_result *, char *err, size_t errlen);
 
@@ -423,11 +396,9 @@ int	store_job_list(struct store *, int64_t run_id, int state,
 int	store_run_cancel_jobs(struct store *, int64_t run_id,
 	    const char *reason, int64_t *n, char *err, size_t errlen);
 
-/*
- * For --resume: jobs left running by a controller that died go back to
+/* For --resume: jobs left running by a controller that died go back to
  * queued, their lease cleared and attempt kept.  *n (may be NULL) gets how
- * many.  Only call it when no other controller works on the run.
- */
+ * many.  Only call it when no other controller works on the run. */
 int	store_run_reset_running(struct store *, int64_t run_id, int64_t *n,
 	    char *err, size_t errlen);
 
@@ -441,12 +412,10 @@ struct store_counts {
 int	store_job_counts(struct store *, int64_t run_id, const char *link,
 	    struct store_counts *, char *err, size_t errlen);
 
-/*
- * What `labrat runs` shows of a run beyond its row: the kernel revisions
+/* What `labrat runs` shows of a run beyond its row: the kernel revisions
  * its hosts ran ("r200140,r200199": distinct, from the facts rows), the
  * links of its jobs ("bce,em") and its job counts.  The strings are heap
- * copies owned by the struct ("" when there are none).
- */
+ * copies owned by the struct ("" when there are none). */
 struct store_run_info {
 	int64_t			 run_id;
 	char			*revisions;
@@ -462,11 +431,9 @@ void	store_run_infos_free(struct store_run_info *, size_t);
 
 /* ---- samples, raw output ------------------------------------------------ */
 
-/*
- * The whole-transfer values (interval 0) of one metric of the done jobs of
+/* The whole-transfer values (interval 0) of one metric of the done jobs of
  * a run, grouped by link + knobs + tool + params (+ the client's kernel
- * revision), values in job order.  The struct owns its arrays.
- */
+ * revision), values in job order.  The struct owns its arrays. */
 struct store_series {
 	char			 link[STORE_NAME_MAX];
 	struct knobs		 knobs;
@@ -507,10 +474,8 @@ int	store_job_samples(struct store *, int64_t job_id,
 int	store_run_metrics(struct store *, int64_t run_id, char ***metrics,
 	    size_t *n, char *err, size_t errlen);
 
-/*
- * One raw output of a job.  Returns 1 with *data (heap, NUL-terminated,
- * caller frees) and *len, 0 if there is none by that name, -1 on error.
- */
+/* One raw output of a job.  Returns 1 with *data (heap, NUL-terminated,
+ * caller frees) and *len, 0 if there is none by that name, -1 on error. */
 int	store_raw_get(struct store *, int64_t job_id, const char *name,
 	    char **data, size_t *len, char *err, size_t errlen);
 
@@ -612,12 +577,10 @@ int	store_bisect_steps(struct store *, int64_t bisect_id,
 	    struct store_bisect_step **steps, size_t *nsteps, char *err,
 	    size_t errlen);
 
-/*
- * ---- schedules of the daemon (store_sched.c, schema 9) ----
+/* ---- schedules of the daemon (store_sched.c, schema 9) ----
  * A schedule as `labrat schedule add` stores it.  Times are ms since the
  * epoch.  All strings of a struct store_sched read back are heap, owned
- * by it: free with store_sched_free() / store_scheds_free().
- */
+ * by it: free with store_sched_free() / store_scheds_free(). */
 #define STORE_SCHED_NAME_MAX	64	/* ^[A-Za-z0-9._-]{1,64}$ */
 
 struct store_sched {
@@ -637,11 +600,9 @@ struct store_sched {
 
 /* 1 if name matches ^[A-Za-z0-9._-]{1,64}$. */
 int	store_sched_name_ok(const char *name);
-/*
- * Adds s (id, created, last_fired ignored; enabled as given).  A duplicate
+/* Adds s (id, created, last_fired ignored; enabled as given).  A duplicate
  * name fails with "schedule \"NAME\" exists" and *dup (may be NULL) set to
- * 1.  0 with *id (may be NULL) set, or -1.
- */
+ * 1.  0 with *id (may be NULL) set, or -1. */
 int	store_sched_add(struct store *, const struct store_sched *, int64_t *id,
 	    int *dup, char *err, size_t errlen);
 /* By name: 1 found (*out filled, free with store_sched_free), 0 not, -1. */
@@ -655,11 +616,9 @@ int	store_sched_list(struct store *, struct store_sched **, size_t *,
 /* 1 removed, 0 no such name, -1 error. */
 int	store_sched_rm(struct store *, const char *name, char *err,
 	    size_t errlen);
-/*
- * Records slot t (ms) as the schedule's last firing only if it is later
+/* Records slot t (ms) as the schedule's last firing only if it is later
  * than the stored one: 1 updated, 0 not (t <= last_fired, or no such id),
- * -1 error.  A daemon stores a slot before it starts the firing's run.
- */
+ * -1 error.  A daemon stores a slot before it starts the firing's run. */
 int	store_sched_fired(struct store *, int64_t id, int64_t t, char *err,
 	    size_t errlen);
 void	store_sched_free(struct store_sched *);
@@ -829,11 +788,9 @@ void	store_health_trs_free(struct store_health_tr *, size_t);
 
 /* ---- testing ------------------------------------------------------------ */
 
-/*
- * Called inside store_job_finish()'s transaction after each sample row
+/* Called inside store_job_finish()'s transaction after each sample row
  * (where = "sample", i = its index) so a test can crash the process
- * mid-transaction.  NULL to remove.  Not for production use.
- */
+ * mid-transaction.  NULL to remove.  Not for production use. */
 void	store_set_test_hook(struct store *,
 	    void (*)(void *arg, const char *where, size_t i), void *arg);
 
