@@ -393,7 +393,7 @@ dm_settings(struct config_walk *w, struct json_object *root,
     struct config_daemon *d)
 {
 	struct json_object	*o;
-	int			 h = 24;
+	double			 hours = 24;
 
 	d->health_interval_s = 86400;
 	d->health_iperf_s = 2;
@@ -403,9 +403,11 @@ dm_settings(struct config_walk *w, struct json_object *root,
 	d->confirm = 1;
 	if ((o = config_get_object(w, "", root, "health", 0)) != NULL) {
 		config_check_keys(w, "health", o, dm_keys_health, NULL);
-		if (config_get_int(w, "health", o, "interval_h", 0, 1, 8760,
-		    &h) == 1)
-			d->health_interval_s = h * 3600;
+		/* Hours, fractions allowed (a test checks every few s). */
+		if (config_get_num(w, "health", o, "interval_h", 0, 1, 8760,
+		    &hours) == 1)
+			d->health_interval_s = hours * 3600 < 1 ? 1 :
+			    (int)(hours * 3600 + 0.5);
 		config_get_int(w, "health", o, "iperf_seconds", 0, 1, 60,
 		    &d->health_iperf_s);
 		config_get_num(w, "health", o, "tolerance", 0, 1, 0.99,

@@ -55,16 +55,11 @@ static void
 night_pair_bad(struct night_ctx *c, const struct night_hc *h)
 {
 	const struct config_link *l = config_inventory_link(c->inv, h->link);
-	struct notify_msg	  m;
 	char			  err[512];
 
-	memset(&m, 0, sizeof m);
-	m.kind = NOTIFY_PAIR_BAD;
-	m.link = h->link;
-	m.client = l != NULL ? l->client.host : NULL;
-	m.server = l != NULL ? l->server.host : NULL;
-	m.health_why = h->res.why;
-	if (night_notify_send(c, &m, err, sizeof err) == -1)
+	if (notify_pair_bad(c->rq->daemon, h->link, l != NULL ?
+	    l->client.host : NULL, l != NULL ? l->server.host : NULL,
+	    h->res.why, err, sizeof err) == -1)
 		night_say(c, "%s: bad-pair notification not delivered: %s",
 		    h->link, err);
 }

@@ -124,6 +124,16 @@ struct notify_target *notify_targets(const struct config_daemon *cfg,
 	    size_t *n);
 
 /*
+ * NOTIFY_PAIR_BAD of link (its hosts client and server, may be NULL; why
+ * the check failed) to every target of cfg (notify_targets).  The night's
+ * health checks and the daemon's both send it through here.  0 delivered
+ * (or no target), -1 with err as notify_send().
+ */
+int	notify_pair_bad(const struct config_daemon *cfg, const char *link,
+	    const char *client, const char *server, const char *why,
+	    char *err, size_t errlen);
+
+/*
  * A sample message of kind (`labrat notify test`, the README's example):
  * the em fault of the simulated lab.  Static strings.
  */

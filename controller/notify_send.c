@@ -122,6 +122,29 @@ notify_targets(const struct config_daemon *cfg, size_t *n)
 	return t;
 }
 
+int
+notify_pair_bad(const struct config_daemon *cfg, const char *link,
+    const char *client, const char *server, const char *why, char *err,
+    size_t errlen)
+{
+	struct notify_target	*t;
+	struct notify_msg	 m;
+	size_t			 n;
+	int			 rc;
+
+	if ((t = notify_targets(cfg, &n)) == NULL)
+		return 0;
+	memset(&m, 0, sizeof m);
+	m.kind = NOTIFY_PAIR_BAD;
+	m.link = link;
+	m.client = client;
+	m.server = server;
+	m.health_why = why;
+	rc = notify_send(t, n, &m, err, errlen);
+	free(t);
+	return rc;
+}
+
 void
 notify_sample(enum notify_kind kind, struct notify_msg *m)
 {

@@ -198,6 +198,7 @@ serve_loop(struct serve *sv, struct store *st)
 	struct timespec		 ts = { SERVE_TICK_MS / 1000,
 				    (SERVE_TICK_MS % 1000) * 1000000L };
 	int64_t			 last_beat = serve_now_ms();
+	int64_t			 last_health = 0;
 	char			 err[512], status[256];
 	int			 fired, recover = 1;
 
@@ -209,6 +210,10 @@ serve_loop(struct serve *sv, struct store *st)
 			log_warnx("scheduler: %s", err);
 		else
 			recover = 0;
+		if (serve_now_ms() - last_health >= SERVE_HEALTH_TICK_MS) {
+			serve_health_tick(sv, st, serve_now_ms());
+			last_health = serve_now_ms();
+		}
 		if (serve_now_ms() - last_beat >= SERVE_BEAT_MS) {
 			last_beat = serve_now_ms();
 			if (store_daemon_beat(st, sv->owner, 0, err,
@@ -239,6 +244,7 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	sv.db_path = o->db_path;
 	sv.config_path = o->config_path;
 	pthread_mutex_init(&sv.mtx, NULL);
+	pthread_mutex_init(&sv.hmtx, NULL);
 	/* Test only: shifts the daemon's clock (ms), for schedule tests. */
 	if (off != NULL && *off != '\0')
 		serve_test_offset_ms = strtoll(off, NULL, 10);
@@ -280,6 +286,7 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	config_daemon_free(sv.config);
 	serve_self = NULL;
 	pthread_mutex_destroy(&sv.mtx);
+	pthread_mutex_destroy(&sv.hmtx);
 	log_info("stopped");
 	return 0;
 }

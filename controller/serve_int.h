@@ -12,12 +12,15 @@
 
 #include "config.h"
 #include "cron.h"
+#include "health.h"
 #include "store.h"
 
 #define SERVE_BEAT_MS		5000	/* heartbeat and lease renewal */
 #define SERVE_TICK_MS		1000	/* scheduler */
 #define SERVE_LEASE_TTL_MS	30000	/* a link lease outlives 5 missed beats */
 #define SERVE_LINKS_MAX		CONFIG_LINKS_MAX
+#define SERVE_HEALTH_TICK_MS	5000	/* health checks due? */
+#define SERVE_HEALTH_RETRY_S	60	/* a check that could not run */
 
 struct serve {
 	const char		*db_path;
@@ -26,6 +29,7 @@ struct serve {
 	volatile sig_atomic_t	 stop;		/* SIGTERM / SIGINT */
 	volatile sig_atomic_t	 hup;		/* SIGHUP */
 	pthread_mutex_t		 mtx;		/* config, leases */
+	pthread_mutex_t		 hmtx;		/* health items: decide + add */
 	struct config_daemon	*config;	/* current (never NULL) */
 	char			*leased[SERVE_LINKS_MAX];	/* the worker's */
 	size_t			 nleased;
@@ -72,6 +76,48 @@ void	serve_sched_decide(const struct serve_sched_view *, int64_t now_ms,
  */
 int	serve_sched_tick(struct serve *, struct store *, struct cron_cache *,
 	    int64_t now_ms, int recover, int *fired, char *err, size_t errlen);
+
+/* ---- serve_health.c ---- */
+
+/* One link as the health decision sees it. */
+struct serve_health_view {
+	enum health_state	state;		/* stored (unknown: no row) */
+	int64_t			checked_ms;	/* its last check, 0 never */
+	int64_t			last_item_ms;	/* its newest failed health item's end */
+	int			active;		/* a health item queued/running */
+	int			infra;		/* an item just failed on it, infra */
+};
+
+/* The decision; the values from SERVE_HC_INFRA on queue a check. */
+enum serve_hc {
+	SERVE_HC_NOT_DUE, SERVE_HC_OFF, SERVE_HC_ACTIVE, SERVE_HC_RETRY,
+	SERVE_HC_INFRA, SERVE_HC_NEVER, SERVE_HC_DUE,
+};
+const char *serve_hc_name(enum serve_hc);
+
+/* Pure: should link get a health check now?  (serve_health.c's rules.) */
+enum serve_hc serve_health_decide(const struct serve_health_view *,
+	    int64_t now_ms, int interval_s);
+
+/* Decides for link of inventory inv (infra: an infra failure on it) and
+ * queues its item; 0 or -1 with err (the store). */
+int	serve_health_enqueue(struct serve *, struct store *, const char *inv,
+	    const char *link, int infra, int64_t now_ms, int interval_s,
+	    char *err, size_t errlen);
+/* Every link of the config's inventories (the main thread). */
+void	serve_health_tick(struct serve *, struct store *, int64_t now_ms);
+/* After run run_id (of inventory inv) ended: a check of each link with a
+ * job failed of class infra.  0 or -1 with err. */
+int	serve_health_after(struct serve *, struct store *, const char *inv,
+	    int64_t run_id, char *err, size_t errlen);
+/* 1 when every link may be driven (good or unknown); 0 with why naming
+ * the first that may not and its state. */
+int	serve_links_usable(struct serve *, char *const *links, size_t n,
+	    char *why, size_t whylen);
+/* A health item's check: 0 checked (or left alone), -1 could not check,
+ * 1 stopped (requeue); result says what happened. */
+int	serve_health_run(struct serve *, const char *inv, const char *link,
+	    char *result, size_t len);
 
 /* ---- serve_queue.c ---- */
 

@@ -25,7 +25,7 @@
 #include "util.h"
 
 #define Q_KINDS	((1u << STORE_Q_RUN) | (1u << STORE_Q_BISECT) | \
-		 (1u << STORE_Q_NIGHT))
+		 (1u << STORE_Q_NIGHT) | (1u << STORE_Q_HEALTH))
 
 /* What a worker has at hand for one item. */
 struct q_ctx {
@@ -33,6 +33,7 @@ struct q_ctx {
 	struct store		*st;
 	struct store_q_item	*it;
 	struct json_object	*pl;	/* the payload */
+	int64_t			 run_id;	/* the run it drove, 0 none */
 	char			 result[1024];
 };
 
@@ -186,6 +187,12 @@ q_do_run(struct q_ctx *q, enum store_q_state *state)
 		*state = STORE_Q_FAILED;
 		return 0;
 	}
+	if (!serve_links_usable(q->sv, links, nl, q->result,
+	    sizeof q->result)) {
+		config_argv_free(links);
+		*state = STORE_Q_FAILED;
+		return 0;
+	}
 	r = q_leases_take(q, links, nl, q->result, sizeof q->result);
 	config_argv_free(links);
 	if (r != 1)
@@ -194,6 +201,7 @@ q_do_run(struct q_ctx *q, enum store_q_state *state)
 	memset(&res, 0, sizeof res);
 	rs = run_execute(&rq, &res, &errs, e, sizeof e);
 	q_leases_drop(q->sv, q->st);
+	q->run_id = res.run_id;
 	*state = STORE_Q_FAILED;
 	if (res.outcome == RUN_OUTCOME_INTERRUPTED && q->sv->stop) {
 		config_errors_free(&errs);
@@ -263,6 +271,8 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 		return 0;
 	}
 	links[0] = (char *)hr.link;
+	if (!serve_links_usable(q->sv, links, 1, q->result, sizeof q->result))
+		return 0;
 	if (q_leases_take(q, links, 1, q->result, sizeof q->result) != 1)
 		return 1;
 	e[0] = '\0';
@@ -342,6 +352,71 @@ q_do_night(struct q_ctx *q, enum store_q_state *state)
 	return 0;
 }
 
+/* A health check of one link (serve_health.c), under its link lease. */
+static int
+q_do_health(struct q_ctx *q, enum store_q_state *state)
+{
+	const char	*inv = q_str(q, "inventory"), *link = q_str(q, "link");
+	char		*links[2] = { NULL, NULL };
+	int		 r;
+
+	*state = STORE_Q_FAILED;
+	if (inv == NULL || link == NULL) {
+		snprintf(q->result, sizeof q->result, "payload: link and "
+		    "inventory are required");
+		return 0;
+	}
+	links[0] = (char *)link;
+	if (q_leases_take(q, links, 1, q->result, sizeof q->result) != 1)
+		return 1;
+	r = serve_health_run(q->sv, inv, link, q->result, sizeof q->result);
+	q_leases_drop(q->sv, q->st);
+	if (r == 1)
+		return 1;
+	if (r == 0)
+		*state = STORE_Q_DONE;
+	return 0;
+}
+
+/* After a run or night item ended: health checks of its links that
+ * failed a job for the lab's reasons (class infra). */
+static void
+q_after(struct q_ctx *q)
+{
+	struct store_sched	 s;
+	struct store_night	*v = NULL;
+	size_t			 n = 0, i;
+	char			 e[512];
+	int			 rc = 0;
+
+	if (q->it->kind == STORE_Q_RUN)
+		rc = serve_health_after(q->sv, q->st, q_str(q, "inventory"),
+		    q->run_id, e, sizeof e);
+	else if (q->it->kind == STORE_Q_NIGHT &&
+	    store_sched_get_id(q->st, q->it->schedule_id, &s, e,
+	    sizeof e) == 1) {
+		/* The night of this firing: its run and confirming run. */
+		if (store_night_list(q->st, 20, &v, &n, e, sizeof e) == -1)
+			n = 0;
+		for (i = 0; i < n && rc == 0; i++) {
+			if (v[i].schedule_id != q->it->schedule_id ||
+			    v[i].slot != q->it->slot)
+				continue;
+			rc = serve_health_after(q->sv, q->st, s.inventory_path,
+			    v[i].run_id, e, sizeof e);
+			if (rc == 0)
+				rc = serve_health_after(q->sv, q->st,
+				    s.inventory_path, v[i].confirm_run_id, e,
+				    sizeof e);
+		}
+		store_nights_free(v, n);
+		store_sched_free(&s);
+	}
+	if (rc == -1)
+		log_warnx("item %lld: health checks after infrastructure "
+		    "failures: %s", (long long)q->it->id, e);
+}
+
 /* Runs one claimed item and records how it ended. */
 static void
 q_item(struct serve *sv, struct store *st, struct store_q_item *it)
@@ -366,8 +441,12 @@ q_item(struct serve *sv, struct store *st, struct store_q_item *it)
 		again = q_do_run(&q, &state);
 	else if (it->kind == STORE_Q_BISECT)
 		again = q_do_bisect(&q, &state);
+	else if (it->kind == STORE_Q_HEALTH)
+		again = q_do_health(&q, &state);
 	else
 		again = q_do_night(&q, &state);
+	if (!again && q.pl != NULL)
+		q_after(&q);
 	json_object_put(q.pl);
 	if (again) {
 		log_info("item %lld queued again: %s", (long long)it->id,

@@ -191,7 +191,7 @@ static const struct {
 	  "d.json: notify.mail.to[0]: \"<c@d>\" is not a mail address "
 	  "(local@domain)" },
 	{ "{" INV ", \"health\": {\"interval_h\": 0}}",
-	  "d.json: health.interval_h: 0 is out of range 1-8760" },
+	  "d.json: health.interval_h: 0 is out of range (0-8760]" },
 	{ "{" INV ", \"health\": {\"tolerance\": 0}}",
 	  "d.json: health.tolerance: 0 is out of range (0-0.99]" },
 	{ "{" INV ", \"health\": {\"iperf_seconds\": 61}}",
