@@ -6,8 +6,12 @@
  * (SIGHUP reloads the daemon config, SIGTERM / SIGINT stop it: running
  * work ends at its next boundary with hosts restored and goes back to the
  * queue), the scheduler that turns stored schedules into queued night
- * items (serve_sched.c), and the worker that claims queue items and runs
- * them through the run, hunt and night modules (serve_queue.c).
+ * items (serve_sched.c), the health checks of the config's links
+ * (serve_health.c: queued when due or after an infrastructure failure,
+ * a link turning bad notified), and the worker that claims queue items
+ * and runs them through the run, hunt, night and health modules
+ * (serve_queue.c), never on a link that is bad, in maintenance or
+ * retired.
  *
  * It installs process-wide signal handlers: one daemon per process.
  */

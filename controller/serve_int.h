@@ -1,6 +1,6 @@
 /*
- * serve_int.h: what serve.c (lifecycle), serve_sched.c (firing schedules)
- * and serve_queue.c (the worker) share.
+ * serve_int.h: what serve.c (lifecycle), serve_sched.c (firing schedules),
+ * serve_health.c (health checks) and serve_queue.c (the worker) share.
  */
 #ifndef LABRAT_SERVE_INT_H
 #define LABRAT_SERVE_INT_H

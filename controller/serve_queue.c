@@ -7,6 +7,12 @@
  * its bisect_id resumes that bisect: nothing done twice.  A stop leaves
  * the item's run or bisect resumable and the item queued again.
  *
+ * Health items run health_check() (serve_health.c).  A run or bisect item
+ * one of whose links is bad, in maintenance or retired is not started: it
+ * fails with a result naming the link and its state (serve_links_usable).
+ * After a run or night item ended, each link on which one of its runs
+ * failed a job of class infra gets a health check (serve_health_after).
+ *
  * One worker thread: limits.max_jobs and max_bisects above 1 are not used
  * yet (a night runs its bisect inside night_fire, on this thread).  Payloads are parsed with json-c here, and nowhere else in serve.
  */
