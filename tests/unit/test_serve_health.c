@@ -6,7 +6,8 @@
  * later.  Then on a real store: one item per link with its payload, none
  * while it is queued (an infra failure neither), none for a link in
  * maintenance, and the guard that keeps run and bisect items off a link
- * that is bad or in maintenance.
+ * that is bad or in maintenance; after a run whose jobs failed for the
+ * lab's reasons (class infra) on a link, that link alone gets a check.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -170,14 +171,98 @@ test_enqueue_store(void **state)
 	fx_db_remove(dbpath);
 }
 
+/* One job on link, finished failed with class fc. */
+static void
+job_failed(struct store *st, int64_t run, const char *link, int rep,
+    enum store_fail_class fc)
+{
+	struct store_job_spec	spec;
+	struct store_job	job;
+	struct store_job_result	r;
+	char			err[512];
+
+	memset(&spec, 0, sizeof spec);
+	spec.link = link;
+	spec.knobs = kn(1, 0, NULL);
+	spec.tool = "iperf3";
+	spec.params = "iperf3:len=128k,time=1";
+	spec.repetition = rep;
+	assert_int_equal(store_jobs_add(st, run, &spec, 1, err, sizeof err),
+	    0);
+	assert_int_equal(store_job_claim(st, run, link, "t", &job, err,
+	    sizeof err), 1);
+	memset(&r, 0, sizeof r);
+	r.state = STORE_JOB_FAILED;
+	r.reason = "test";
+	r.failure_class = fc;
+	assert_int_equal(store_job_finish(st, job.id, &r, err, sizeof err), 0);
+}
+
+/* A run item that ended with infra failures on em (twice) and a test
+ * failure on bce: one health item, for em; none for a run without. */
+static void
+test_after_infra(void **state)
+{
+	static char		 dbpath[256];
+	struct serve		 sv;
+	struct config_daemon	 cfg;
+	struct store_run_spec	 spec;
+	struct store		*st;
+	struct store_q_item	*items;
+	char			 err[512];
+	int64_t			 run, clean;
+	size_t			 n;
+
+	(void)state;
+	fx_db_path(dbpath, sizeof dbpath, "serve-health-infra");
+	assert_int_equal(store_open(dbpath, STORE_OPEN_CREATE |
+	    STORE_OPEN_MIGRATE, &st, err, sizeof err), 0);
+	memset(&sv, 0, sizeof sv);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.health_interval_s = 24 * H;
+	sv.config = &cfg;
+	sv.db_path = dbpath;
+	snprintf(sv.owner, sizeof sv.owner, "test@host pid 1");
+	pthread_mutex_init(&sv.mtx, NULL);
+	pthread_mutex_init(&sv.hmtx, NULL);
+	memset(&spec, 0, sizeof spec);
+	spec.kind = "queued";
+	spec.inventory_path = "/lab/inv.json";
+	spec.plan_path = "plan.json";
+	spec.plan_text = "{}";
+	assert_int_equal(store_run_create(st, &spec, &run, err, sizeof err),
+	    0);
+	assert_int_equal(store_run_create(st, &spec, &clean, err, sizeof err),
+	    0);
+	job_failed(st, run, "em", 0, STORE_FAIL_INFRA);
+	job_failed(st, run, "em", 1, STORE_FAIL_INFRA);
+	job_failed(st, run, "bce", 0, STORE_FAIL_TEST);
+	job_failed(st, clean, "bce", 1, STORE_FAIL_TEST);
+	/* Neither link was ever checked: only the infra links are queued. */
+	assert_int_equal(serve_health_after(&sv, st, "/lab/inv.json", clean,
+	    err, sizeof err), 0);
+	assert_int_equal((n = health_items(st, &items)), 0);
+	store_q_items_free(items, n);
+	assert_int_equal(serve_health_after(&sv, st, "/lab/inv.json", run,
+	    err, sizeof err), 0);
+	assert_int_equal((n = health_items(st, &items)), 1);
+	assert_string_equal(items[0].payload,
+	    "{\"link\":\"em\",\"inventory\":\"/lab/inv.json\"}");
+	store_q_items_free(items, n);
+	pthread_mutex_destroy(&sv.mtx);
+	pthread_mutex_destroy(&sv.hmtx);
+	store_close(st);
+	fx_db_remove(dbpath);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_enqueue_store),
+		cmocka_unit_test(test_after_infra),
 	};
 
-	(void)kn;	/* store_fixture.h's, unused here */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
