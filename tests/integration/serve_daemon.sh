@@ -25,6 +25,10 @@ CONF=$TMP/daemon.json
 SOCK=$TMP/notify.sock
 cp "$SIMLAB_SRC/configs/daemon-simlab.json" "$CONF"
 sed -i "s|\"simlab/history.json\"|\"$SIMLAB_SRC/configs/simlab/history.json\"|" "$CONF"
+# The daemon health-checks the links of its config's inventories: none
+# here (not a demo's simlab that may be up), so the queue holds only the
+# items this test makes (serve_health.sh tests the checks).
+sed -i "s|\"/run/labrat-lab/simlab/inventory.json\"|\"$TMP/no-inventory.json\"|" "$CONF"
 
 python3 - "$SOCK" "$TMP/notify" <<'PYEOF' &
 import socket, sys
@@ -157,6 +161,11 @@ stop d5
 
 # --- a run item on the simulated lab, and a stop mid-run.
 lab_up
+# The nights above checked em of the refusing inventory: bad, and the
+# worker drives no bad link.  Out of maintenance it is unknown: usable.
+"$LABRAT" hosts maintenance em on --why "the lab's em now" --db "$DB" >/dev/null &&
+    "$LABRAT" hosts maintenance em off --why "the lab's em now" --db "$DB" >/dev/null ||
+    fail "em out of bad"
 cat > "$TMP/plan.json" <<'PEOF'
 {
   "links": ["em"],
