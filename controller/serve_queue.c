@@ -299,13 +299,6 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 	return 0;
 }
 
-static void
-q_night_say(const char *line, void *arg)
-{
-	struct q_ctx	*q = arg;
-
-	log_info("item %lld: %s", (long long)q->it->id, line);
-}
 
 /*
  * A schedule's firing: night_fire() from where a killed one left off (its
@@ -341,8 +334,8 @@ q_do_night(struct q_ctx *q, enum store_q_state *state)
 	nr.slot = q->it->slot;
 	nr.owner = q->sv->owner;
 	nr.stop = &q->sv->stop;
-	nr.say = q_night_say;
-	nr.say_arg = q;
+	/* night_say() logs each line itself ("night N: ..."). */
+	nr.say = NULL;
 	e[0] = '\0';
 	ns = night_fire(&nr, e, sizeof e);
 	config_daemon_free(d);

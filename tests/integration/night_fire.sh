@@ -7,7 +7,8 @@
 # clean; night 3 (r200132) shows em's TSO on @ MTU 9000 regressed against
 # night 2, confirms it with a re-run, opens one regression record and
 # bisects it A/B on TSO within each boot to the exact culprit r200131
-# (record "culprit", the webhook delivered to a local listener, once);
+# (record "culprit", the webhook and the mail delivered to a local
+# listener and SMTP sink, once, the mail in the 0-day robot's words);
 # every night first checks both links' health on last night's revision;
 # bce stays clean and is not bisected.  Night 4 (r200134) shows the same
 # regression: it joins the record, no second bisect.
@@ -15,14 +16,16 @@ set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=nf$$
 T=$(mktemp -d "${TMPDIR:-/tmp}/lrnf$$.XXXXXX")
-SINK=
+SINK= SSINK=
 cleanup() {
 	[ -n "$SINK" ] && kill "$SINK" 2>/dev/null
+	[ -n "$SSINK" ] && kill "$SSINK" 2>/dev/null
 	lab_down
 	[ -n "${KEEP:-}" ] && cp -r "$T" "$KEEP"; rm -rf "$T"
 }
 trap cleanup EXIT
 : "${LABRAT_HOOKSINK:?LABRAT_HOOKSINK must point at build/hooksink}"
+: "${LABRAT_SMTPSINK:?LABRAT_SMTPSINK must point at build/smtpsink}"
 t0=$(now_ms)
 
 C=$SIMLAB_SRC/configs
@@ -41,6 +44,13 @@ i=0
 while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 PORT=$(cat "$T/port")
 [ -n "$PORT" ] || fail "hooksink did not start"
+mkdir "$T/mail"
+"$LABRAT_SMTPSINK" --dir "$T/mail" --lifetime 600 > "$T/sport" &
+SSINK=$!
+i=0
+while [ ! -s "$T/sport" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+SPORT=$(cat "$T/sport")
+[ -n "$SPORT" ] || fail "smtpsink did not start"
 
 cat > "$T/plan.json" <<EOP
 {
@@ -62,7 +72,10 @@ cat > "$T/daemon.json" <<EOD
       "newest": { "command": ["$LABRAT", "lab", "advance", "--name", "$LAB",
                               "--by", "2", "--print-head"] } } ],
   "notify": { "webhooks": [ { "url": "http://127.0.0.1:$PORT/labrat",
-                              "timeout_s": 5 } ] },
+                              "timeout_s": 5 } ],
+              "mail": { "smtp": "smtp://127.0.0.1:$SPORT",
+                        "from": "labrat@localhost",
+                        "to": ["netdev@localhost"], "timeout_s": 10 } },
   "health": { "iperf_seconds": 1 },
   "confirm": 1
 }
@@ -142,6 +155,15 @@ B=$(ls "$T/hooks"/*.body)
 jq -e '.kind == "regression" and .culprit == "r200131" and .link == "em"' \
     "$B" >/dev/null || fail "webhook body: $(cat "$B")"
 note "night 3: $(jq -r '.subject' "$B")"
+# One mail, the same regression in the 0-day robot's words.
+[ "$(ls "$T/mail" | grep -c '\.eml$')" = 1 ] || fail "mails: $(ls "$T/mail")"
+M=$(ls "$T/mail"/*.eml)
+grep -q '^Subject: \[labrat\] r200131: em iperf3 throughput -[0-9.]*% regression' "$M" ||
+    fail "mail subject: $(grep -A1 '^Subject' "$M")"
+for want in '^To: netdev@localhost' '^commit: r200131' '^parent: r200130' \
+    '^verified: yes' '^To reproduce' '^Bisect log' 'first bad commit: \[r200131\]'; do
+	tr -d '\r' < "$M" | grep -q "$want" || fail "mail lacks '$want': $(cat "$M")"
+done
 
 fire 4
 R > "$T/r4.json"
@@ -151,4 +173,5 @@ grep -q "joins record 1" "$T/fire4.err" || fail "night 4: $(tail -5 "$T/fire4.er
 grep -q "bisecting" "$T/fire4.err" && fail "night 4 bisected again"
 grep -q "^labrat: bce .*record" "$T/fire3.err" "$T/fire4.err" && fail "bce got a record"
 [ "$(ls "$T/hooks" | grep -c '\.body$')" = 1 ] || fail "a second webhook"
+[ "$(ls "$T/mail" | grep -c '\.eml$')" = 1 ] || fail "a second mail"
 note "4 nights, one regression record (culprit r200131), $(( $(now_ms) - t0 )) ms"

@@ -47,6 +47,8 @@ test_examples(void **state)
 	assert_string_equal(d->sources[0].revisions, want);
 	free(want);
 	assert_string_equal(d->sources[0].newest_cmd[0], "labrat");
+	assert_string_equal(d->sources[0].newest_cmd[3], "--name");
+	assert_string_equal(d->sources[0].newest_cmd[4], "simlab");
 	assert_string_equal(d->sources[0].newest_cmd[7], "--print-head");
 	assert_null(d->sources[0].newest_cmd[8]);
 	assert_null(d->sources[0].newest_git);
