@@ -55,9 +55,12 @@ for l in em bce; do
 	c=$(jq -r --arg l $l '.links[] | select(.name == $l) | .client.host' "$INV")
 	s=$(jq -r --arg l $l '.links[] | select(.name == $l) | .server.host' "$INV")
 	sa=$(jq -r --arg l $l '.links[] | select(.name == $l) | .server.address' "$INV")
-	r=$(iperf_best 2 "$c" "$s" "$sa")
+	r=$(iperf_best 3 "$c" "$s" "$sa")
 	note "iperf3 $l ($c -> $s): $r Mbit/s"
-	near "$r" 900 1000 || fail "$l: $r Mbit/s, want ~950"
+	# The link is shaped to exactly 1 Gbit/s; the traffic nears it (the
+	# lower bound leaves room for a loaded machine: ~950 when quiet).
+	rate_is "$c" 1000000 1000000
+	near "$r" 800 1000 || fail "$l: $r Mbit/s, want ~950"
 done
 
 bridge=$(ip -o link show master "$(ip -o link | awk -F': ' '$2 ~ /br$/ {print $2}' | grep "^sbasic" | head -1)" 2>/dev/null | wc -l)

@@ -38,16 +38,6 @@ cv() {
 	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n
 	    printf "%.2f", 100 * sqrt((q - n * m * m) / (n - 1)) / m }'
 }
-# tbf_kbit NS: the tbf rate in force on namespace NS's test interface, in
-# kbit/s. faultd sets it from the faults and the --noise draw, so it is what
-# the lab itself does to the link, whatever the machine's load does to iperf.
-tbf_kbit() {
-	tc -n "$1" qdisc show | awk '$2 == "tbf" { for (i = 1; i < NF; i++)
-	    if ($i == "rate") { r = $(i + 1); v = r + 0
-		if (r ~ /Gbit$/) v *= 1000000; else if (r ~ /Mbit$/) v *= 1000
-		else if (r ~ /bit$/ && r !~ /Kbit$/) v /= 1000
-		printf "%d\n", v } }'
-}
 # The quiet lab's link stays at its declared 1 Gbit/s, run after run; its
 # throughput figures are printed, not bounded: on a loaded 2-core machine
 # their spread is the machine's (one CI run read 838-894 Mbit/s), not the

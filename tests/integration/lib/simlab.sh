@@ -104,6 +104,25 @@ iperf_best() {
 	echo "$_b"
 }
 
+# tbf_kbit NS: the tbf rate in force on namespace NS's test interface, in
+# kbit/s. faultd sets it from the live faults (and the --noise draw), so it
+# is what the lab itself does to the link, whatever the machine's load does
+# to an iperf figure.
+tbf_kbit() {
+	tc -n "$1" qdisc show | awk '$2 == "tbf" { for (i = 1; i < NF; i++)
+	    if ($i == "rate") { r = $(i + 1); v = r + 0
+		if (r ~ /Gbit$/) v *= 1000000; else if (r ~ /Mbit$/) v *= 1000
+		else if (r ~ /bit$/ && r !~ /Kbit$/) v /= 1000
+		printf "%d\n", v } }'
+}
+
+# rate_is HOST LO HI: HOST's (the sender's) tbf rate is within [LO, HI]
+# kbit/s, or the test fails naming it.
+rate_is() {
+	_k=$(tbf_kbit "$LAB-$1")
+	near "${_k:-0}" "$2" "$3" || fail "$1: tbf rate ${_k:-none} kbit/s, want $2-$3"
+}
+
 settle() {
 	sleep 0.7
 }
