@@ -326,6 +326,10 @@ csv_seconds(const struct csv_row *r)
 	if (r->bps == 0)
 		return 0;
 	s = (double)r->bytes * 8.0 / (double)r->bps;
+	/* Past any plausible run the figure is refused by the callers
+	 * (PARSE_MAX_SECONDS): do not round what a long long cannot hold. */
+	if (!(s <= PARSE_MAX_SECONDS))
+		return s;
 	return (double)(long long)(s * 1e6 + 0.5) / 1e6;
 }
 
