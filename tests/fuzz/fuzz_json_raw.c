@@ -23,9 +23,15 @@ check_raw(const uint8_t *data, size_t size)
 	if (rc == JSON_RAW_OK)
 		return;
 	FUZZ_CHECK(err[0] != '\0', "rc %d without a reason", rc);
-	/* "... (line L, byte B)" with B inside the text (or at its end). */
-	if ((b = strstr(err, "byte ")) != NULL && strlen(err) <
-	    sizeof err - 1)
+	/*
+	 * "... (line L, byte B)" with B inside the text (or at its end).  The
+	 * message may quote the input (a key, a path) and so hold "byte "
+	 * itself: the offset is the last one.
+	 */
+	b = NULL;
+	for (const char *p = err; (p = strstr(p, "byte ")) != NULL; p++)
+		b = p;
+	if (b != NULL && strlen(err) < sizeof err - 1)
 		FUZZ_CHECK(strtoull(b + 5, NULL, 10) <= size,
 		    "offset past the text: %s", err);
 }
