@@ -7,6 +7,7 @@
  * alone in the same transaction that reads them, so an operator who
  * takes a link out while its check runs keeps it out.
  */
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "health_int.h"
+#include "json.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
@@ -281,4 +283,54 @@ health_maintenance_words(const char *db_path, const char *link,
 	*bad = 0;
 	return health_maintenance(db_path, link, strcmp(onoff, "on") == 0,
 	    why, NULL, res, err, errlen);
+}
+
+/* ---- the daemon's health item payload --------------------------------- */
+
+char *
+health_payload(const char *inventory, const char *link, char *err,
+    size_t errlen)
+{
+	struct json_writer	*w;
+	char			*text = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+
+	if ((fp = open_memstream(&text, &len)) == NULL) {
+		util_seterr(err, errlen, "open_memstream: %s", strerror(errno));
+		return NULL;
+	}
+	w = json_writer_new(fp, 0);
+	json_begin_obj(w);
+	json_kv_str(w, "link", link);
+	json_kv_str(w, "inventory", inventory);
+	json_end_obj(w);
+	if (json_writer_free(w, err, errlen) == -1 || fclose(fp) == EOF) {
+		free(text);
+		return NULL;
+	}
+	/* One line in the queue's table, as ever: no newline at its end. */
+	if (len > 0 && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	return text;
+}
+
+int
+health_payload_decode(const char *text, struct health_payload *p, char *err,
+    size_t errlen)
+{
+	const struct config_flat	fields[] = {
+		{ "link", CONFIG_FLAT_STR, &p->link },
+		{ "inventory", CONFIG_FLAT_STR, &p->inventory },
+		{ NULL, 0, NULL } };
+
+	return config_flat_parse(text, fields, err, errlen);
+}
+
+void
+health_payload_free(struct health_payload *p)
+{
+	free(p->link);
+	free(p->inventory);
+	memset(p, 0, sizeof *p);
 }
