@@ -53,6 +53,11 @@ enum night_status night_bisect_all(struct night_ctx *, char *err,
 	    size_t errlen);
 
 /* night_notify.c: every record whose final state is not yet delivered. */
+/* "TSO on, MTU 9000" from a knobs key ("mtu=9000,tso=on"): knob first
+ * (the regression's trigger, the one its bisect flips A/B) leads, the
+ * rest follow in key order; first -1: key order.  A key that does not
+ * parse is copied as it is. */
+void	night_knobs_text(const char *key, int first, char *buf, size_t len);
 void	night_notify_pending(struct night_ctx *);
 struct notify_msg;
 /* m to the daemon's targets; 0 delivered (or no target), -1 with err. */
