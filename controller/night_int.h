@@ -49,6 +49,12 @@ int	night_params(struct night_ctx *, struct detect_params *, char *err,
 	    size_t errlen);
 
 /* night_bisect.c: every record of tonight, to its end; NIGHT_* status. */
+#define NIGHT_BISECT_WAIT_MS	5000	/* limits.max_bisects: polled */
+/* How many of v are running, driven by a live process (or one on another
+ * host, which cannot be checked) other than self_pid; who gets the
+ * first ("bisect 7 by pid 4711 on ctl1 since 06:41 UTC"). */
+int	night_bisects_busy(const struct store_bisect *v, size_t n,
+	    int64_t self_pid, char *who, size_t wholen);
 enum night_status night_bisect_all(struct night_ctx *, char *err,
 	    size_t errlen);
 

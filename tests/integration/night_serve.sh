@@ -256,13 +256,16 @@ grep -q '"type": "ab", "knob": "tso"' "$DB.nights/regression-1-test.json" ||
     fail "bisect $(jq -c . "$T/b.json")"
 [ "$(jq -r '.status + " " + .culprit.id' "$T/b.json")" = "found r200131" ] ||
     fail "bisect $(jq -c . "$T/b.json")"
-# The bisect's verdicts: good before r200131, bad from it; each revision
-# judged once (the step the kill cut short was measured again, not twice).
-sq "$DB" "SELECT revision || ' ' || verdict FROM bisect_steps WHERE verdict <> '' ORDER BY revision" > "$T/steps"
-awk '{ bad = ($1 >= "r200131"); if (($2 == "bad") != bad) exit 1 }' "$T/steps" ||
-    fail "bisect verdicts: $(tr '\n' ';' < "$T/steps")"
-[ -z "$(cut -d' ' -f1 "$T/steps" | uniq -d)" ] ||
-    fail "a revision judged twice: $(tr '\n' ';' < "$T/steps")"
+# The bisect's steps, in order: the endpoints (r200130 good, r200132
+# bad), the search (r200131 bad) and the verification of culprit and
+# parent; each once (the step the kill cut short was measured again in
+# its own row, not added twice), each by a run driven to its end.
+[ "$(sq "$DB" "SELECT group_concat(revision || ' ' || verdict, ';') FROM
+    (SELECT revision, verdict FROM bisect_steps ORDER BY seq)")" = \
+    "r200130 good;r200132 bad;r200131 bad;r200131 bad;r200130 good" ] ||
+    fail "bisect steps: $(sq "$DB" "SELECT seq, revision, verdict FROM bisect_steps ORDER BY seq" | tr '\n' ';')"
+[ -z "$(sq "$DB" "SELECT s.seq FROM bisect_steps s JOIN runs r ON r.id = s.run_id WHERE r.state <> 'done'")" ] ||
+    fail "bisect steps with a run not done: $(sq "$DB" "SELECT s.seq, r.id, r.state FROM bisect_steps s JOIN runs r ON r.id = s.run_id")"
 # One webhook: the culprit's.
 [ "$(ls "$T/hooks" | grep -c '\.body$')" = 1 ] || fail "webhooks: $(ls "$T/hooks")"
 B=$(ls "$T/hooks"/*.body)
@@ -303,6 +306,14 @@ grep -q "night [0-9]*: bce .*record" "$T/d3.err" "$T/d4.err" && fail "bce got a 
 [ "$(sq "$DB" "SELECT count(*) FROM nights WHERE state = 'done'")" = 4 ] ||
     fail "nights not done: $(sq "$DB" "SELECT id, state, reason FROM nights")"
 [ "$(sq "$DB" "SELECT count(*) FROM bisects")" = 1 ] || fail "more than one bisect"
+# No run left running by a killed daemon (a second run started for a
+# night instead of resuming its first, say): each nightly run done; the
+# bisect step the kill cut short cancelled (measured again in a new run),
+# and so a health check a SIGTERM stopped.
+[ -z "$(sq "$DB" "SELECT id FROM runs WHERE state NOT IN ('done', 'cancelled') OR (kind = 'nightly' AND state <> 'done')")" ] ||
+    fail "runs left: $(sq "$DB" "SELECT id, kind, state, note FROM runs WHERE state <> 'done'")"
+[ "$(sq "$DB" "SELECT count(*) FROM runs WHERE kind = 'bisect' AND state = 'cancelled'")" -le 1 ] ||
+    fail "bisect runs cancelled: $(sq "$DB" "SELECT id, state FROM runs WHERE kind = 'bisect'")"
 # One sample per job: every run's done jobs one throughput sample each,
 # the others none; each nightly run's series its 5 repetitions, once each.
 for r in $(sq "$DB" "SELECT id FROM runs"); do
