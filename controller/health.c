@@ -7,7 +7,6 @@
  * alone in the same transaction that reads them, so an operator who
  * takes a link out while its check runs keeps it out.
  */
-#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 
 #include "health_int.h"
 #include "json.h"
+#include "run.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
@@ -287,29 +287,27 @@ health_maintenance_words(const char *db_path, const char *link,
 
 /* ---- the daemon's health item payload --------------------------------- */
 
+static void
+payload_write(struct json_writer *w, const void *arg)
+{
+	const struct health_payload	*p = arg;
+
+	json_kv_str(w, "link", p->link);
+	json_kv_str(w, "inventory", p->inventory);
+}
+
 char *
 health_payload(const char *inventory, const char *link, char *err,
     size_t errlen)
 {
-	struct json_writer	*w;
-	char			*text = NULL;
-	size_t			 len = 0;
-	FILE			*fp;
+	struct health_payload	 p = { (char *)link, (char *)inventory };
+	char			*text;
+	size_t			 len;
 
-	if ((fp = open_memstream(&text, &len)) == NULL) {
-		util_seterr(err, errlen, "open_memstream: %s", strerror(errno));
+	if ((text = run_queue_payload(payload_write, &p, err, errlen)) == NULL)
 		return NULL;
-	}
-	w = json_writer_new(fp, 0);
-	json_begin_obj(w);
-	json_kv_str(w, "link", link);
-	json_kv_str(w, "inventory", inventory);
-	json_end_obj(w);
-	if (json_writer_free(w, err, errlen) == -1 || fclose(fp) == EOF) {
-		free(text);
-		return NULL;
-	}
 	/* One line in the queue's table, as ever: no newline at its end. */
+	len = strlen(text);
 	if (len > 0 && text[len - 1] == '\n')
 		text[len - 1] = '\0';
 	return text;

@@ -232,6 +232,10 @@ enum run_status run_enqueue(const char *db_path, const char *inventory,
  * -1 with err.
  */
 struct json_writer;
+/* The payload object whose members write puts for arg, as one line of
+ * text (heap, the caller frees it), or NULL with err. */
+char	*run_queue_payload(void (*write)(struct json_writer *, const void *arg),
+	    const void *arg, char *err, size_t errlen);
 int	run_queue_submit(const char *db_path, enum store_q_kind kind,
 	    void (*write)(struct json_writer *, const void *arg),
 	    const void *arg, int64_t *item, char *err, size_t errlen);

@@ -18,9 +18,8 @@
 #include "store_daemon.h"
 #include "util.h"
 
-/* The payload object written by write (heap), or NULL with err. */
-static char *
-queue_payload(void (*write)(struct json_writer *, const void *),
+char *
+run_queue_payload(void (*write)(struct json_writer *, const void *),
     const void *arg, char *err, size_t errlen)
 {
 	struct json_writer	*w;
@@ -53,7 +52,7 @@ run_queue_submit(const char *db_path, enum store_q_kind kind,
 	int		 rc = -1;
 
 	*item = 0;
-	if ((text = queue_payload(write, arg, err, errlen)) == NULL)
+	if ((text = run_queue_payload(write, arg, err, errlen)) == NULL)
 		return -1;
 	if (store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
 	    err, errlen) == 0) {
