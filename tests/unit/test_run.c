@@ -204,6 +204,18 @@ copy_plan(void)
 	free(text);
 }
 
+/* The inventory and the plan copy no longer parse. */
+static void
+break_files(void)
+{
+	char	err[512];
+
+	assert_int_equal(util_write_file_atomic(deadinv, "{", 1, 0644, err,
+	    sizeof err), 0);
+	assert_int_equal(util_write_file_atomic(plan, "{", 1, 0644, err,
+	    sizeof err), 0);
+}
+
 /*
  * A controller died with two jobs running: resume restores (the hosts
  * cannot be reached: logged only), requeues them with their attempt kept
@@ -239,10 +251,7 @@ test_resume_dead(void **state)
 	    sizeof err), 1);
 	run_free(r);	/* the controller dies: no finish */
 	/* Resume reads the texts stored at the start, not the files. */
-	assert_int_equal(util_write_file_atomic(deadinv, "{", 1, 0644, err,
-	    sizeof err), 0);
-	assert_int_equal(util_write_file_atomic(plan, "{", 1, 0644, err,
-	    sizeof err), 0);
+	break_files();
 	rr = row(st, id);
 	assert_int_equal(rr.state, STORE_RUN_RUNNING);
 	store_run_free(&rr);
