@@ -13,8 +13,9 @@
  * After a run or night item ended, each link on which one of its runs
  * failed a job of class infra gets a health check (serve_health_after).
  *
- * One worker thread: limits.max_jobs and max_bisects above 1 are not used
- * yet (a night runs its bisect inside night_fire, on this thread).  Each
+ * One worker thread: limits.max_jobs above 1 is not used yet (a night runs
+ * its bisect inside night_fire, on this thread, and waits there while
+ * limits.max_bisects bisects run elsewhere).  Each
  * payload is decoded by the module that writes it (run_payload_decode(),
  * hunt_payload_decode(), health_payload_decode()): serve parses no JSON.
  */
