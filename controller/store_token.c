@@ -162,3 +162,20 @@ store_token_used(struct store *st, int64_t id, int64_t now_ms, char *err,
 		return -1;
 	return store_changed(st, "mark token used", "token", id, err, errlen);
 }
+
+int
+store_token_set_hash(struct store *st, int64_t id, const char *hash_hex,
+    char *err, size_t errlen)
+{
+	if (!token_hex_ok(hash_hex, 64)) {
+		util_seterr(err, errlen, "token %lld: hash must be 64 "
+		    "lower-case hex digits", (long long)id);
+		return -1;
+	}
+	if (store_do(st, NULL, "set token hash", err, errlen,
+	    "UPDATE tokens SET hash = ? WHERE id = ? AND revoked_ms IS NULL",
+	    "tI", hash_hex, id) == -1)
+		return -1;
+	return store_changed(st, "set token hash", "live token", id, err,
+	    errlen);
+}

@@ -3,7 +3,8 @@
  * tmpfs database: insert and read back (no secret column exists to read),
  * a taken name refused (also after revoke), bad names and a malformed
  * salt or hash refused, list in id order, revoke once (unknown and
- * already-revoked names refused, the row kept), last_used recorded.
+ * already-revoked names refused, the row kept), last_used recorded, the
+ * hash set only on a live token.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +169,16 @@ test_list_revoke_used(void **state)
 	free(list);
 	assert_int_equal(store_token_get(st, a, &t, err, sizeof err), 1);
 	assert_int_equal(t.revoked_ms, 30);
+	/* A hash is set only on a live token, and only as hex. */
+	assert_int_equal(store_token_set_hash(st, a, HASH, err, sizeof err),
+	    -1);
+	assert_int_equal(store_token_set_hash(st, b, "zz", err, sizeof err),
+	    -1);
+	assert_int_equal(store_token_set_hash(st, b, "ffffffffffffffffffffff"
+	    "ffffffffffffffffffffffffffffffffffffffffff", err, sizeof err), 0);
+	assert_int_equal(store_token_get(st, b, &t, err, sizeof err), 1);
+	assert_string_equal(t.hash, "ffffffffffffffffffffffffffffffffffffffff"
+	    "ffffffffffffffffffffffff");
 }
 
 int
