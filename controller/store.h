@@ -786,6 +786,9 @@ void	store_health_free(struct store_health *);
 void	store_healths_free(struct store_health *, size_t);
 void	store_health_trs_free(struct store_health_tr *, size_t);
 
+/* ---- API reads (store_api.c): runs newest first below id after (0 = newest); state -1, kind/link NULL = any */
+struct store_api_runs_q { size_t limit; int64_t after; int state; const char *kind, *link; };
+int store_api_runs(struct store *, const struct store_api_runs_q *, struct store_run **, size_t *, char *err, size_t errlen);
 /* ---- testing ------------------------------------------------------------ */
 
 /* Called inside store_job_finish()'s transaction after each sample row
