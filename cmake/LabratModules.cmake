@@ -8,8 +8,10 @@
 # At configure time the module's files (NAME.c, NAME.h and private
 # NAME_*.c / NAME_*.h) are scanned: every `#include "X.h"` must name the
 # module itself, one of its private headers, or a module it reaches through
-# DEPS, and third-party headers may only be included by a module that lists
-# their package in LIBS.  A violation stops the configure step, so the
+# DEPS (its NAME.h, or a further public header NAME_WORD.h such as
+# store_daemon.h; NAME_int.h stays private to NAME), and third-party
+# headers may only be included by a module that lists their package in
+# LIBS.  A violation stops the configure step, so the
 # dependency direction of DESIGN.md is enforced by the build.
 
 # third-party header prefix -> package name used in LIBS
@@ -58,9 +60,19 @@ function(labrat_check_includes who allowed_mods allowed_pkgs)
         if(private)
           continue()
         endif()
+        # Another module's further public header: MODULE_WORD.h (any word
+        # but "int", which is that module's private header), e.g.
+        # store_daemon.h of module store.
+        set(owner ${h})
+        if(h MATCHES "^([a-z]+)_([a-z0-9]+)$" AND NOT CMAKE_MATCH_2 STREQUAL "int")
+          set(owner ${CMAKE_MATCH_1})
+          if(owner IN_LIST allowed_mods)
+            continue()
+          endif()
+        endif()
         if(NOT h IN_LIST allowed_mods AND NOT h STREQUAL "embed")
           message(FATAL_ERROR "${f}: ${who} includes \"${h}.h\" but does not "
-                  "link module ${h} (see labrat_module DEPS and DESIGN.md)")
+                  "link module ${owner} (see labrat_module DEPS and DESIGN.md)")
         endif()
       elseif(line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
         set(h ${CMAKE_MATCH_1})

@@ -85,6 +85,8 @@ extern const struct cmd_entry cmd_schedule_add_entry,
 	    cmd_schedule_rm_entry;
 extern const struct cmd_entry cmd_notify_test_entry;
 extern const struct cmd_entry cmd_serve_entry;
+extern const struct cmd_entry cmd_token_add_entry, cmd_token_list_entry,
+	    cmd_token_revoke_entry;
 extern const struct cmd_entry cmd_schedule_fire_entry;
 extern const struct cmd_entry cmd_regressions_entry;
 extern const struct cmd_entry cmd_help_entry;

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "report.h"
 #include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 int

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "store.h"
+#include "store_daemon.h"
 
 static void
 regr_text(const struct store_regr *v, size_t n)

@@ -19,6 +19,7 @@
 #include "night.h"
 #include "run.h"
 #include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 /* Checks every name of the comma list links against the plan's links. */

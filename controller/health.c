@@ -15,6 +15,7 @@
 
 #include "health_int.h"
 #include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 static const char *const health_names[] = {

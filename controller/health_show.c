@@ -23,6 +23,7 @@
 #include "health_int.h"
 #include "json.h"
 #include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 static const char *

@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "store.h"
+#include "store_daemon.h"
 
 /* What http_start() needs: the daemon config's "http" section. */
 struct http_conf {
@@ -63,5 +64,30 @@ void	http_stop(struct http_server *);
 char	*http_routes_text(void);
 
 /* ---- tokens (http_token.c) ------------------------------------------ */
+
+/*
+ * A token's secret, shown once: "lrt_<id>_<43 characters of unpadded
+ * base64url of 32 bytes from getrandom(2)>".  The store keeps a random
+ * 16-byte salt and hex(HMAC-SHA256(key = the salt's bytes, msg = the whole
+ * secret)), never the secret.  HTTP_TOKEN_SECRET_MAX holds any secret and
+ * its NUL.  Names: store_token_name_ok() (1-63 of A-Z a-z 0-9 . _ -).
+ */
+#define HTTP_TOKEN_SECRET_MAX	96
+
+struct http_auth { int64_t token_id; char name[64]; int read_only; };
+/* Creates a token; writes the secret (NUL-terminated) to secret. */
+int	http_token_add(struct store *st, const char *name, int read_only,
+	    char *secret, size_t secretlen, char *err, size_t errlen);
+/*
+ * 1: valid and not revoked (fills *out, updates last_used, at most once a
+ * second per token); 0: unknown, malformed, wrong or revoked (err says
+ * which, for the log only: the HTTP reply says 401 and nothing more);
+ * -1: store error.  The hash is compared in constant time.
+ */
+int	http_token_check(struct store *st, const char *secret,
+	    struct http_auth *out, char *err, size_t errlen);
+/* 0, or -1 when name is unknown or already revoked (err says which). */
+int	http_token_revoke(struct store *st, const char *name, char *err,
+	    size_t errlen);
 
 #endif

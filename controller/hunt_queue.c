@@ -15,6 +15,7 @@
 #include "hunt_int.h"
 #include "json.h"
 #include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 void

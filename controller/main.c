@@ -50,6 +50,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_schedule_fire_entry,
 	&cmd_regressions_entry,
 	&cmd_serve_entry,
+	&cmd_token_add_entry,
+	&cmd_token_list_entry,
+	&cmd_token_revoke_entry,
 	&cmd_help_entry,
 };
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];

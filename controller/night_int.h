@@ -13,6 +13,7 @@
 #include "detect.h"
 #include "night.h"
 #include "store.h"
+#include "store_daemon.h"
 
 #define NIGHT_OUT_MAX		4096	/* a newest-revision command's output */
 #define NIGHT_CMD_TIMEOUT_MS	(10 * 60 * 1000)

@@ -115,6 +115,15 @@ int	report_runs(const char *db_path, size_t limit, enum report_format,
 int	report_queue(const char *db_path, size_t limit, enum report_format,
 	    FILE *fp, char *err, size_t errlen);
 
+/*
+ * `labrat token list` (report_tokens.c): the API's tokens in id order as a
+ * table (name, id, access, created, last used, revoked; times UTC) or json
+ * {"tokens": [{name, id, read_only, created, last_used, revoked}]} (times
+ * ISO 8601 UTC or null); never a salt or hash.  0 or -1 + err.
+ */
+int	report_tokens(const char *db_path, enum report_format, FILE *fp,
+	    char *err, size_t errlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "report.h"
 #include "report_int.h"
+#include "store_daemon.h"
 #include "util.h"
 
 /* Wall-clock ms, as the store stamps its rows. */

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "matrix.h"
 #include "run_int.h"
+#include "store_daemon.h"
 #include "util.h"
 
 /* The run payload of IFACE-13 (heap), or NULL with err. */

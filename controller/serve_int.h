@@ -14,6 +14,7 @@
 #include "cron.h"
 #include "health.h"
 #include "store.h"
+#include "store_daemon.h"
 
 #define SERVE_BEAT_MS		5000	/* heartbeat and lease renewal */
 #define SERVE_TICK_MS		1000	/* scheduler */

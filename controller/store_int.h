@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "store.h"
+#include "store_daemon.h"
 
 #define STORE_BUSY_MS	10000
 #define STORE_NITEMS(a)	(sizeof (a) / sizeof (a)[0])

@@ -3,8 +3,9 @@
 # of controller/CMakeLists.txt has a row, in the same order, whose "uses"
 # column names exactly its DEPS and whose "private files" column names
 # exactly its private sources and NAME_int.h; no row names a module the
-# build lacks.  Also: no module file includes cmd.h, and no controller file
-# is over 800 lines.  No lab needed.
+# build lacks.  Also: every NAME_WORD.h header belongs to a module NAME, no
+# module file includes cmd.h, and no controller file is over 800 lines.
+# No lab needed.
 set -u
 top=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
@@ -75,6 +76,14 @@ while IFS='|' read -r name deps files; do
 		esac
 	done
 done < "$tmp/cmake"
+
+# A header NAME_WORD.h is NAME's: its private NAME_int.h, or a further
+# public header (store_daemon.h); NAME must be a module.
+for f in "$top"/controller/*_*.h; do
+	b=${f##*/}
+	grep -q "^${b%%_*}|" "$tmp/cmake" ||
+	    fail "$b: no module ${b%%_*} owns it (headers are NAME.h, NAME_int.h or NAME_WORD.h of a module)"
+done
 
 for f in "$top"/controller/*.c "$top"/controller/*.h; do
 	b=${f##*/}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "store.h"
+#include "store_daemon.h"
 
 static int
 kind_of(const char *s)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "store_daemon.h"
 
 /* path = /dev/shm (else /tmp) /lr-TAG-PID.db, with any leftover removed. */
 static void
