@@ -150,6 +150,18 @@ const struct http_route *http_route_find(struct http_req *,
 /* ---- resources (http_res_*.c) ----------------------------------------- */
 
 int	http_res_status(struct http_req *, struct http_res *);
+int	http_res_runs(struct http_req *, struct http_res *);
+int	http_res_run(struct http_req *, struct http_res *);
+int	http_res_run_jobs(struct http_req *, struct http_res *);
+int	http_res_run_report(struct http_req *, struct http_res *);
+int	http_res_job_samples(struct http_req *, struct http_res *);
+int	http_res_queue(struct http_req *, struct http_res *);
+int	http_res_hosts(struct http_req *, struct http_res *);
+int	http_res_schedules(struct http_req *, struct http_res *);
+int	http_res_bisects(struct http_req *, struct http_res *);
+int	http_res_bisect(struct http_req *, struct http_res *);
+int	http_res_bisect_log(struct http_req *, struct http_res *);
+int	http_res_nights(struct http_req *, struct http_res *);
 
 /* The server, for the resources that report on it. */
 int64_t	http_started_ms(const struct http_server *);

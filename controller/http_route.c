@@ -15,6 +15,18 @@
 
 const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/status", http_res_status, 0 },
+	{ "GET", "/api/v1/runs", http_res_runs, 0 },
+	{ "GET", "/api/v1/runs/{id}", http_res_run, 0 },
+	{ "GET", "/api/v1/runs/{id}/jobs", http_res_run_jobs, 0 },
+	{ "GET", "/api/v1/runs/{id}/report", http_res_run_report, 0 },
+	{ "GET", "/api/v1/jobs/{id}/samples", http_res_job_samples, 0 },
+	{ "GET", "/api/v1/queue", http_res_queue, 0 },
+	{ "GET", "/api/v1/hosts", http_res_hosts, 0 },
+	{ "GET", "/api/v1/schedules", http_res_schedules, 0 },
+	{ "GET", "/api/v1/bisects", http_res_bisects, 0 },
+	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
+	{ "GET", "/api/v1/bisects/{id}/log", http_res_bisect_log, 0 },
+	{ "GET", "/api/v1/nights", http_res_nights, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 

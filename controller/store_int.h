@@ -129,4 +129,9 @@ int	store_lens_ok(const struct store_len *, size_t n, char *err,
 int	store_len_ok(const char *what, const char *s, size_t max,
 	    int required, char *err, size_t errlen);
 
+/* Every statement store_api.c prepares, NULL-terminated: the unit test
+ * runs EXPLAIN QUERY PLAN on each and refuses a full scan of samples or
+ * jobs. */
+extern const char *const store_api_sql[];
+
 #endif
