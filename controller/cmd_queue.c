@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "json.h"
@@ -42,6 +43,29 @@ cmd_queued(const char *kind, int64_t item, const char *db, int json)
 	return CMD_EXIT_OK;
 }
 
+/* The same from the daemon's API (--server). */
+static int
+queue_remote(struct cmd_ctx *ctx, long long limit, enum report_format fmt)
+{
+	char	path[64], err[1024], *body;
+	size_t	len;
+	int	rc;
+
+	/* The API takes no 0 (= all): a huge limit it cuts to its cap. */
+	snprintf(path, sizeof path, "/api/v1/queue?limit=%lld", limit > 0 ?
+	    limit : 1000000000LL);
+	if (cmd_remote_get(ctx, path, &body, &len) == -1)
+		return CMD_EXIT_FAIL;
+	rc = report_queue_remote(body, len, fmt, stdout, err, sizeof err);
+	free(body);
+	if (rc == -1) {
+		fprintf(stderr, "labrat queue: %s%s: %s\n", ctx->server, path,
+		    err);
+		return CMD_EXIT_FAIL;
+	}
+	return CMD_EXIT_OK;
+}
+
 static int
 queue_exec(struct cmd_ctx *ctx)
 {
@@ -68,6 +92,8 @@ queue_exec(struct cmd_ctx *ctx)
 	if (report_format_parse(ctx->format, &fmt) == -1)
 		return cmd_usage_error(ctx, "--format %s: unknown to the "
 		    "report module", ctx->format);
+	if (ctx->server != NULL)
+		return queue_remote(ctx, limit, fmt);
 	if (report_queue(ctx->db, (size_t)limit, fmt, stdout, err,
 	    sizeof err) == -1) {
 		fprintf(stderr, "labrat queue: %s\n", err);
@@ -90,7 +116,7 @@ const struct cmd_entry cmd_queue_entry = {
 	.options = (const struct cmd_option[]){
 		{ "--limit N", "The N newest items (default 50, 0 = all)." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = queue_exec,
 };

@@ -124,6 +124,19 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
 int	report_tokens(const char *db_path, enum report_format, FILE *fp,
 	    char *err, size_t errlen);
 
+/*
+ * The remote CLI (report_remote.c).  report_queue_remote: what
+ * report_queue() prints, from the JSON GET /api/v1/queue replied (which is
+ * report_queue()'s json): the same bytes for json, the same table for
+ * text.  0, or -1 + err (not JSON, not the queue's shape).
+ * report_api_error: the "error" of an API problem reply into out, else
+ * the start of the body.
+ */
+int	report_queue_remote(const char *body, size_t len, enum report_format,
+	    FILE *fp, char *err, size_t errlen);
+void	report_api_error(const char *body, size_t len, char *out,
+	    size_t outlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

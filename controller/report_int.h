@@ -59,4 +59,17 @@ void	report_table_print(const struct report_table *, const char *indent,
 	    FILE *);
 void	report_table_free(struct report_table *);
 
+/*
+ * The queue's text (report_queue.c), from the store (`labrat queue`) or
+ * from the API's JSON (report_remote.c): the same lines either way.  Ages
+ * are in seconds at the moment the rows were read; strings are borrowed.
+ */
+struct report_q_daemon { int have, live, stopping; const char *owner;
+	int64_t beat_age_s; };
+struct report_q_row { int64_t id, age_s, run_id, bisect_id; int priority;
+	const char *kind, *state, *who, *result; /* result may be NULL */ };
+void	report_queue_text_daemon(const struct report_q_daemon *, FILE *);
+void	report_queue_text_items(const struct report_q_row *, size_t n,
+	    FILE *);
+
 #endif
