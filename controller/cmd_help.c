@@ -33,7 +33,7 @@ const struct cmd_option cmd_remote_options[] = {
 	{ "--token-file F", "The API token (labrat token add), alone on the "
 	    "first line of F.  Default: $LABRAT_TOKEN_FILE." },
 	{ "--cafile F", "PEM CA certificates to verify an https:// server "
-	    "with (default: the system's).  Default: $LABRAT_CAFILE." },
+	    "with.  Default: $LABRAT_CAFILE, else the system's." },
 	{ NULL, NULL }
 };
 
