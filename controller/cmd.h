@@ -128,6 +128,10 @@ int	cmd_positionals(const struct cmd_ctx *, int first, int min, int max,
  * does. */
 struct config_errors;
 void	cmd_config_errors(const struct config_errors *);
+/* The inventory at path (config_inventory_load), or NULL after printing
+ * its errors (cmd_config_errors). */
+struct config_inventory;
+struct config_inventory *cmd_inventory(const char *path);
 /*
  * Runs entry in-process (for `labrat demo`) with argv (NULL terminated,
  * argv[0] the entry's name), the database and verbosity of parent, and the

@@ -258,3 +258,27 @@ health_check(const struct config_inventory *inv, const char *link,
 	store_health_free(&last);
 	return rc;
 }
+
+int
+health_maintenance_words(const char *db_path, const char *link,
+    const char *onoff, const char *why, struct health_result *res, int *bad,
+    char *err, size_t errlen)
+{
+	*bad = 1;
+	if (!config_valid_linkname(link)) {
+		util_seterr(err, errlen, "%s: not a link name", link);
+		return -1;
+	}
+	if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0) {
+		util_seterr(err, errlen, "%s: say on or off", onoff);
+		return -1;
+	}
+	if (why == NULL || *why == '\0') {
+		util_seterr(err, errlen, "--why TEXT missing: every "
+		    "transition says why");
+		return -1;
+	}
+	*bad = 0;
+	return health_maintenance(db_path, link, strcmp(onoff, "on") == 0,
+	    why, NULL, res, err, errlen);
+}

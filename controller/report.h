@@ -116,6 +116,17 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
 	    FILE *fp, char *err, size_t errlen);
 
 /*
+ * `labrat schedule list` (name NULL) and `labrat schedule show NAME`: the
+ * stored schedules, by name, with the next firing after now in UTC and in
+ * each one's zone and the last firing; text (a table, or one schedule's
+ * fields) or json (an array, or one object that includes plan_text).
+ * Opens db_path creating and migrating it.  0; 1 when there is no
+ * schedule called name; -1 with err.
+ */
+int	report_schedules(const char *db_path, const char *name,
+	    enum report_format, FILE *fp, char *err, size_t errlen);
+
+/*
  * `labrat token list` (report_tokens.c): the API's tokens in id order as a
  * table (name, id, access, created, last used, revoked; times UTC) or json
  * {"tokens": [{name, id, read_only, created, last_used, revoked}]} (times
