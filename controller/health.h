@@ -150,4 +150,20 @@ int	health_maintenance_words(const char *db_path, const char *link,
 	    const char *onoff, const char *why, struct health_result *res,
 	    int *bad, char *err, size_t errlen);
 
+/*
+ * The daemon's health item payload, written and read here only:
+ * {"link": LINK, "inventory": PATH}.  health_payload() returns it (heap,
+ * the caller frees it) or NULL with err; health_payload_decode() fills p
+ * (strings heap, NULL when absent; health_payload_free()), 0 or -1 with
+ * err (not a JSON object).
+ */
+struct health_payload {
+	char	*link, *inventory;
+};
+char	*health_payload(const char *inventory, const char *link, char *err,
+	    size_t errlen);
+int	health_payload_decode(const char *text, struct health_payload *,
+	    char *err, size_t errlen);
+void	health_payload_free(struct health_payload *);
+
 #endif

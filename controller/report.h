@@ -126,6 +126,18 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
 int	report_schedules(const char *db_path, const char *name,
 	    enum report_format, FILE *fp, char *err, size_t errlen);
 
+/* What report_list() lists. */
+enum report_list { REPORT_LIST_RUNS, REPORT_LIST_QUEUE };
+
+/*
+ * `labrat runs` (report_runs()) or `labrat queue` (report_queue()) in the
+ * format called format ("text", "json", ...).  0; -2 when format is not a
+ * report format; -1 with err (that listing's own refusal of a format
+ * included).
+ */
+int	report_list(const char *db_path, enum report_list, size_t limit,
+	    const char *format, FILE *fp, char *err, size_t errlen);
+
 /*
  * `labrat token list` (report_tokens.c): the API's tokens in id order as a
  * table (name, id, access, created, last used, revoked; times UTC) or json
@@ -145,6 +157,10 @@ int	report_tokens(const char *db_path, enum report_format, FILE *fp,
  */
 int	report_queue_remote(const char *body, size_t len, enum report_format,
 	    FILE *fp, char *err, size_t errlen);
+/* report_list() from the API's reply body: QUEUE only so far (-1 for
+ * RUNS); -2 when format is not a report format. */
+int	report_list_remote(enum report_list, const char *body, size_t len,
+	    const char *format, FILE *fp, char *err, size_t errlen);
 void	report_api_error(const char *body, size_t len, char *out,
 	    size_t outlen);
 

@@ -167,3 +167,19 @@ report_queue_remote(const char *body, size_t len, enum report_format f,
 	}
 	return rc;
 }
+
+int
+report_list_remote(enum report_list what, const char *body, size_t len,
+    const char *format, FILE *fp, char *err, size_t errlen)
+{
+	enum report_format	f;
+
+	if (report_format_parse(format, &f) == -1)
+		return -2;
+	if (what != REPORT_LIST_QUEUE) {
+		util_seterr(err, errlen, "runs: not available from a server "
+		    "yet");
+		return -1;
+	}
+	return report_queue_remote(body, len, f, fp, err, errlen);
+}
