@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -44,8 +45,18 @@ struct http_pool {
 	size_t		  n;
 };
 
+/* Requests of one token in the current minute (a fixed window). */
+struct http_rate {
+	int64_t	token_id;
+	int64_t	window;		/* wall-clock minute */
+	int	n;
+};
+#define HTTP_RATE_SLOTS	64
+
 struct http_server {
 	struct MHD_Daemon	*mhd;
+	pthread_mutex_t		 rmtx;
+	struct http_rate	 rate[HTTP_RATE_SLOTS];
 	char			*listen, *version, *inventory, *dbpath;
 	char			*cert_pem, *key_pem;
 	int			 reads_open;
@@ -90,6 +101,12 @@ const char *
 http_version(const struct http_server *s)
 {
 	return s->version;
+}
+
+const char *
+http_inventory(const struct http_server *s)
+{
+	return s->inventory;
 }
 
 int64_t
@@ -174,6 +191,90 @@ http_send(struct MHD_Connection *c, struct http_res *res)
 	return ret;
 }
 
+/* 1 when the token may make one more request this minute. */
+static int
+http_rate_ok(struct http_server *s, int64_t token_id)
+{
+	struct http_rate	*r, *victim = &s->rate[0];
+	int64_t			 now = http_wall_ms() / 60000;
+	size_t			 i;
+	int			 ok;
+
+	if (s->rate_per_min <= 0)
+		return 1;
+	pthread_mutex_lock(&s->rmtx);
+	for (i = 0; i < HTTP_RATE_SLOTS; i++) {
+		r = &s->rate[i];
+		if (r->token_id == token_id)
+			break;
+		if (r->window < victim->window)
+			victim = r;	/* the stalest slot, if it is new */
+	}
+	if (i == HTTP_RATE_SLOTS) {
+		r = victim;
+		r->token_id = token_id;
+		r->window = now;
+		r->n = 0;
+	}
+	if (r->window != now) {
+		r->window = now;
+		r->n = 0;
+	}
+	ok = r->n < s->rate_per_min;
+	if (ok)
+		r->n++;
+	pthread_mutex_unlock(&s->rmtx);
+	return ok;
+}
+
+/*
+ * Bearer auth: a given token is always checked (a bad one is 401 even
+ * where reads are open); mutations need one that may write (403).  0 to
+ * go on, -1 with the reply in res.
+ */
+static int
+http_auth(struct http_server *s, struct http_req *req,
+    const struct http_route *rt, struct http_res *res)
+{
+	struct http_auth	 a;
+	const char		*h = req->authorization;
+	char			 err[256];
+	int			 r;
+
+	if (h == NULL) {
+		if (rt->mutation || !s->reads_open)
+			return http_problem(res, 401, "a bearer token is "
+			    "needed (Authorization: Bearer lrt_...)");
+		return 0;
+	}
+	if (strncasecmp(h, "Bearer ", 7) != 0)
+		return http_problem(res, 401, "only Bearer tokens are "
+		    "accepted");
+	h += 7;
+	while (*h == ' ')
+		h++;
+	if ((r = http_token_check(req->st, h, &a, err, sizeof err)) == -1) {
+		log_warnx("http: token check: %s", err);
+		return http_problem(res, 503, "the token could not be "
+		    "checked");
+	}
+	if (r == 0) {
+		log_info("http: %s %s refused: %s", req->method,
+		    rt->pattern, err);
+		return http_problem(res, 401, "invalid token");
+	}
+	req->token_id = a.token_id;
+	req->read_only = a.read_only;
+	snprintf(req->token_name, sizeof req->token_name, "%s", a.name);
+	if (!http_rate_ok(s, a.token_id))
+		return http_problem(res, 429, "token %s: over %d requests a "
+		    "minute", a.name, s->rate_per_min);
+	if (rt->mutation && a.read_only)
+		return http_problem(res, 403, "token %s is read-only",
+		    a.name);
+	return 0;
+}
+
 /* Runs one complete request: parse, route, auth, handler. */
 static void
 http_handle(struct http_server *s, struct MHD_Connection *c,
@@ -217,7 +318,8 @@ http_handle(struct http_server *s, struct MHD_Connection *c,
 		http_problem(res, 503, "the store cannot be opened");
 		goto out;
 	}
-	if (rt->fn(req, res) == -1 && res->body == NULL)
+	if (http_auth(s, req, rt, res) == 0 && rt->fn(req, res) == -1 &&
+	    res->body == NULL)
 		http_problem(res, 500, "internal error");
 	http_pool_give(s, req->st);
 out:
@@ -374,6 +476,7 @@ http_free(struct http_server *s)
 	free(s->pool.st);
 	free(s->pool.busy);
 	pthread_mutex_destroy(&s->pool.mtx);
+	pthread_mutex_destroy(&s->rmtx);
 	free(s->listen);
 	free(s->version);
 	free(s->inventory);
@@ -398,6 +501,7 @@ http_start(const struct http_conf *conf, const char *dbpath,
 	*out = NULL;
 	s = xcalloc(1, sizeof *s);
 	pthread_mutex_init(&s->pool.mtx, NULL);
+	pthread_mutex_init(&s->rmtx, NULL);
 	if (http_sockaddr(conf->listen, &ss, &tls, &v6, err, errlen) == -1 ||
 	    (tls && http_read_pems(s, conf, err, errlen) == -1)) {
 		http_free(s);
