@@ -4,8 +4,10 @@
 # writes them before the daemon starts, so it claims none); `labrat
 # --server URL queue` prints exactly what `labrat queue --db DB` prints,
 # byte for byte, as text and JSON, with --limit, from --server before or
-# after the command, from $LABRAT_SERVER and with a token file.  Errors:
-# nothing listening (exit 1, the URL named), --db with --server and
+# after the command, from $LABRAT_SERVER, with a read-only and a
+# read-write token file (the daemon's reads need a token).  Errors: no,
+# a wrong or a revoked token (the server's 401, exit 1), nothing
+# listening (exit 1, the URL named), --db with --server and
 # --server on a local-only command (exit 2), a token or CA file without
 # a server (exit 2), a malformed token file (exit 1).
 set -eu
@@ -56,16 +58,20 @@ expect 0 "$QFILL" "$db" finish 2 failed "em: r200120..r200300: no culprit"
 expect 0 "$QFILL" "$db" finish 3 cancelled "cancelled by alice"
 expect 0 "$QFILL" "$db" unregister "old:1"
 
+# Reads need a token here: a read-only one, and one revoked later.
+"$LABRAT" token add remote-ro --read-only --db "$db" >"$dir/tok" 2>/dev/null
+"$LABRAT" token add remote-gone --db "$db" >"$dir/gone" 2>/dev/null
+chmod 600 "$dir/tok" "$dir/gone"
 cat >"$dir/daemon.json" <<EOF
 {
   "inventories": ["$dir/no-inventory.json"],
-  "http": { "listen": "$url" }
+  "http": { "listen": "$url", "reads": "token" }
 }
 EOF
 "$LABRAT" serve --db "$db" --config "$dir/daemon.json" 2>"$dir/serve.err" &
 spid=$!
 i=0
-until curl -sf "$url/api/v1/status" >/dev/null 2>&1; do
+until curl -s -o /dev/null "$url/api/v1/status" 2>/dev/null; do
 	i=$((i + 1))
 	[ $i -lt 100 ] || fail "no API on $url: $(cat "$dir/serve.err")"
 	kill -0 "$spid" 2>/dev/null || fail "serve exited: $(cat "$dir/serve.err")"
@@ -93,7 +99,8 @@ same_as() {
 	done
 	[ ! -s "$dir/rerr" ] || fail "$rcmd $* said: $(cat "$dir/rerr")"
 }
-same() { same_as "$LABRAT" --server "$url" queue -- "$@"; }
+same() { same_as "$LABRAT" --server "$url" --token-file "$dir/tok" queue -- \
+    "$@"; }
 same
 has local "daemon: "
 has local "cancelled by alice"
@@ -107,13 +114,19 @@ jq -e '.items | length == 1' "$dir/remote" >/dev/null ||
 same --limit 0
 
 # --server after the command, LABRAT_SERVER, a token file.
-same_as "$LABRAT" queue --server "$url" --
-same_as env LABRAT_SERVER="$url" "$LABRAT" queue -- --format json
-"$LABRAT" token add remote-test --db "$db" >"$dir/tok" 2>/dev/null
-chmod 600 "$dir/tok"
-same_as "$LABRAT" --server "$url" --token-file "$dir/tok" queue --
-expect 0 env LABRAT_SERVER="$url" LABRAT_TOKEN_FILE="$dir/tok" \
-    "$LABRAT" queue
+same_as "$LABRAT" queue --server "$url" --token-file "$dir/tok" --
+same_as env LABRAT_SERVER="$url" LABRAT_TOKEN_FILE="$dir/tok" "$LABRAT" \
+    queue -- --format json
+same_as "$LABRAT" --server "$url" --token-file "$dir/gone" queue --
+# Refused tokens: the server's 401 and its reason, exit 1.
+expect 1 "$LABRAT" --server "$url" queue
+has err "labrat queue: $url/api/v1/queue?limit=50: HTTP 401: "
+expect 0 "$LABRAT" token revoke remote-gone --db "$db"
+expect 1 "$LABRAT" --server "$url" --token-file "$dir/gone" queue
+has err "HTTP 401"
+printf 'lrt_1_%s\n' AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA >"$dir/wrong"
+expect 1 "$LABRAT" --server "$url" --token-file "$dir/wrong" queue
+has err "HTTP 401"
 # --db wins over LABRAT_SERVER.
 expect 0 env LABRAT_SERVER="http://127.0.0.1:$dead" "$LABRAT" queue \
     --db "$db"
