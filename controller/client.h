@@ -103,7 +103,7 @@ struct client_api {
 	const char	*token;	/* may be NULL */
 	const char	*cafile;	/* may be NULL */
 	long		 timeout_s;	/* per attempt, 0 = 30 s */
-	int		 retries;	/* more attempts after a 503, 0 = none */
+	int		 retries;	/* attempts after a 503, 0 = none */
 };
 
 /*

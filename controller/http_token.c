@@ -96,7 +96,8 @@ token_b64url(const uint8_t *in, size_t n, char *out)
 	size_t			i, o = 0;
 
 	for (i = 0; i + 3 <= n; i += 3) {
-		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
+		    in[i + 2];
 		out[o++] = a[v >> 18 & 63];
 		out[o++] = a[v >> 12 & 63];
 		out[o++] = a[v >> 6 & 63];

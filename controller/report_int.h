@@ -72,4 +72,11 @@ void	report_queue_text_daemon(const struct report_q_daemon *, FILE *);
 void	report_queue_text_items(const struct report_q_row *, size_t n,
 	    FILE *);
 
+/* "2026-12-01 08:46" (UTC) or, iso, "2026-12-01T08:46:07Z" of ms into
+ * buf; returns buf (report_runs.c). */
+const char *report_when(int64_t ms, int iso, char *buf, size_t len);
+/* key: the ISO 8601 UTC time of ms, or null for 0 (report_queue.c). */
+struct json_writer;
+void	report_json_when(struct json_writer *, const char *key, int64_t ms);
+
 #endif

@@ -43,9 +43,8 @@ ago(int64_t s, char *buf, size_t len)
 	return buf;
 }
 
-/* ISO 8601 UTC of ms, or a JSON null for 0. */
-static void
-json_when(struct json_writer *w, const char *key, int64_t ms)
+void
+report_json_when(struct json_writer *w, const char *key, int64_t ms)
 {
 	time_t		t = (time_t)(ms / 1000);
 	struct tm	tm;
@@ -156,16 +155,16 @@ json_item(struct json_writer *w, const struct store_q_item *it, int64_t now)
 	json_kv_str(w, "state", store_q_state_name(it->state));
 	json_kv_str(w, "who", it->who);
 	json_kv_str(w, "owner", it->owner);
-	json_when(w, "enqueued", it->enqueued);
+	report_json_when(w, "enqueued", it->enqueued);
 	json_kv_int(w, "age_s", (now - it->enqueued) / 1000);
-	json_when(w, "started", it->started);
-	json_when(w, "finished", it->finished);
+	report_json_when(w, "started", it->started);
+	report_json_when(w, "finished", it->finished);
 	json_kv_int(w, "attempts", it->attempts);
 	json_id(w, "run", it->run_id);
 	json_id(w, "bisect", it->bisect_id);
 	json_id(w, "schedule", it->schedule_id);
 	if (it->schedule_id > 0)
-		json_when(w, "slot", it->slot);
+		report_json_when(w, "slot", it->slot);
 	else
 		json_kv_null(w, "slot");
 	json_kv_str(w, "result", it->result);
@@ -192,8 +191,8 @@ json_queue(const struct store_daemon *d, int have, int live,
 		json_kv_bool(w, "live", live);
 		json_kv_bool(w, "stopping", d->stopping);
 		json_kv_bool(w, "stopped", d->stopped);
-		json_when(w, "started", d->started);
-		json_when(w, "last_heartbeat", d->beat);
+		report_json_when(w, "started", d->started);
+		report_json_when(w, "last_heartbeat", d->beat);
 		json_kv_int(w, "heartbeat_age_s", (now - d->beat) / 1000);
 		json_end_obj(w);
 	}

@@ -149,7 +149,8 @@ report_queue_remote(const char *body, size_t len, enum report_format f,
 	int			 rc = 0;
 
 	if (f != REPORT_TEXT && f != REPORT_JSON) {
-		util_seterr(err, errlen, "queue: the formats are text and json");
+		util_seterr(err, errlen, "queue: the formats are text and "
+		    "json");
 		return -1;
 	}
 	if ((root = remote_parse(body, len, err, errlen)) == NULL)

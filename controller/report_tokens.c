@@ -7,26 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "json.h"
 #include "report.h"
 #include "report_int.h"
 #include "store_daemon.h"
 #include "util.h"
-
-/* "2026-12-01 17:40:05Z" (text) or "2026-12-01T17:40:05Z" (JSON) of ms. */
-static const char *
-when(int64_t ms, int iso, char *buf, size_t len)
-{
-	time_t		t = (time_t)(ms / 1000);
-	struct tm	tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%SZ",
-	    &tm);
-	return buf;
-}
 
 static void
 text_tokens(const struct store_token *v, size_t n, FILE *fp)
@@ -46,25 +32,14 @@ text_tokens(const struct store_token *v, size_t n, FILE *fp)
 		snprintf(id, sizeof id, "%lld", (long long)v[i].id);
 		report_table_row(&t, v[i].name, id, v[i].read_only ?
 		    "read-only" : "read-write",
-		    when(v[i].created_ms, 0, c, sizeof c),
-		    v[i].last_used_ms > 0 ? when(v[i].last_used_ms, 0, u,
-		    sizeof u) : "never",
-		    v[i].revoked_ms > 0 ? when(v[i].revoked_ms, 0, r,
+		    report_when(v[i].created_ms, 0, c, sizeof c),
+		    v[i].last_used_ms > 0 ? report_when(v[i].last_used_ms, 0,
+		    u, sizeof u) : "never",
+		    v[i].revoked_ms > 0 ? report_when(v[i].revoked_ms, 0, r,
 		    sizeof r) : "-");
 	}
 	report_table_print(&t, "", fp);
 	report_table_free(&t);
-}
-
-static void
-json_time(struct json_writer *w, const char *key, int64_t ms)
-{
-	char	buf[32];
-
-	if (ms > 0)
-		json_kv_str(w, key, when(ms, 1, buf, sizeof buf));
-	else
-		json_kv_null(w, key);
 }
 
 static int
@@ -82,9 +57,9 @@ json_tokens(const struct store_token *v, size_t n, FILE *fp, char *err,
 		json_kv_str(w, "name", v[i].name);
 		json_kv_int(w, "id", v[i].id);
 		json_kv_bool(w, "read_only", v[i].read_only);
-		json_time(w, "created", v[i].created_ms);
-		json_time(w, "last_used", v[i].last_used_ms);
-		json_time(w, "revoked", v[i].revoked_ms);
+		report_json_when(w, "created", v[i].created_ms);
+		report_json_when(w, "last_used", v[i].last_used_ms);
+		report_json_when(w, "revoked", v[i].revoked_ms);
 		json_end_obj(w);
 	}
 	json_end_arr(w);

@@ -123,6 +123,10 @@ struct store_len {
 	int		 required;
 };
 
+/* 1 when name is 1..max characters of A-Z a-z 0-9 . _ - (the names of
+ * schedules and tokens). */
+int	store_name_ok(const char *name, size_t max);
+
 /* Checks them in order; the first failure is in err. */
 int	store_lens_ok(const struct store_len *, size_t n, char *err,
 	    size_t errlen);
