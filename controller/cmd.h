@@ -16,6 +16,7 @@
 #define LABRAT_CMD_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -136,6 +137,16 @@ void	cmd_config_errors(const struct config_errors *);
  */
 int	cmd_list_exec(struct cmd_ctx *, enum report_list what,
 	    long long limit, long long min);
+/*
+ * SIGINT and SIGTERM as the stop flag a long command hands its module
+ * (run, hunt, night, health): cmd_stop_catch() clears the flag and
+ * catches both until the matching cmd_stop_release() puts the old
+ * handlers back (nested pairs catch once).  cmd_stop_flag() is never
+ * NULL.
+ */
+volatile sig_atomic_t *cmd_stop_flag(void);
+void	cmd_stop_catch(void);
+void	cmd_stop_release(void);
 /* The inventory at path (config_inventory_load), or NULL after printing
  * its errors (cmd_config_errors). */
 struct config_inventory;

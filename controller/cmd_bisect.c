@@ -5,7 +5,6 @@
  * (cmd_bisect_show.c, which also has `status` and `log`).
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +13,6 @@
 #include "hunt.h"
 #include "log.h"
 #include "util.h"
-
-static volatile sig_atomic_t	cli_stop;
-
-static void
-cli_on_signal(int sig)
-{
-	(void)sig;
-	cli_stop = 1;
-}
 
 /* arg: int *quiet.  A replay is said even when quiet. */
 static void
@@ -45,27 +35,20 @@ cli_hunt(const char *db, const struct hunt_request *rq, int64_t id,
     int json, int quiet, int force)
 {
 	struct hunt_opts	o;
-	struct sigaction	sa, oint, oterm;
 	enum hunt_status	st;
 	char			err[4096];
 
 	memset(&o, 0, sizeof o);
 	o.db_path = db;
 	o.force = force;
-	o.stop = &cli_stop;
+	o.stop = cmd_stop_flag();
 	o.event = cli_event;
 	o.event_arg = &quiet;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = cli_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
-	cli_stop = 0;
+	cmd_stop_catch();
 	err[0] = '\0';
 	st = rq != NULL ? hunt_start(&o, rq, &id, err, sizeof err) :
 	    hunt_resume(&o, id, &id, err, sizeof err);
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
+	cmd_stop_release();
 	switch (st) {
 	case HUNT_CONFIG:
 		/* one error per line, "FILE: PATH: what", as config check */

@@ -22,7 +22,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +46,6 @@ struct nightly {
 	char		 smtp_port[16], hook_port[16];
 	long		 log_off;	/* how much of the daemon log is shown */
 };
-
-static volatile sig_atomic_t	nightly_stop;
-
-static void
-nightly_sig(int sig)
-{
-	(void)sig;
-	nightly_stop = 1;
-}
 
 static void
 banner(const char *what)
@@ -123,7 +113,7 @@ watch(struct nightly *n, int64_t deadline)
 
 	snprintf(mail, sizeof mail, "%s/mail", n->dir);
 	snprintf(hooks, sizeof hooks, "%s/hooks", n->dir);
-	while (!nightly_stop && util_now_ms() < deadline) {
+	while (!*cmd_stop_flag() && util_now_ms() < deadline) {
 		show_log(n);
 		if (lab_head(n->name, head, sizeof head, err,
 		    sizeof err) == 0 && strcmp(head, last) != 0) {
@@ -286,7 +276,7 @@ nightly_steps(struct cmd_ctx *ctx, struct nightly *n, int64_t deadline)
 	    "the head moves %d revisions on\n", LAB_NIGHTLY_STEP);
 	if (!watch(n, deadline)) {
 		fprintf(stderr, "labrat demo --nightly: no notification "
-		    "arrived%s\n", nightly_stop ? " (interrupted)" :
+		    "arrived%s\n", *cmd_stop_flag() ? " (interrupted)" :
 		    util_now_ms() >= deadline ? " within the time budget" : "");
 		return CMD_EXIT_FAIL;
 	}
@@ -305,7 +295,6 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
     int keep)
 {
 	struct nightly		 n;
-	struct sigaction	 sa, oint, oterm;
 	int64_t			 deadline = util_now_ms() +
 	    NIGHTLY_BUDGET_S * 1000LL;
 	ssize_t			 len;
@@ -342,11 +331,7 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 	    " and moves %d revisions each night.\nfiles: %s\n",
 	    LAB_NIGHTLY_HEAD, LAB_NIGHTLY_STEP, n.dir);
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = nightly_sig;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
+	cmd_stop_catch();
 	banner("labrat lab up --head " LAB_NIGHTLY_HEAD);
 	if (nightly_lab_up(&n, noise) != 0)
 		rc = CMD_EXIT_FAIL;
@@ -355,8 +340,7 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 		rc = nightly_steps(ctx, &n, deadline);
 	}
 	teardown(&n, keep, rc != CMD_EXIT_OK);
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
+	cmd_stop_release();
 	free(n.inv);
 	return rc;
 }

@@ -4,7 +4,6 @@
  * service and back (health_maintenance_words()), run the check now
  * (health_check_each()).
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,15 +97,6 @@ const struct cmd_entry cmd_hosts_maintenance_entry = {
 	.exec = hosts_maintenance_exec,
 };
 
-static volatile sig_atomic_t hosts_stop;
-
-static void
-hosts_on_signal(int sig)
-{
-	(void)sig;
-	hosts_stop = 1;
-}
-
 static int
 hosts_check_exec(struct cmd_ctx *ctx)
 {
@@ -118,7 +108,6 @@ hosts_check_exec(struct cmd_ctx *ctx)
 	};
 	struct config_inventory	*inv;
 	struct health_opts	 o;
-	struct sigaction	 sa;
 	const char		*path = NULL, *link = NULL;
 	int			 ch, jumbo = 0, rc;
 
@@ -144,16 +133,14 @@ hosts_check_exec(struct cmd_ctx *ctx)
 		config_inventory_free(inv);
 		return CMD_EXIT_USAGE;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = hosts_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cmd_stop_catch();
 	memset(&o, 0, sizeof o);
 	o.db_path = ctx->db;
 	o.jumbo = jumbo;
-	o.stop = &hosts_stop;
+	o.stop = cmd_stop_flag();
 	rc = health_check_each(inv, link, &o, stdout) != 0 ? CMD_EXIT_FAIL :
 	    CMD_EXIT_OK;
+	cmd_stop_release();
 	config_inventory_free(inv);
 	return rc;
 }

@@ -4,7 +4,6 @@
  * lines, SIGINT/SIGTERM as its stop flag and the summary printed here.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,18 +17,8 @@
 #include "run.h"
 #include "util.h"
 
-
-static volatile sig_atomic_t	run_stop;
-
-static void
-run_on_signal(int sig)
-{
-	(void)sig;
-	run_stop = 1;
-}
-
-static struct sigaction	run_oint, run_oterm;
-static int		run_sig_set;
+/* Whether run_started() caught the signals (cmd_stop_catch()). */
+static int	run_sig_set;
 
 /*
  * The run exists: say so, and from now on SIGINT and SIGTERM stop it (an
@@ -38,17 +27,11 @@ static int		run_sig_set;
 static void
 run_started(const struct run_result *res, void *arg)
 {
-	const char		*db = arg;
-	struct sigaction	 sa;
+	const char	*db = arg;
 
 	fprintf(stderr, "labrat: run %lld %s (db %s)\n",
 	    (long long)res->run_id, res->resumed ? "resumed" : "started", db);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);
-	run_stop = 0;
-	sigaction(SIGINT, &sa, &run_oint);
-	sigaction(SIGTERM, &sa, &run_oterm);
+	cmd_stop_catch();
 	run_sig_set = 1;
 }
 
@@ -95,8 +78,8 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	int			 tty = isatty(STDERR_FILENO);
 	enum run_status		 rc;
 
-	run_stop = 0;
-	rq->drive.stop = &run_stop;
+	*cmd_stop_flag() = 0;
+	rq->drive.stop = cmd_stop_flag();
 	rq->drive.progress = cmd_run_progress;
 	rq->drive.progress_arg = &tty;
 	rq->drive.event = cmd_run_event;
@@ -106,8 +89,7 @@ cmd_run_drive(struct run_request *rq, int json, int64_t *run_idp)
 	config_errors_init(&errs);
 	rc = run_execute(rq, &res, &errs, err, sizeof err);
 	if (run_sig_set) {
-		sigaction(SIGINT, &run_oint, NULL);
-		sigaction(SIGTERM, &run_oterm, NULL);
+		cmd_stop_release();
 		run_sig_set = 0;
 	}
 	if (run_idp != NULL)

@@ -3,7 +3,6 @@
  * foreground, exactly as the daemon fires it (night_fire_named()), until
  * it ends or SIGINT/SIGTERM stops it at the next job boundary.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,15 +11,6 @@
 #include "night.h"
 #include "run.h"
 #include "util.h"
-
-static volatile sig_atomic_t	fire_stop;
-
-static void
-fire_on_signal(int sig)
-{
-	(void)sig;
-	fire_stop = 1;
-}
 
 static void
 fire_say(const char *line, void *arg)
@@ -39,7 +29,6 @@ sched_fire_exec(struct cmd_ctx *ctx)
 	};
 	struct night_request	 rq;
 	struct config_errors	 errs;
-	struct sigaction	 sa;
 	char			 err[1024], owner[128];
 	const char		*cfg = "/etc/labrat/daemon.json", *es;
 	long long		 slot = 0;
@@ -64,19 +53,17 @@ sched_fire_exec(struct cmd_ctx *ctx)
 	}
 	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
 		return CMD_EXIT_USAGE;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = fire_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cmd_stop_catch();
 	run_owner_default(owner, sizeof owner);
 	rq.db_path = ctx->db;
 	rq.slot = slot;
 	rq.owner = owner;
-	rq.stop = &fire_stop;
+	rq.stop = cmd_stop_flag();
 	rq.say = fire_say;
 	config_errors_init(&errs);
 	rc = night_fire_named(&rq, cfg, ctx->argv[optind], &errs, &ns, &night,
 	    err, sizeof err);
+	cmd_stop_release();
 	exit = rc == NIGHT_NAMED_BAD ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
 	if (rc == NIGHT_NAMED_BAD && errs.n > 0)
 		cmd_config_errors(&errs);

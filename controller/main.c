@@ -4,6 +4,7 @@
  * of argv here, before or after the command's words, so that every command
  * treats them the same; the entry's own options are left for its exec.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -178,6 +179,47 @@ cmd_config_errors(const struct config_errors *errs)
 		    errs->msgs[i], (size_t)-1));
 	if (errs->dropped > 0)
 		fprintf(stderr, "... and %zu more errors\n", errs->dropped);
+}
+
+static volatile sig_atomic_t	cmd_stop;
+static struct sigaction		cmd_old_int, cmd_old_term;
+static int			cmd_stop_depth;
+
+static void
+cmd_on_stop(int sig)
+{
+	(void)sig;
+	cmd_stop = 1;
+}
+
+volatile sig_atomic_t *
+cmd_stop_flag(void)
+{
+	return &cmd_stop;
+}
+
+void
+cmd_stop_catch(void)
+{
+	struct sigaction	sa;
+
+	if (cmd_stop_depth++ > 0)
+		return;
+	cmd_stop = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = cmd_on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &cmd_old_int);
+	sigaction(SIGTERM, &sa, &cmd_old_term);
+}
+
+void
+cmd_stop_release(void)
+{
+	if (cmd_stop_depth == 0 || --cmd_stop_depth > 0)
+		return;
+	sigaction(SIGINT, &cmd_old_int, NULL);
+	sigaction(SIGTERM, &cmd_old_term, NULL);
 }
 
 struct config_inventory *
