@@ -50,6 +50,16 @@ int	agent_preflight_ping_size(int mtu, int v6);
 int	agent_preflight_ping_judge(const struct parse_ping *, int size,
 	    const char *addr, char *detail, size_t len);
 
+struct osdep_link;
+/*
+ * The preflight's speed and duplex check of ifname (cmd_preflight.c), pure:
+ * 1 when the link runs at speed Mb/s or more (speed 0: none declared; an
+ * unknown speed then passes) and is not half-duplex, else 0; detail (len
+ * > 0) says what was seen or every reason it failed, joined by "; ".
+ */
+int	agent_preflight_speed_judge(const struct osdep_link *,
+	    const char *ifname, int speed, char *detail, size_t len);
+
 /*
  * The lease gate of a changing subcommand (cmd_lease.c): owner is its
  * --owner value or NULL.  AGENT_EXIT_OK to go on (with keep != NULL the

@@ -194,20 +194,36 @@ pf_link(struct pf_run *r, const struct osdep_dialect *d,
 	if (!c->ok)
 		return;
 	s = pf_begin(r, "speed");
-	if (q->speed > 0 && lk->speed_mbps < 0)
-		pf_fail(s, "%s reports no speed (expected >= %d Mb/s)",
-		    q->ifname, q->speed);
-	else if (q->speed > 0 && lk->speed_mbps < q->speed)
-		pf_fail(s, "%s at %d Mb/s, expected >= %d Mb/s", q->ifname,
-		    lk->speed_mbps, q->speed);
-	if (lk->duplex == PARSE_DUPLEX_HALF)
-		pf_fail(s, "%s is half-duplex", q->ifname);
-	if (s->ok)
-		snprintf(s->detail, sizeof(s->detail), "%s%d Mb/s %s-duplex",
-		    lk->speed_mbps < 0 ? "speed unknown, " : "",
-		    lk->speed_mbps < 0 ? 0 : lk->speed_mbps,
-		    lk->duplex == PARSE_DUPLEX_FULL ? "full" : "unknown");
+	s->ok = agent_preflight_speed_judge(lk, q->ifname, q->speed,
+	    s->detail, sizeof(s->detail));
 	pf_end(r, s);
+}
+
+int
+agent_preflight_speed_judge(const struct osdep_link *lk, const char *ifname,
+    int speed, char *detail, size_t len)
+{
+	int	n = 0;
+
+	detail[0] = '\0';
+	if (speed > 0 && lk->speed_mbps < 0)
+		n = snprintf(detail, len, "%s reports no speed (expected >= "
+		    "%d Mb/s)", ifname, speed);
+	else if (speed > 0 && lk->speed_mbps < speed)
+		n = snprintf(detail, len, "%s at %d Mb/s, expected >= %d "
+		    "Mb/s", ifname, lk->speed_mbps, speed);
+	if (n < 0 || (size_t)n >= len)
+		n = (int)strlen(detail);
+	if (lk->duplex == PARSE_DUPLEX_HALF)
+		snprintf(detail + n, len - (size_t)n, "%s%s is half-duplex",
+		    n > 0 ? "; " : "", ifname);
+	if (detail[0] != '\0')
+		return 0;
+	snprintf(detail, len, "%s%d Mb/s %s-duplex",
+	    lk->speed_mbps < 0 ? "speed unknown, " : "",
+	    lk->speed_mbps < 0 ? 0 : lk->speed_mbps,
+	    lk->duplex == PARSE_DUPLEX_FULL ? "full" : "unknown");
+	return 1;
 }
 
 /* One knob in force against what is wanted (asked, else the original). */

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"	/* enum report_list: cmd_list_exec() */
+
 #define CMD_EXIT_OK	0
 #define CMD_EXIT_FAIL	1
 #define CMD_EXIT_USAGE	2
@@ -119,6 +121,16 @@ int	cmd_positionals(const struct cmd_ctx *, int first, int min, int max,
  * does. */
 struct config_errors;
 void	cmd_config_errors(const struct config_errors *);
+/*
+ * cmd_runs.c: `labrat runs` and `labrat queue`: [--limit N] (default
+ * limit, at least min), then report_list(what) in ctx's format.  CMD_EXIT_*.
+ */
+int	cmd_list_exec(struct cmd_ctx *, enum report_list what,
+	    long long limit, long long min);
+/* The inventory at path (config_inventory_load), or NULL after printing
+ * its errors (cmd_config_errors). */
+struct config_inventory;
+struct config_inventory *cmd_inventory(const char *path);
 /*
  * Runs entry in-process (for `labrat demo`) with argv (NULL terminated,
  * argv[0] the entry's name), the database and verbosity of parent, and the

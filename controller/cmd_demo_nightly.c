@@ -12,16 +12,16 @@
  *
  * Its files (daemon config, database, logs, mail, webhooks) live in a
  * fresh directory /tmp/labrat-nightly.XXXXXX; it and the lab are removed
- * at the end unless --keep (the files also stay when the demo failed).  The sinks are the test listeners tests/tools/smtpsink and
- * hooksink, found next to the labrat binary (a build tree) or through
- * $LABRAT_SMTPSINK / $LABRAT_HOOKSINK.
+ * at the end unless --keep (the files also stay when the demo failed).
+ * The sinks are the test listeners tests/tools/smtpsink and hooksink,
+ * found next to the labrat binary (a build tree) or through
+ * $LABRAT_SMTPSINK / $LABRAT_HOOKSINK.  The daemon config, the sinks'
+ * start and the removal of the files are lab's (lab_nightly.c).
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <ftw.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "json.h"
 #include "lab.h"
 #include "util.h"
 
@@ -63,148 +62,6 @@ banner(const char *what)
 {
 	printf("\n==> %s\n", what);
 	fflush(stdout);
-}
-
-/* A helper binary: $env, else next to this labrat.  0 or -1 (said). */
-static int
-find_tool(struct nightly *n, const char *tool, const char *env, char *buf,
-    size_t len)
-{
-	const char	*e = getenv(env);
-	char		 self[4096];
-
-	if (e != NULL && *e != '\0')
-		snprintf(buf, len, "%s", e);
-	else {
-		snprintf(self, sizeof self, "%s", n->self);
-		snprintf(buf, len, "%s/%s", dirname(self), tool);
-	}
-	if (access(buf, X_OK) != 0) {
-		fprintf(stderr, "labrat demo --nightly: no %s at %s (%s); "
-		    "build it (cmake --build build --target %s) or set %s\n",
-		    tool, buf, strerror(errno), tool, env);
-		return -1;
-	}
-	return 0;
-}
-
-/* Starts a sink on a free port into dir/SUB and reads its port. */
-static int
-start_sink(struct nightly *n, const char *bin, const char *sub, pid_t *pid,
-    char *port, size_t portlen)
-{
-	char	 d[128], out[128], errf[128], err[512];
-	char	*argv[] = { (char *)bin, "--dir", d, "--port", "0",
-	    "--lifetime", "900", NULL };
-
-	snprintf(d, sizeof d, "%s/%s", n->dir, sub);
-	snprintf(out, sizeof out, "%s/%s.port", n->dir, sub);
-	snprintf(errf, sizeof errf, "%s/%s.log", n->dir, sub);
-	if (mkdir(d, 0700) != 0 ||
-	    lab_spawn(argv, out, errf, pid, err, sizeof err) != 0 ||
-	    lab_wait_line(out, *pid, 5000, port, portlen, err,
-	    sizeof err) != 0) {
-		fprintf(stderr, "labrat demo --nightly: %s: %s\n", bin,
-		    err[0] != '\0' ? err : strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* "revision_sources": the lab's history, newest = `lab advance`. */
-static void
-put_source(struct json_writer *w, const struct nightly *n)
-{
-	char	step[16], hist[256];
-
-	snprintf(step, sizeof step, "%d", LAB_NIGHTLY_STEP);
-	snprintf(hist, sizeof hist, "%s/%s/history.json", LAB_STATE_ROOT,
-	    n->name);
-	json_key(w, "revision_sources");
-	json_begin_arr(w);
-	json_begin_obj(w);
-	json_key(w, "name");
-	json_put_str(w, "simlab");
-	json_key(w, "revisions");
-	json_put_str(w, hist);
-	json_key(w, "newest");
-	json_begin_obj(w);
-	json_key(w, "command");
-	json_begin_arr(w);
-	json_put_str(w, n->self);
-	json_put_str(w, "lab");
-	json_put_str(w, "advance");
-	json_put_str(w, "--name");
-	json_put_str(w, n->name);
-	json_put_str(w, "--by");
-	json_put_str(w, step);
-	json_put_str(w, "--print-head");
-	json_end_arr(w);
-	json_end_obj(w);
-	json_end_obj(w);
-	json_end_arr(w);
-}
-
-/* The daemon config: the lab's inventory, the advancing revision source,
- * both sinks, quick health checks, one confirming re-run. */
-static int
-write_config(struct nightly *n)
-{
-	struct json_writer	*w;
-	FILE			*fp;
-	char			 url[128], err[256];
-	int			 rc;
-
-	if ((fp = fopen(n->cfg, "w")) == NULL) {
-		fprintf(stderr, "labrat demo --nightly: %s: %s\n", n->cfg,
-		    strerror(errno));
-		return -1;
-	}
-	w = json_writer_new(fp, JSON_PRETTY);
-	json_begin_obj(w);
-	json_key(w, "inventories");
-	json_begin_arr(w);
-	json_put_str(w, n->inv);
-	json_end_arr(w);
-	put_source(w, n);
-	json_key(w, "notify");
-	json_begin_obj(w);
-	json_key(w, "webhooks");
-	json_begin_arr(w);
-	json_begin_obj(w);
-	snprintf(url, sizeof url, "http://127.0.0.1:%s/labrat", n->hook_port);
-	json_key(w, "url");
-	json_put_str(w, url);
-	json_end_obj(w);
-	json_end_arr(w);
-	json_key(w, "mail");
-	json_begin_obj(w);
-	snprintf(url, sizeof url, "smtp://127.0.0.1:%s", n->smtp_port);
-	json_key(w, "smtp");
-	json_put_str(w, url);
-	json_key(w, "from");
-	json_put_str(w, "labrat@localhost");
-	json_key(w, "to");
-	json_begin_arr(w);
-	json_put_str(w, "netdev@localhost");
-	json_end_arr(w);
-	json_end_obj(w);
-	json_end_obj(w);
-	json_key(w, "health");
-	json_begin_obj(w);
-	json_key(w, "iperf_seconds");
-	json_put_int(w, 1);
-	json_end_obj(w);
-	json_key(w, "confirm");
-	json_put_int(w, 1);
-	json_end_obj(w);
-	rc = json_writer_free(w, err, sizeof err);
-	if (fclose(fp) != 0 || rc != 0) {
-		fprintf(stderr, "labrat demo --nightly: %s: %s\n", n->cfg,
-		    rc != 0 ? err : strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 /* Prints what the daemon logged since the last call, indented. */
@@ -319,15 +176,6 @@ show_store(struct cmd_ctx *ctx, struct nightly *n)
 	}
 }
 
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
-
 /* Stops whatever was started, takes the lab down, removes the files
  * (kept when keep, or when failed: the daemon log says why). */
 static void
@@ -353,9 +201,8 @@ teardown(struct nightly *n, int keep, int failed)
 		fprintf(stderr, "labrat demo --nightly: lab down: %s\n", err);
 	if (failed)
 		printf("the demo's files are kept for a look: %s\n", n->dir);
-	else if (nftw(n->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
-		fprintf(stderr, "labrat demo --nightly: removing %s: %s\n",
-		    n->dir, strerror(errno));
+	else if (lab_rmtree(n->dir, err, sizeof err) != 0)
+		fprintf(stderr, "labrat demo --nightly: %s\n", err);
 }
 
 /* Lab up at the nightly head; a lab of that name left over is replaced. */
@@ -418,17 +265,22 @@ nightly_serve(struct cmd_ctx *ctx, struct nightly *n)
 static int
 nightly_steps(struct cmd_ctx *ctx, struct nightly *n, int64_t deadline)
 {
-	char	mail[128], hook[128];
+	struct lab_nightly	 c = { n->self, n->name, n->inv, n->smtp_port,
+	    n->hook_port };
+	char			 mail[128], hook[128], err[1024];
 
 	banner("local mail and webhook sinks (tests/tools/smtpsink, hooksink)");
-	if (start_sink(n, n->smtpsink, "mail", &n->smtp, n->smtp_port,
-	    sizeof n->smtp_port) != 0 ||
-	    start_sink(n, n->hooksink, "hooks", &n->hook, n->hook_port,
-	    sizeof n->hook_port) != 0)
+	if (lab_sink_start(n->smtpsink, n->dir, "mail", &n->smtp, n->smtp_port,
+	    sizeof n->smtp_port, err, sizeof err) != 0 ||
+	    lab_sink_start(n->hooksink, n->dir, "hooks", &n->hook,
+	    n->hook_port, sizeof n->hook_port, err, sizeof err) != 0 ||
+	    lab_nightly_config(n->cfg, &c, err, sizeof err) != 0) {
+		fprintf(stderr, "labrat demo --nightly: %s\n", err);
 		return CMD_EXIT_FAIL;
+	}
 	printf("SMTP on 127.0.0.1:%s, webhooks on http://127.0.0.1:%s/labrat"
 	    "\n", n->smtp_port, n->hook_port);
-	if (write_config(n) != 0 || nightly_serve(ctx, n) != 0)
+	if (nightly_serve(ctx, n) != 0)
 		return CMD_EXIT_FAIL;
 	printf("the first night starts at the next full minute; each night "
 	    "the head moves %d revisions on\n", LAB_NIGHTLY_STEP);
@@ -457,6 +309,7 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 	int64_t			 deadline = util_now_ms() +
 	    NIGHTLY_BUDGET_S * 1000LL;
 	ssize_t			 len;
+	char			 err[1024];
 	int			 rc;
 
 	memset(&n, 0, sizeof n);
@@ -468,10 +321,13 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 		return CMD_EXIT_FAIL;
 	}
 	n.self[len] = '\0';
-	if (find_tool(&n, "smtpsink", "LABRAT_SMTPSINK", n.smtpsink,
-	    sizeof n.smtpsink) != 0 || find_tool(&n, "hooksink",
-	    "LABRAT_HOOKSINK", n.hooksink, sizeof n.hooksink) != 0)
+	if (lab_tool_find(n.self, "smtpsink", "LABRAT_SMTPSINK", n.smtpsink,
+	    sizeof n.smtpsink, err, sizeof err) != 0 || lab_tool_find(n.self,
+	    "hooksink", "LABRAT_HOOKSINK", n.hooksink, sizeof n.hooksink, err,
+	    sizeof err) != 0) {
+		fprintf(stderr, "labrat demo --nightly: %s\n", err);
 		return CMD_EXIT_FAIL;
+	}
 	snprintf(n.dir, sizeof n.dir, "/tmp/labrat-nightly.XXXXXX");
 	if (mkdtemp(n.dir) == NULL) {
 		fprintf(stderr, "labrat demo --nightly: mkdtemp: %s\n",

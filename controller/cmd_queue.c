@@ -4,17 +4,14 @@
  * Exit 0, 1 when the database cannot be read, 2 on bad usage.  Also what
  * `run --enqueue` and `bisect start --enqueue` print (cmd_queued()).
  */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "json.h"
 #include "log.h"
-#include "report.h"
 #include "store.h"
 #include "store_daemon.h"
-#include "util.h"
 
 int
 cmd_queued(const char *kind, int64_t item, const char *db, int json)
@@ -42,38 +39,11 @@ cmd_queued(const char *kind, int64_t item, const char *db, int json)
 	return CMD_EXIT_OK;
 }
 
+/* The 50 newest items unless --limit N (0 = all). */
 static int
 queue_exec(struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 }
-	};
-	enum report_format	 fmt = REPORT_TEXT;
-	const char		*errstr;
-	char			 err[1024];
-	long long		 limit = 50;
-	int			 ch;
-
-	optind = 1;
-	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
-		if (ch != 'l')
-			return CMD_EXIT_USAGE;
-		if (util_strtonum(optarg, 0, INT32_MAX, &limit, &errstr) == -1)
-			return cmd_usage_error(ctx, "--limit %s: %s", optarg,
-			    errstr);
-	}
-	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
-		return CMD_EXIT_USAGE;
-	if (report_format_parse(ctx->format, &fmt) == -1)
-		return cmd_usage_error(ctx, "--format %s: unknown to the "
-		    "report module", ctx->format);
-	if (report_queue(ctx->db, (size_t)limit, fmt, stdout, err,
-	    sizeof err) == -1) {
-		fprintf(stderr, "labrat queue: %s\n", err);
-		return CMD_EXIT_FAIL;
-	}
-	return CMD_EXIT_OK;
+	return cmd_list_exec(ctx, REPORT_LIST_QUEUE, 50, 0);
 }
 
 const struct cmd_entry cmd_queue_entry = {

@@ -2,7 +2,8 @@
  * cmd_runs: `labrat runs [--limit N]`: the runs of the database, newest
  * first (id, kind, state, started, revision, links, jobs, plan, notes);
  * --format json for an array of objects.  Exit 0, 1 when the database
- * cannot be read, 2 on bad usage.
+ * cannot be read, 2 on bad usage.  cmd_list_exec() is also `labrat
+ * queue`'s: both are report_list().
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -12,43 +13,46 @@
 #include "report.h"
 #include "util.h"
 
-static int
-runs_exec(struct cmd_ctx *ctx)
+int
+cmd_list_exec(struct cmd_ctx *ctx, enum report_list what, long long limit,
+    long long min)
 {
 	static const struct option longopts[] = {
 		{ "limit", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum report_format	 fmt = REPORT_TEXT;
-	const char		*errstr;
-	char			 err[1024];
-	long long		 limit = 0;
-	int			 ch;
+	const char	*errstr;
+	char		 err[1024];
+	int		 ch, rc;
 
 	optind = 1;
 	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
-		switch (ch) {
-		case 'l':
-			if (util_strtonum(optarg, 1, INT32_MAX, &limit,
-			    &errstr) == -1)
-				return cmd_usage_error(ctx, "--limit %s: %s",
-				    optarg, errstr);
-			break;
-		default:
+		if (ch != 'l')
 			return CMD_EXIT_USAGE;
-		}
+		if (util_strtonum(optarg, min, INT32_MAX, &limit, &errstr) ==
+		    -1)
+			return cmd_usage_error(ctx, "--limit %s: %s", optarg,
+			    errstr);
 	}
 	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
-	if (report_format_parse(ctx->format, &fmt) == -1)
+	rc = report_list(ctx->db, what, (size_t)limit, ctx->format, stdout,
+	    err, sizeof err);
+	if (rc == -2)
 		return cmd_usage_error(ctx, "--format %s: unknown to the "
 		    "report module", ctx->format);
-	if (report_runs(ctx->db, (size_t)limit, fmt, stdout, err,
-	    sizeof err) == -1) {
-		fprintf(stderr, "labrat runs: %s\n", err);
+	if (rc == -1) {
+		fprintf(stderr, "labrat %s: %s\n", ctx->entry->name, err);
 		return CMD_EXIT_FAIL;
 	}
 	return CMD_EXIT_OK;
+}
+
+/* All runs unless --limit N (N >= 1). */
+static int
+runs_exec(struct cmd_ctx *ctx)
+{
+	return cmd_list_exec(ctx, REPORT_LIST_RUNS, 0, 1);
 }
 
 const struct cmd_entry cmd_runs_entry = {

@@ -521,6 +521,27 @@ int	config_http_listen(const char *listen, int *tls, char *addr,
 const struct config_revsource *config_daemon_source(
 	    const struct config_daemon *, const char *name);
 
+/* ---- flat objects (config_read.c) ------------------------------------ */
+
+/*
+ * A flat JSON object of strings and booleans, as the daemon's queue
+ * payloads are: each payload's module (run, hunt, health) decodes its own
+ * through this, so json-c stays in config.
+ */
+enum config_flat_type { CONFIG_FLAT_STR, CONFIG_FLAT_BOOL };
+struct config_flat {
+	const char		*key;
+	enum config_flat_type	 type;
+	void			*out;	/* STR: char ** (heap copy, NULL when
+					 * absent or not a string); BOOL: int *
+					 * (json-c's truth; left when absent) */
+};
+/* Decodes text into fields ({ NULL } terminated; NULL = none, only the
+ * check); other keys are ignored.  0, or -1 with err ("payload is not a
+ * JSON object"), the STR outputs NULL then. */
+int	config_flat_parse(const char *text, const struct config_flat *fields,
+	    char *err, size_t errlen);
+
 /* ---- kinds, names, templates ---------------------------------------- */
 
 enum config_kind {

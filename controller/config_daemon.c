@@ -9,6 +9,7 @@
  * name looked up in PATH.
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,7 +426,15 @@ dm_settings(struct config_walk *w, struct json_object *root,
 		config_get_int(w, "limits", o, "max_bisects", 0, 1, 16,
 		    &d->max_bisects);
 	}
-	config_get_int(w, "", root, "confirm", 0, 0, 10, &d->confirm);
+	/* A night stores one confirming run (nights.confirm_run_id): more
+	 * than one would be counted as one, so it is refused. */
+	if (config_get_int(w, "", root, "confirm", 0, 0, INT_MAX,
+	    &d->confirm) == 1 && d->confirm > 1) {
+		config_werr(w, "confirm", "%d confirming re-runs are not "
+		    "supported: 0 (bisect at once) or 1 (one re-run that "
+		    "must show the regression again)", d->confirm);
+		d->confirm = 1;
+	}
 }
 
 int

@@ -227,3 +227,33 @@ config_read_text(const char *path, size_t *lenp, struct config_errors *errs)
 		config_errors_read(errs, path, err);
 	return text;
 }
+
+/* ---- flat objects: the daemon's queue payloads ------------------------ */
+
+int
+config_flat_parse(const char *text, const struct config_flat *fields,
+    char *err, size_t errlen)
+{
+	const struct config_flat	*f;
+	struct json_object		*o, *v;
+
+	for (f = fields; f != NULL && f->key != NULL; f++)
+		if (f->type == CONFIG_FLAT_STR)
+			*(char **)f->out = NULL;
+	o = text != NULL ? json_tokener_parse(text) : NULL;
+	if (o == NULL || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		util_seterr(err, errlen, "payload is not a JSON object");
+		return -1;
+	}
+	for (f = fields; f != NULL && f->key != NULL; f++) {
+		if (!json_object_object_get_ex(o, f->key, &v))
+			continue;
+		if (f->type == CONFIG_FLAT_BOOL)
+			*(int *)f->out = json_object_get_boolean(v);
+		else if (json_object_is_type(v, json_type_string))
+			*(char **)f->out = xstrdup(json_object_get_string(v));
+	}
+	json_object_put(o);
+	return 0;
+}

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "health_int.h"
+#include "json.h"
+#include "run.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
@@ -257,4 +259,76 @@ health_check(const struct config_inventory *inv, const char *link,
 	}
 	store_health_free(&last);
 	return rc;
+}
+
+int
+health_maintenance_words(const char *db_path, const char *link,
+    const char *onoff, const char *why, struct health_result *res, int *bad,
+    char *err, size_t errlen)
+{
+	*bad = 1;
+	if (!config_valid_linkname(link)) {
+		util_seterr(err, errlen, "%s: not a link name", link);
+		return -1;
+	}
+	if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0) {
+		util_seterr(err, errlen, "%s: say on or off", onoff);
+		return -1;
+	}
+	if (why == NULL || *why == '\0') {
+		util_seterr(err, errlen, "--why TEXT missing: every "
+		    "transition says why");
+		return -1;
+	}
+	*bad = 0;
+	return health_maintenance(db_path, link, strcmp(onoff, "on") == 0,
+	    why, NULL, res, err, errlen);
+}
+
+/* ---- the daemon's health item payload --------------------------------- */
+
+static void
+payload_write(struct json_writer *w, const void *arg)
+{
+	const struct health_payload	*p = arg;
+
+	json_kv_str(w, "link", p->link);
+	json_kv_str(w, "inventory", p->inventory);
+}
+
+char *
+health_payload(const char *inventory, const char *link, char *err,
+    size_t errlen)
+{
+	struct health_payload	 p = { (char *)link, (char *)inventory };
+	char			*text;
+	size_t			 len;
+
+	if ((text = run_queue_payload(payload_write, &p, err, errlen)) == NULL)
+		return NULL;
+	/* One line in the queue's table, as ever: no newline at its end. */
+	len = strlen(text);
+	if (len > 0 && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	return text;
+}
+
+int
+health_payload_decode(const char *text, struct health_payload *p, char *err,
+    size_t errlen)
+{
+	const struct config_flat	fields[] = {
+		{ "link", CONFIG_FLAT_STR, &p->link },
+		{ "inventory", CONFIG_FLAT_STR, &p->inventory },
+		{ NULL, 0, NULL } };
+
+	return config_flat_parse(text, fields, err, errlen);
+}
+
+void
+health_payload_free(struct health_payload *p)
+{
+	free(p->link);
+	free(p->inventory);
+	memset(p, 0, sizeof *p);
 }

@@ -129,4 +129,41 @@ int	health_maintenance(const char *db_path, const char *link, int on,
 int	health_show(const char *db_path, size_t ntrans, int json, FILE *fp,
 	    char *err, size_t errlen);
 
+/*
+ * `labrat hosts check`: health_check() of every link of inv (or only
+ * link), one after the other, until *o->stop; each outcome printed to fp
+ * as "LINK: BEFORE -> AFTER: WHY" and a line of its warnings, a link that
+ * could not be checked logged (log_warnx).  1 when a link checked is not
+ * good, could not be checked, or *o->stop cut the checks short; else 0.
+ */
+int	health_check_each(const struct config_inventory *inv,
+	    const char *link, const struct health_opts *o, FILE *fp);
+
+/*
+ * `labrat hosts maintenance LINK on|off --why TEXT` from its words: link
+ * must be a link name, onoff "on" or "off", why given; then
+ * health_maintenance() (who: health_who()).  0 with res; -1 with err, and
+ * *bad 1 when a word is wrong (the caller's usage error), 0 when the
+ * change itself failed.
+ */
+int	health_maintenance_words(const char *db_path, const char *link,
+	    const char *onoff, const char *why, struct health_result *res,
+	    int *bad, char *err, size_t errlen);
+
+/*
+ * The daemon's health item payload, written and read here only:
+ * {"link": LINK, "inventory": PATH}.  health_payload() returns it (heap,
+ * the caller frees it) or NULL with err; health_payload_decode() fills p
+ * (strings heap, NULL when absent; health_payload_free()), 0 or -1 with
+ * err (not a JSON object).
+ */
+struct health_payload {
+	char	*link, *inventory;
+};
+char	*health_payload(const char *inventory, const char *link, char *err,
+	    size_t errlen);
+int	health_payload_decode(const char *text, struct health_payload *,
+	    char *err, size_t errlen);
+void	health_payload_free(struct health_payload *);
+
 #endif

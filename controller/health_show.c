@@ -15,6 +15,9 @@
  *
  * Transitions are newest first.  Text a link shows came from the hosts
  * and the operators: it is neutralised before it reaches a terminal.
+ *
+ * Also `labrat hosts check`: the checks one after the other, each
+ * outcome as a line ("em: unknown -> good: passed ...") and its warnings.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 
 #include "health_int.h"
 #include "json.h"
+#include "log.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
@@ -188,4 +192,47 @@ out:
 	store_health_trs_free(t, nt);
 	store_close(st);
 	return rc;
+}
+
+/* One line for a check's outcome, then its warnings. */
+static void
+show_check(const char *link, const struct health_result *r, FILE *fp)
+{
+	char	safe[1024];
+
+	fprintf(fp, "%s: %s -> %s: %s\n", link, health_state_name(r->before),
+	    health_state_name(r->after), show_safe(safe, sizeof safe,
+	    r->why));
+	if (r->warnings[0] != '\0')
+		fprintf(fp, "  %s: warning: %s\n", link, show_safe(safe,
+		    sizeof safe, r->warnings));
+}
+
+int
+health_check_each(const struct config_inventory *inv, const char *link,
+    const struct health_opts *o, FILE *fp)
+{
+	struct health_result	 res;
+	const char		*name;
+	char			 err[1024];
+	size_t			 i;
+	int			 bad = 0;
+
+	for (i = 0; i < inv->nlinks; i++) {
+		if (o->stop != NULL && *o->stop)
+			return 1;
+		name = inv->links[i].name;
+		if (link != NULL && strcmp(name, link) != 0)
+			continue;
+		if (health_check(inv, name, o, &res, err, sizeof err) == -1) {
+			log_warnx("hosts check: %s: not checked: %s", name,
+			    err);
+			bad = 1;
+			continue;
+		}
+		show_check(name, &res, fp);
+		if (res.checked && res.after != HEALTH_GOOD)
+			bad = 1;
+	}
+	return o->stop != NULL && *o->stop ? 1 : bad;
 }

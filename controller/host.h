@@ -258,6 +258,14 @@ void	host_survey_free(struct host_survey *, size_t n);
  */
 int	host_survey_json(const struct host_survey *, size_t n, FILE *fp,
 	    char *err, size_t errlen);
+/*
+ * The n results as `labrat hosts` prints them: a table, one row per
+ * inventory NIC (the host's driver and chip, a line under the row naming
+ * what the inventory declares where it differs), a failed host as one
+ * ERROR row (neutralised for the terminal), and a line naming the
+ * holder of a host's lease.
+ */
+void	host_survey_text(const struct host_survey *, size_t n, FILE *fp);
 
 /* The NIC called name among f's, or NULL. */
 const struct agentctl_nic *host_survey_nic(const struct agentctl_facts *f,

@@ -289,3 +289,96 @@ host_survey_json(const struct host_survey *jobs, size_t n, FILE *fp,
 	json_end_obj(w);
 	return json_writer_free(w, err, errlen);
 }
+
+/* ---- `labrat hosts` as text ---- */
+
+static const char *
+text_tri(int v)
+{
+	return v < 0 ? "-" : v ? "on" : "off";
+}
+
+static const char *
+text_dash(const char *s)
+{
+	return s != NULL && *s != '\0' ? s : "-";
+}
+
+/*
+ * Under a NIC's row, what the inventory declares when the host says
+ * otherwise: "  em-a em0: driver veth (inventory: em), chip - (inventory:
+ * 0x10968086)".
+ */
+static void
+text_mismatch(const struct config_host *h, const struct config_nic *cn,
+    const struct agentctl_nic *nic, FILE *fp)
+{
+	int	d = host_nic_driver_differs(cn, nic);
+	int	c = host_nic_chip_differs(cn, nic);
+
+	if (!d && !c)
+		return;
+	fprintf(fp, "  %s %s:", h->name, nic->name);
+	if (d)
+		fprintf(fp, " driver %s (inventory: %s)%s",
+		    text_dash(nic->driver), cn->driver, c ? "," : "");
+	if (c)
+		fprintf(fp, " chip %s (inventory: %s)", text_dash(nic->chip),
+		    cn->chip);
+	fprintf(fp, "\n");
+}
+
+/* One host's rows: one per inventory NIC, then its lease line. */
+static void
+text_host(const struct host_survey *job, FILE *fp)
+{
+	const struct agentctl_facts	*f = &job->facts.u.facts;
+	const struct agentctl_nic	*nic;
+	const struct config_host	*h = job->host;
+	char				 tools[256], mtu[16];
+	size_t				 k;
+
+	snprintf(tools, sizeof tools, "iperf2 %s, iperf3 %s, scp %s",
+	    text_dash(f->iperf2), text_dash(f->iperf3), text_dash(f->scp));
+	for (k = 0; k < h->nnics; k++) {
+		nic = host_survey_nic(f, h->nics[k].name);
+		if (nic == NULL) {
+			fprintf(fp, "%-12s %-8s %-16.16s %-10s %-8s (not on "
+			    "the host)\n", h->name, f->os, f->kernel_release,
+			    text_dash(f->kernel_revision), h->nics[k].name);
+			continue;
+		}
+		snprintf(mtu, sizeof mtu, "%lld", nic->mtu);
+		fprintf(fp, "%-12s %-8s %-16.16s %-10s %-8s %-8s %-10s %-6s "
+		    "%-4s %s\n", h->name, f->os, f->kernel_release,
+		    text_dash(f->kernel_revision), nic->name,
+		    text_dash(nic->driver), text_dash(nic->chip),
+		    nic->mtu < 0 ? "-" : mtu, text_tri(nic->tso), tools);
+		text_mismatch(h, &h->nics[k], nic, fp);
+	}
+	if (!job->lease_ok)
+		fprintf(fp, "  %s: lease unknown: %s\n", h->name,
+		    job->lease_err);
+	else if (job->lease.has_lease)
+		fprintf(fp, "  %s: %s%s\n", h->name, job->lease.lease.message,
+		    job->lease.lease.live ? "" : " (expired)");
+}
+
+void
+host_survey_text(const struct host_survey *jobs, size_t n, FILE *fp)
+{
+	char	safe[2048];
+	size_t	i;
+
+	fprintf(fp, "%-12s %-8s %-16s %-10s %-8s %-8s %-10s %-6s %-4s %s\n",
+	    "HOST", "OS", "KERNEL", "REVISION", "NIC", "DRIVER", "CHIP",
+	    "MTU", "TSO", "TOOLS");
+	for (i = 0; i < n; i++) {
+		if (jobs[i].ok)
+			text_host(&jobs[i], fp);
+		else	/* an error may quote the host's output */
+			fprintf(fp, "%-12s ERROR: %s\n", jobs[i].host->name,
+			    util_term_safe(safe, sizeof safe, jobs[i].err,
+			    (size_t)-1));
+	}
+}

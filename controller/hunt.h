@@ -185,6 +185,17 @@ enum hunt_status hunt_start(const struct hunt_opts *,
 int	hunt_enqueue(const char *db_path, const struct hunt_request *,
 	    int64_t *item, char *err, size_t errlen);
 
+/* A bisect item's payload as hunt_enqueue() writes it (hunt_queue.c);
+ * strings heap (NULL when absent), freed by hunt_payload_free(). */
+struct hunt_payload {
+	char	*inventory, *link, *good, *bad, *test, *revisions;
+	int	 leave_on_culprit;
+};
+/* 0, or -1 with err (not a JSON object). */
+int	hunt_payload_decode(const char *text, struct hunt_payload *,
+	    char *err, size_t errlen);
+void	hunt_payload_free(struct hunt_payload *);
+
 /*
  * Continues bisect id (0 = the newest running one, *bisect_id gets which)
  * from its stored steps; a step a kill cut short is measured again from

@@ -206,6 +206,7 @@ static void
 bs_show_log(const struct hunt_view *s, const struct store_bisect_step *rows,
     size_t nrows, FILE *fp)
 {
+	char	med[JSON_NUM_MAX], ref[JSON_NUM_MAX];
 	size_t	i;
 
 	fprintf(fp, "# labrat bisect %lld: link %s, %s\n", (long long)s->row.id,
@@ -221,12 +222,14 @@ bs_show_log(const struct hunt_view *s, const struct store_bisect_step *rows,
 		}
 		if (strcmp(rows[i].verdict, "skip") == 0)
 			bs_log_skip(s, &rows[i], fp);
-		else
-			fprintf(fp, "# %s: [%s] n=%d median=%.6g "
-			    "reference=%.6g ratio=%.4f p=%.4g run=%lld\n",
+		else	/* figures exact and without an exponent (not
+			 * 9.94838e+08), as --replay reads them back */
+			fprintf(fp, "# %s: [%s] n=%d median=%s "
+			    "reference=%s ratio=%.4f p=%.4g run=%lld\n",
 			    rows[i].verdict, rows[i].revision, rows[i].n,
-			    rows[i].median, rows[i].baseline_median,
-			    rows[i].ratio, rows[i].p,
+			    json_dtoa(rows[i].median, med, sizeof med),
+			    json_dtoa(rows[i].baseline_median, ref,
+			    sizeof ref), rows[i].ratio, rows[i].p,
 			    (long long)rows[i].run_id);
 		fprintf(fp, "%s %s\n", rows[i].verdict, rows[i].revision);
 	}

@@ -2,7 +2,8 @@
  * hunt_queue: a new bisect checked the one way (hunt_new_check(): the
  * inventory, test, link and revisions, as hunt_start() stores them), and
  * `labrat bisect start --enqueue` (hunt_enqueue()), which checks the same
- * and queues the request for the daemon with absolute paths.
+ * and queues the request for the daemon with absolute paths; the bisect
+ * payload is written and decoded (hunt_payload_decode()) here.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "config.h"
 #include "hunt_int.h"
 #include "json.h"
+#include "run.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
@@ -112,45 +114,66 @@ abs_revisions(const char *src, char *buf, size_t len, char *err,
 	return 0;
 }
 
-/* The bisect payload of IFACE-13 (heap), or NULL with err. */
-static char *
-payload(const struct hunt_request *rq, const struct hunt_new *n,
-    const char *revs, char *err, size_t errlen)
-{
-	struct json_writer	*w;
-	char			*text = NULL;
-	size_t			 len = 0;
-	FILE			*fp;
+/* What the bisect payload is written from. */
+struct payload_src {
+	const struct hunt_request	*rq;
+	const struct hunt_new		*n;
+	const char			*revs;
+};
 
-	if ((fp = open_memstream(&text, &len)) == NULL) {
-		util_seterr(err, errlen, "open_memstream: %s", strerror(errno));
-		return NULL;
-	}
-	w = json_writer_new(fp, 0);
-	json_begin_obj(w);
-	json_kv_str(w, "inventory", n->ipath);
-	json_kv_str(w, "link", rq->link);
-	json_kv_str(w, "good", n->good);
-	json_kv_str(w, "bad", n->bad);
-	json_kv_str(w, "test", n->tpath);
-	json_kv_str(w, "revisions", revs);
-	json_kv_bool(w, "leave_on_culprit", rq->leave_on_culprit);
-	json_end_obj(w);
-	if (json_writer_free(w, err, errlen) == -1 || fclose(fp) == EOF) {
-		free(text);
-		return NULL;
-	}
-	return text;
+/* The bisect payload of IFACE-13 (run_queue_submit()'s writer). */
+static void
+payload_write(struct json_writer *w, const void *arg)
+{
+	const struct payload_src	*p = arg;
+
+	json_kv_str(w, "inventory", p->n->ipath);
+	json_kv_str(w, "link", p->rq->link);
+	json_kv_str(w, "good", p->n->good);
+	json_kv_str(w, "bad", p->n->bad);
+	json_kv_str(w, "test", p->n->tpath);
+	json_kv_str(w, "revisions", p->revs);
+	json_kv_bool(w, "leave_on_culprit", p->rq->leave_on_culprit);
+}
+
+int
+hunt_payload_decode(const char *text, struct hunt_payload *p, char *err,
+    size_t errlen)
+{
+	const struct config_flat	fields[] = {
+		{ "inventory", CONFIG_FLAT_STR, &p->inventory },
+		{ "link", CONFIG_FLAT_STR, &p->link },
+		{ "good", CONFIG_FLAT_STR, &p->good },
+		{ "bad", CONFIG_FLAT_STR, &p->bad },
+		{ "test", CONFIG_FLAT_STR, &p->test },
+		{ "revisions", CONFIG_FLAT_STR, &p->revisions },
+		{ "leave_on_culprit", CONFIG_FLAT_BOOL, &p->leave_on_culprit },
+		{ NULL, 0, NULL } };
+
+	p->leave_on_culprit = 0;
+	return config_flat_parse(text, fields, err, errlen);
+}
+
+void
+hunt_payload_free(struct hunt_payload *p)
+{
+	free(p->inventory);
+	free(p->link);
+	free(p->good);
+	free(p->bad);
+	free(p->test);
+	free(p->revisions);
+	memset(p, 0, sizeof *p);
 }
 
 int
 hunt_enqueue(const char *db_path, const struct hunt_request *rq,
     int64_t *item, char *err, size_t errlen)
 {
-	struct hunt_new	 n;
-	struct store	*st = NULL;
-	char		 revs[PATH_MAX + 256], who[256], *text = NULL;
-	int		 rc;
+	struct payload_src	 p;
+	struct hunt_new		 n;
+	char			 revs[PATH_MAX + 256];
+	int			 rc;
 
 	*item = 0;
 	if (rq->replay != NULL) {
@@ -160,20 +183,14 @@ hunt_enqueue(const char *db_path, const struct hunt_request *rq,
 	}
 	if ((rc = hunt_new_check(rq, &n, err, errlen)) == 0) {
 		rc = -1;
-		if ((rq->revisions == NULL || abs_revisions(rq->revisions,
-		    revs, sizeof revs, err, errlen) == 0) &&
-		    (text = payload(rq, &n, rq->revisions != NULL ? revs :
-		    NULL, err, errlen)) != NULL && store_open(db_path,
-		    STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st, err,
-		    errlen) == 0) {
-			store_q_who(who, sizeof who);
-			rc = store_q_submit(st, STORE_Q_BISECT,
-			    STORE_PRIO_INTERACTIVE, text, who, item, err,
-			    errlen);
-		}
+		p.rq = rq;
+		p.n = &n;
+		p.revs = rq->revisions != NULL ? revs : NULL;
+		if (rq->revisions == NULL || abs_revisions(rq->revisions,
+		    revs, sizeof revs, err, errlen) == 0)
+			rc = run_queue_submit(db_path, STORE_Q_BISECT,
+			    payload_write, &p, item, err, errlen);
 	}
-	store_close(st);
-	free(text);
 	hunt_new_free(&n);
 	return rc;
 }

@@ -16,7 +16,8 @@
  * /run/labrat-lab/NAME/head (lab_head(); `labrat lab advance` moves it).
  *
  * It also starts and stops the helper processes `labrat demo --nightly`
- * runs beside the lab (the daemon, the SMTP and webhook sinks).
+ * runs beside the lab (the daemon, the SMTP and webhook sinks) and writes
+ * that demo's daemon config (lab_nightly.c).
  */
 #ifndef LABRAT_LAB_H
 #define LABRAT_LAB_H
@@ -97,5 +98,44 @@ int	lab_child_alive(pid_t pid, int *status);
  * SIGKILLs it.  Returns its wait status, or -1 if it was not our child.
  */
 int	lab_stop(pid_t pid, int sig, int timeout_ms);
+
+/* ---- `labrat demo --nightly` (lab_nightly.c) ------------------------- */
+
+/* What the nightly demo's daemon config names. */
+struct lab_nightly {
+	const char	*self;		/* the labrat binary (`lab advance`) */
+	const char	*name;		/* the lab */
+	const char	*inventory;	/* its inventory */
+	const char	*smtp_port;	/* the SMTP sink on 127.0.0.1 */
+	const char	*hook_port;	/* the webhook sink on 127.0.0.1 */
+};
+
+/*
+ * Writes the nightly demo's daemon config to path: the inventory, the
+ * revision source "simlab" (the lab's history; newest: `SELF lab advance
+ * --name NAME --by LAB_NIGHTLY_STEP --print-head`), a webhook and a mail
+ * to the sinks, 1 s health iperfs, one confirming re-run.  0 or -1 with
+ * err naming path.
+ */
+int	lab_nightly_config(const char *path, const struct lab_nightly *,
+	    char *err, size_t errlen);
+
+/*
+ * Starts the sink bin (tests/tools/smtpsink or hooksink) on a free port,
+ * storing into dir/sub (created), its port line in dir/sub.port and its
+ * stderr in dir/sub.log, and waits up to 5 s for the port.  0 with *pid
+ * and port, or -1 with err naming bin.
+ */
+int	lab_sink_start(const char *bin, const char *dir, const char *sub,
+	    pid_t *pid, char *port, size_t portlen, char *err, size_t errlen);
+
+/* A helper binary: $env when set, else tool next to self (the labrat
+ * binary, as in a build tree).  0 with buf, or -1 with err (not there or
+ * not executable, and how to get it). */
+int	lab_tool_find(const char *self, const char *tool, const char *env,
+	    char *buf, size_t len, char *err, size_t errlen);
+
+/* Removes dir and everything below it (no symlink followed).  0 or -1. */
+int	lab_rmtree(const char *dir, char *err, size_t errlen);
 
 #endif

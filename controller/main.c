@@ -176,6 +176,19 @@ cmd_config_errors(const struct config_errors *errs)
 		fprintf(stderr, "... and %zu more errors\n", errs->dropped);
 }
 
+struct config_inventory *
+cmd_inventory(const char *path)
+{
+	struct config_inventory	*inv;
+	struct config_errors	 errs;
+
+	config_errors_init(&errs);
+	if ((inv = config_inventory_load(path, &errs)) == NULL)
+		cmd_config_errors(&errs);
+	config_errors_free(&errs);
+	return inv;
+}
+
 static const char *
 format_default(const struct cmd_entry *e, char *buf, size_t len)
 {

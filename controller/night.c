@@ -351,12 +351,29 @@ night_plan_file(struct night_ctx *c, const char *links, const char *path,
 	return rc;
 }
 
+struct night_started {
+	struct night_ctx	*c;
+	int64_t			*run_id;	/* c->n.run_id or confirm_run_id */
+	int			 failed;	/* the night row not written */
+	char			 err[512];
+};
+
+/*
+ * The run exists: its id goes into the night's row before a job is
+ * driven, so a night killed mid-run resumes this run instead of starting
+ * a second one (and leaving this one running, owned by the dead).
+ */
 static void
 night_run_started(const struct run_result *res, void *arg)
 {
-	int64_t	*ids = arg;	/* [0] run id out, [1] night id */
+	struct night_started	*ns = arg;
 
-	ids[0] = res->run_id;
+	if (*ns->run_id == res->run_id)
+		return;
+	*ns->run_id = res->run_id;
+	if (store_night_update(ns->c->st, &ns->c->n, ns->err,
+	    sizeof ns->err) == -1)
+		ns->failed = 1;
 }
 
 int
@@ -367,7 +384,7 @@ night_run(struct night_ctx *c, const char *plan_path, int64_t *run_id,
 	struct run_result	 res;
 	struct config_errors	 errs;
 	struct store_run	 r;
-	int64_t			 ids[2] = { 0, c->n.id };
+	struct night_started	 ns;
 	enum run_status		 rs;
 
 	if (*run_id != 0 && store_run_get(c->st, *run_id, &r, err,
@@ -386,8 +403,11 @@ night_run(struct night_ctx *c, const char *plan_path, int64_t *run_id,
 	rq.owner = c->rq->owner;
 	rq.note = is_confirm ? "confirming re-run" : NULL;
 	rq.drive.stop = c->rq->stop;
+	memset(&ns, 0, sizeof ns);
+	ns.c = c;
+	ns.run_id = run_id;
 	rq.started = night_run_started;
-	rq.started_arg = ids;
+	rq.started_arg = &ns;
 	config_errors_init(&errs);
 	memset(&res, 0, sizeof res);
 	rs = run_execute(&rq, &res, &errs, err, errlen);
@@ -395,8 +415,11 @@ night_run(struct night_ctx *c, const char *plan_path, int64_t *run_id,
 		util_seterr(err, errlen, "%s", errs.n > 0 ? errs.msgs[0] :
 		    "bad inventory or plan");
 	config_errors_free(&errs);
-	if (ids[0] != 0)
-		*run_id = ids[0];
+	if (ns.failed) {
+		/* The run went on; the row gets its id at the next write. */
+		log_warnx("night %lld: record run %lld: %s", (long long)c->n.id,
+		    (long long)*run_id, ns.err);
+	}
 	if (res.outcome == RUN_OUTCOME_DONE ||
 	    res.outcome == RUN_OUTCOME_JOBS_FAILED) {
 		night_say(c, "%s run %lld: %lld jobs done", is_confirm ?

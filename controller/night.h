@@ -29,6 +29,8 @@
 
 #include "config.h"
 
+struct store_sched;
+
 struct night_request {
 	const char	*db_path;
 	const struct config_daemon *daemon;	/* sources, notify targets, health settings */
@@ -63,5 +65,41 @@ enum night_status night_fire_id(const struct night_request *,
  * git fetch + rev-parse; validated as a revision id.  0, or -1 with err. */
 int	night_newest(const struct config_revsource *, char *rev, size_t len,
 	    char *err, size_t errlen);
+
+/* ---- schedules by name (night_named.c) ---- */
+
+/* What night_schedule_add() and night_fire_named() did. */
+enum night_named_rc {
+	NIGHT_NAMED_OK,		/* stored; fired (*ns says how the night ended) */
+	NIGHT_NAMED_BAD,	/* bad input: the errors in errs, else err */
+	NIGHT_NAMED_FAIL	/* the store, or no such schedule: err */
+};
+
+/*
+ * `labrat schedule add`: stores s (store_sched_add) after the checks the
+ * daemon's firing would otherwise fail on: the cron expression in s->tz
+ * (the name is store_sched_add()'s to check), the inventory and plan (loaded and cross-checked; key files
+ * are not required, the daemon's host may hold them) and s->links ("" =
+ * all) against the plan.  s->plan_text is set to the plan as read during
+ * the call only.
+ */
+enum night_named_rc night_schedule_add(const char *db_path,
+	    struct store_sched *s, struct config_errors *errs, char *err,
+	    size_t errlen);
+
+/*
+ * `labrat schedule fire NAME`: loads the daemon config at config_path
+ * (every error into errs), looks the schedule called name up in
+ * rq->db_path and fires it with night_fire_id(), using rq's db_path,
+ * owner, stop and say (which also gets "schedule NAME fires, slot N").
+ * Fills rq->schedule_id, and rq->slot when it is 0 (now, ms); rq->daemon
+ * is the loaded config during the call only (freed, NULL again on
+ * return).  On NIGHT_NAMED_OK, *ns and *night_id are night_fire_id()'s,
+ * err its reason when *ns is not NIGHT_DONE.
+ */
+enum night_named_rc night_fire_named(struct night_request *rq,
+	    const char *config_path, const char *name,
+	    struct config_errors *errs, enum night_status *ns,
+	    int64_t *night_id, char *err, size_t errlen);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hunt.h"
 #include "json.h"
@@ -234,6 +235,76 @@ night_hunt_end(struct night_ctx *c, int64_t regr_id, int64_t bisect_id,
 	return rc;
 }
 
+int
+night_bisects_busy(const struct store_bisect *v, size_t n, int64_t self_pid,
+    char *who, size_t wholen)
+{
+	enum store_owner_state	os;
+	size_t			i;
+	int			busy = 0;
+
+	if (wholen > 0)
+		who[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].state, "running") != 0 ||
+		    v[i].who.pid == self_pid)
+			continue;
+		os = store_owner_state(&v[i].who);
+		/* Gone (killed, never resumed) or nobody yet: not running.
+		 * Another host's cannot be checked: it counts. */
+		if (os != STORE_OWNER_ALIVE && os != STORE_OWNER_ELSEWHERE)
+			continue;
+		if (busy++ == 0 && wholen > 0) {
+			char	o[STORE_OWNER_MAX];
+
+			store_owner_text(&v[i].who, o, sizeof o);
+			snprintf(who, wholen, "bisect %lld by %s",
+			    (long long)v[i].id, o);
+		}
+	}
+	return busy;
+}
+
+/*
+ * limits.max_bisects: a new bisect waits (polling every
+ * NIGHT_BISECT_WAIT_MS) while that many are running in the store -- a
+ * `labrat bisect start` beside the daemon, another daemon's; the worker
+ * runs one item at a time, so this daemon's own never overlap.  0 free,
+ * 1 stopped while waiting, -1 with err.
+ */
+static int
+night_bisect_slot(struct night_ctx *c, char *err, size_t errlen)
+{
+	struct store_bisect	*v = NULL;
+	struct store_owner	 me;
+	struct timespec		 tick = { 0, 100 * 1000000L };
+	char			 who[STORE_OWNER_MAX + 64];
+	size_t			 n = 0;
+	int			 busy, said = 0, i;
+
+	store_owner_self(&me);
+	for (;;) {
+		if (store_bisect_list(c->st, &v, &n, err, errlen) == -1)
+			return -1;
+		busy = night_bisects_busy(v, n, me.pid, who, sizeof who);
+		store_bisects_free(v, n);
+		if (busy < c->rq->daemon->max_bisects)
+			return 0;
+		if (!said++)
+			night_say(c, "the bisect waits: %d running, "
+			    "limits.max_bisects %d (%s)", busy,
+			    c->rq->daemon->max_bisects, who);
+		for (i = 0; i < NIGHT_BISECT_WAIT_MS / 100; i++) {
+			if (*c->rq->stop) {
+				util_seterr(err, errlen, "stopped while the "
+				    "bisect waited for limits.max_bisects");
+				return 1;
+			}
+			nanosleep(&tick, NULL);
+		}
+	}
+}
+
 /* Bisects (or continues the bisect of) record r. */
 static enum night_status
 night_bisect_one(struct night_ctx *c, const struct store_regr *r,
@@ -249,6 +320,7 @@ night_bisect_one(struct night_ctx *c, const struct store_regr *r,
 	int64_t				 bid = r->bisect_id;
 	enum hunt_status		 hs;
 	size_t				 si;
+	int				 slot;
 
 	memset(&o, 0, sizeof o);
 	o.db_path = c->rq->db_path;
@@ -277,6 +349,9 @@ night_bisect_one(struct night_ctx *c, const struct store_regr *r,
 			if (util_write_file_atomic(path, text, strlen(text), 0640,
 			    err, errlen) == -1)
 				hs = HUNT_ERROR;
+			else if ((slot = night_bisect_slot(c, err,
+			    errlen)) != 0)
+				hs = slot == 1 ? HUNT_INTERRUPTED : HUNT_ERROR;
 			else {
 				src = config_daemon_source(c->rq->daemon,
 				    c->sched.revisions);

@@ -50,10 +50,21 @@ int	night_params(struct night_ctx *, struct detect_params *, char *err,
 	    size_t errlen);
 
 /* night_bisect.c: every record of tonight, to its end; NIGHT_* status. */
+#define NIGHT_BISECT_WAIT_MS	5000	/* limits.max_bisects: polled */
+/* How many of v are running, driven by a live process (or one on another
+ * host, which cannot be checked) other than self_pid; who gets the
+ * first ("bisect 7 by pid 4711 on ctl1 since 06:41 UTC"). */
+int	night_bisects_busy(const struct store_bisect *v, size_t n,
+	    int64_t self_pid, char *who, size_t wholen);
 enum night_status night_bisect_all(struct night_ctx *, char *err,
 	    size_t errlen);
 
 /* night_notify.c: every record whose final state is not yet delivered. */
+/* "TSO on, MTU 9000" from a knobs key ("mtu=9000,tso=on"): knob first
+ * (the regression's trigger, the one its bisect flips A/B) leads, the
+ * rest follow in key order; first -1: key order.  A key that does not
+ * parse is copied as it is. */
+void	night_knobs_text(const char *key, int first, char *buf, size_t len);
 void	night_notify_pending(struct night_ctx *);
 struct notify_msg;
 /* m to the daemon's targets; 0 delivered (or no target), -1 with err. */

@@ -57,26 +57,45 @@ night_notify_send(struct night_ctx *c, const struct notify_msg *m,
 	return nt > 0 ? notify_send(t, nt, m, err, errlen) : 0;
 }
 
-/* "TSO on, MTU 9000" from a knobs key. */
-static void
-night_knobs_text(const char *key, char *buf, size_t len)
+void
+night_knobs_text(const char *key, int first, char *buf, size_t len)
 {
 	struct knobs	k;
 	char		e[128], v[32];
-	int		i;
+	int		i, j;
 
 	buf[0] = '\0';
 	if (knobs_parse(key, &k, e, sizeof e) == -1) {
 		snprintf(buf, len, "%s", key);
 		return;
 	}
-	for (i = 0; i < KNOB_COUNT; i++) {
-		if (!knobs_isset(&k, i))
+	/* j == -1: the trigger; then every other knob in key order. */
+	for (j = -1; j < KNOB_COUNT; j++) {
+		i = j == -1 ? first : j;
+		if ((j >= 0 && i == first) || i < 0 || i >= KNOB_COUNT ||
+		    !knobs_isset(&k, i))
 			continue;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s",
 		    *buf != '\0' ? ", " : "", detect_knob_label(i),
 		    detect_knob_value(&k, i, v, sizeof v));
 	}
+}
+
+/* The knob record r's bisect flips A/B (its trigger), or -1. */
+static int
+night_trigger_knob(struct night_ctx *c, const struct store_regr *r)
+{
+	struct hunt_view	v;
+	char			err[256];
+	int			knob = -1;
+
+	if (r->bisect_id == 0 || hunt_view_open(&v, c->rq->db_path,
+	    r->bisect_id, err, sizeof err) == -1)
+		return -1;
+	if (v.test != NULL && v.test->compare == CONFIG_BISECT_AB)
+		knob = (int)v.test->ab_knob;
+	hunt_view_free(&v);
+	return knob;
 }
 
 /* The bisect's evidence into m (medians of culprit and parent, log). */
@@ -141,7 +160,8 @@ night_notify_one(struct night_ctx *c, const struct store_regr *r,
 
 	memset(&m, 0, sizeof m);
 	memset(&v, 0, sizeof v);
-	night_knobs_text(r->knobs, knobs, sizeof knobs);
+	night_knobs_text(r->knobs, night_trigger_knob(c, r), knobs,
+	    sizeof knobs);
 	m.kind = r->state == STORE_REGR_FIXED ? NOTIFY_FIXED :
 	    NOTIFY_REGRESSION;
 	m.regression_id = r->id;

@@ -124,6 +124,29 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
 int	report_tokens(const char *db_path, enum report_format, FILE *fp,
 	    char *err, size_t errlen);
 
+/*
+ * `labrat schedule list` (name NULL) and `labrat schedule show NAME`: the
+ * stored schedules, by name, with the next firing after now in UTC and in
+ * each one's zone and the last firing; text (a table, or one schedule's
+ * fields) or json (an array, or one object that includes plan_text).
+ * Opens db_path creating and migrating it.  0; 1 when there is no
+ * schedule called name; -1 with err.
+ */
+int	report_schedules(const char *db_path, const char *name,
+	    enum report_format, FILE *fp, char *err, size_t errlen);
+
+/* What report_list() lists. */
+enum report_list { REPORT_LIST_RUNS, REPORT_LIST_QUEUE };
+
+/*
+ * `labrat runs` (report_runs()) or `labrat queue` (report_queue()) in the
+ * format called format ("text", "json", ...).  0; -2 when format is not a
+ * report format; -1 with err (that listing's own refusal of a format
+ * included).
+ */
+int	report_list(const char *db_path, enum report_list, size_t limit,
+	    const char *format, FILE *fp, char *err, size_t errlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

@@ -224,3 +224,16 @@ fail:
 	store_close(st);
 	return rc;
 }
+
+int
+report_list(const char *db_path, enum report_list what, size_t limit,
+    const char *format, FILE *fp, char *err, size_t errlen)
+{
+	enum report_format	f;
+
+	if (report_format_parse(format, &f) == -1)
+		return -2;
+	if (what == REPORT_LIST_QUEUE)
+		return report_queue(db_path, limit, f, fp, err, errlen);
+	return report_runs(db_path, limit, f, fp, err, errlen);
+}

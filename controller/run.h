@@ -30,6 +30,7 @@
 
 #include "config.h"
 #include "executor.h"
+#include "store_daemon.h"
 
 /* What the run functions return: the values are the CLI's exit statuses. */
 enum run_status {
@@ -221,6 +222,33 @@ void	run_free(struct run *);
 enum run_status run_enqueue(const char *db_path, const char *inventory,
 	    const char *plan, const char *note, int64_t *item,
 	    struct config_errors *errs, char *err, size_t errlen);
+
+/*
+ * The daemon's queue payloads (run_queue.c), written and read in one
+ * place.  run_queue_submit() is every `--enqueue`'s way in: write puts
+ * the payload object's members (between its braces) for arg, and the item
+ * is queued as kind at STORE_PRIO_INTERACTIVE for the daemon serving
+ * db_path, refused when none lives (store_q_submit()).  0 with *item, or
+ * -1 with err.
+ */
+struct json_writer;
+/* The payload object whose members write puts for arg, as one line of
+ * text (heap, the caller frees it), or NULL with err. */
+char	*run_queue_payload(void (*write)(struct json_writer *, const void *arg),
+	    const void *arg, char *err, size_t errlen);
+int	run_queue_submit(const char *db_path, enum store_q_kind kind,
+	    void (*write)(struct json_writer *, const void *arg),
+	    const void *arg, int64_t *item, char *err, size_t errlen);
+
+/* A run item's payload as run_enqueue() writes it; strings heap (NULL
+ * when absent), freed by run_payload_free(). */
+struct run_payload {
+	char	*inventory, *plan, *note;
+};
+/* 0, or -1 with err (not a JSON object). */
+int	run_payload_decode(const char *text, struct run_payload *, char *err,
+	    size_t errlen);
+void	run_payload_free(struct run_payload *);
 
 /* A whole run in one call, as `labrat run` and `labrat demo` do it. */
 struct run_request {

@@ -1,7 +1,10 @@
 /*
  * run_queue: `labrat run --enqueue`: the inventory and plan checked as a
  * new run checks them (run_files_load(), matrix_expand()), then queued
- * for the daemon serving the database with absolute paths.  See run.h.
+ * for the daemon serving the database with absolute paths.  The run
+ * payload is written and decoded here, and run_queue_submit() is the one
+ * way every --enqueue (hunt's too) builds and queues its payload.  See
+ * run.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,10 +18,9 @@
 #include "store_daemon.h"
 #include "util.h"
 
-/* The run payload of IFACE-13 (heap), or NULL with err. */
-static char *
-run_payload(const char *ipath, const char *ppath, const char *note, char *err,
-    size_t errlen)
+char *
+run_queue_payload(void (*write)(struct json_writer *, const void *),
+    const void *arg, char *err, size_t errlen)
 {
 	struct json_writer	*w;
 	char			*text = NULL;
@@ -31,15 +33,69 @@ run_payload(const char *ipath, const char *ppath, const char *note, char *err,
 	}
 	w = json_writer_new(fp, 0);
 	json_begin_obj(w);
-	json_kv_str(w, "inventory", ipath);
-	json_kv_str(w, "plan", ppath);
-	json_kv_str(w, "note", note);
+	write(w, arg);
 	json_end_obj(w);
 	if (json_writer_free(w, err, errlen) == -1 || fclose(fp) == EOF) {
 		free(text);
 		return NULL;
 	}
 	return text;
+}
+
+int
+run_queue_submit(const char *db_path, enum store_q_kind kind,
+    void (*write)(struct json_writer *, const void *arg), const void *arg,
+    int64_t *item, char *err, size_t errlen)
+{
+	struct store	*st = NULL;
+	char		 who[256], *text;
+	int		 rc = -1;
+
+	*item = 0;
+	if ((text = run_queue_payload(write, arg, err, errlen)) == NULL)
+		return -1;
+	if (store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, errlen) == 0) {
+		store_q_who(who, sizeof who);
+		rc = store_q_submit(st, kind,
+		    STORE_PRIO_INTERACTIVE, text, who, item, err, errlen);
+	}
+	store_close(st);
+	free(text);
+	return rc;
+}
+
+/* The run payload of IFACE-13: {"inventory", "plan", "note"}. */
+static void
+run_payload_write(struct json_writer *w, const void *arg)
+{
+	const struct run_payload	*p = arg;
+
+	json_kv_str(w, "inventory", p->inventory);
+	json_kv_str(w, "plan", p->plan);
+	json_kv_str(w, "note", p->note);
+}
+
+int
+run_payload_decode(const char *text, struct run_payload *p, char *err,
+    size_t errlen)
+{
+	const struct config_flat	fields[] = {
+		{ "inventory", CONFIG_FLAT_STR, &p->inventory },
+		{ "plan", CONFIG_FLAT_STR, &p->plan },
+		{ "note", CONFIG_FLAT_STR, &p->note },
+		{ NULL, 0, NULL } };
+
+	return config_flat_parse(text, fields, err, errlen);
+}
+
+void
+run_payload_free(struct run_payload *p)
+{
+	free(p->inventory);
+	free(p->plan);
+	free(p->note);
+	memset(p, 0, sizeof *p);
 }
 
 /* The daemon reads the files from its own directory: absolute paths. */
@@ -60,9 +116,8 @@ run_enqueue(const char *db_path, const char *inventory, const char *plan,
 	struct config_inventory	*inv = NULL;
 	struct config_plan	*pl = NULL;
 	struct matrix_job	*jobs = NULL;
-	struct store		*st = NULL;
-	char			 ipath[PATH_MAX], ppath[PATH_MAX], who[256],
-				*text = NULL;
+	struct run_payload	 p;
+	char			 ipath[PATH_MAX], ppath[PATH_MAX];
 	size_t			 njobs = 0;
 	enum run_status		 rc = RUN_FAIL;
 
@@ -79,18 +134,15 @@ run_enqueue(const char *db_path, const char *inventory, const char *plan,
 	}
 	if (matrix_expand(pl, inv, &jobs, &njobs, err, errlen) == -1 ||
 	    run_abs(inventory, ipath, err, errlen) == -1 ||
-	    run_abs(plan, ppath, err, errlen) == -1 ||
-	    (text = run_payload(ipath, ppath, note, err, errlen)) == NULL ||
-	    store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st, err,
-	    errlen) == -1)
+	    run_abs(plan, ppath, err, errlen) == -1)
 		goto out;
-	store_q_who(who, sizeof who);
-	if (store_q_submit(st, STORE_Q_RUN, STORE_PRIO_INTERACTIVE, text, who,
-	    item, err, errlen) == 0)
+	p.inventory = ipath;
+	p.plan = ppath;
+	p.note = (char *)note;
+	if (run_queue_submit(db_path, STORE_Q_RUN, run_payload_write, &p, item,
+	    err, errlen) == 0)
 		rc = RUN_OK;
 out:
-	store_close(st);
-	free(text);
 	free(jobs);
 	config_plan_free(pl);
 	config_inventory_free(inv);

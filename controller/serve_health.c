@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
 
 #include "health.h"
 #include "log.h"
@@ -81,15 +80,15 @@ serve_health_decide(const struct serve_health_view *v, int64_t now_ms,
 static void
 hc_item_link(const struct store_q_item *it, char *buf, size_t len)
 {
-	struct json_object	*o, *v;
+	struct health_payload	p;
+	char			e[64];
 
 	buf[0] = '\0';
-	if ((o = json_tokener_parse(it->payload)) == NULL)
+	if (health_payload_decode(it->payload, &p, e, sizeof e) == -1)
 		return;
-	if (json_object_object_get_ex(o, "link", &v) &&
-	    json_object_is_type(v, json_type_string))
-		snprintf(buf, len, "%s", json_object_get_string(v));
-	json_object_put(o);
+	if (p.link != NULL)
+		snprintf(buf, len, "%s", p.link);
+	health_payload_free(&p);
 }
 
 /* Health items of link in states mask: *active (queued/running), *last
@@ -141,8 +140,8 @@ serve_health_enqueue(struct serve *sv, struct store *st, const char *inv,
 {
 	struct serve_health_view v;
 	struct store_health	 h;
-	struct json_object	*o;
 	enum serve_hc		 d;
+	char			*payload;
 	int64_t			 id;
 	int			 dup = 0, r, rc = -1;
 
@@ -167,14 +166,12 @@ serve_health_enqueue(struct serve *sv, struct store *st, const char *inv,
 			    "check %s", link, serve_hc_name(d));
 		goto out;
 	}
-	o = json_object_new_object();
-	json_object_object_add(o, "link", json_object_new_string(link));
-	json_object_object_add(o, "inventory", json_object_new_string(inv));
-	rc = store_q_add(st, STORE_Q_HEALTH, STORE_PRIO_ROUTINE,
-	    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE),
+	rc = -1;
+	if ((payload = health_payload(inv, link, err, errlen)) == NULL)
+		goto out;
+	rc = store_q_add(st, STORE_Q_HEALTH, STORE_PRIO_ROUTINE, payload,
 	    sv->owner, 0, 0, &id, &dup, err, errlen);
-	json_object_put(o);
+	free(payload);
 	if (rc == 0)
 		log_info("link %s: health check queued as item %lld (%s)",
 		    link, (long long)id, serve_hc_name(d));

@@ -14,15 +14,16 @@
  * failed a job of class infra gets a health check (serve_health_after).
  *
  * One worker thread: limits.max_jobs and max_bisects above 1 are not used
- * yet (a night runs its bisect inside night_fire, on this thread).  Payloads are parsed with json-c here, and nowhere else in serve.
+ * yet (a night runs its bisect inside night_fire, on this thread).  Each
+ * payload is decoded by the module that writes it (run_payload_decode(),
+ * hunt_payload_decode(), health_payload_decode()): serve parses no JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <json-c/json.h>
-
+#include "health.h"
 #include "hunt.h"
 #include "log.h"
 #include "night.h"
@@ -38,20 +39,34 @@ struct q_ctx {
 	struct serve		*sv;
 	struct store		*st;
 	struct store_q_item	*it;
-	struct json_object	*pl;	/* the payload */
+	/* The payload, decoded by the module that wrote it (one of these,
+	 * by the item's kind; a night's is only checked). */
+	struct run_payload	 run;
+	struct hunt_payload	 hunt;
+	struct health_payload	 health;
 	int64_t			 run_id;	/* the run it drove, 0 none */
 	char			 result[1024];
 };
 
-static const char *
-q_str(struct q_ctx *q, const char *key)
+/* Decodes the item's payload by its kind: 0, or -1 (not an object). */
+static int
+q_decode(struct q_ctx *q)
 {
-	struct json_object	*v;
+	char	e[64];
 
-	if (q->pl == NULL || !json_object_object_get_ex(q->pl, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
+	switch (q->it->kind) {
+	case STORE_Q_RUN:
+		return run_payload_decode(q->it->payload, &q->run, e,
+		    sizeof e);
+	case STORE_Q_BISECT:
+		return hunt_payload_decode(q->it->payload, &q->hunt, e,
+		    sizeof e);
+	case STORE_Q_HEALTH:
+		return health_payload_decode(q->it->payload, &q->health, e,
+		    sizeof e);
+	default:
+		return config_flat_parse(q->it->payload, NULL, e, sizeof e);
+	}
 }
 
 static void
@@ -172,9 +187,9 @@ q_do_run(struct q_ctx *q, enum store_q_state *state)
 
 	memset(&rq, 0, sizeof rq);
 	rq.db_path = q->sv->db_path;
-	rq.inventory = q_str(q, "inventory");
-	rq.plan = q_str(q, "plan");
-	rq.note = q_str(q, "note");
+	rq.inventory = q->run.inventory;
+	rq.plan = q->run.plan;
+	rq.note = q->run.note;
 	rq.kind = "queued";
 	rq.resume = q->it->run_id;
 	rq.drive.stop = &q->sv->stop;
@@ -250,7 +265,6 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 {
 	struct hunt_opts	 ho;
 	struct hunt_request	 hr;
-	struct json_object	*v;
 	enum hunt_status	 hs;
 	char			*links[2] = { NULL, NULL }, e[1024];
 	int64_t			 id = q->it->bisect_id;
@@ -261,15 +275,13 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 	ho.stop = &q->sv->stop;
 	ho.event = q_hunt_event;
 	ho.event_arg = q;
-	hr.inventory = q_str(q, "inventory");
-	hr.link = q_str(q, "link");
-	hr.good = q_str(q, "good");
-	hr.bad = q_str(q, "bad");
-	hr.test = q_str(q, "test");
-	hr.revisions = q_str(q, "revisions");
-	if (q->pl != NULL && json_object_object_get_ex(q->pl,
-	    "leave_on_culprit", &v))
-		hr.leave_on_culprit = json_object_get_boolean(v);
+	hr.inventory = q->hunt.inventory;
+	hr.link = q->hunt.link;
+	hr.good = q->hunt.good;
+	hr.bad = q->hunt.bad;
+	hr.test = q->hunt.test;
+	hr.revisions = q->hunt.revisions;
+	hr.leave_on_culprit = q->hunt.leave_on_culprit;
 	*state = STORE_Q_FAILED;
 	if (hr.link == NULL) {
 		snprintf(q->result, sizeof q->result, "payload: link is "
@@ -355,7 +367,7 @@ q_do_night(struct q_ctx *q, enum store_q_state *state)
 static int
 q_do_health(struct q_ctx *q, enum store_q_state *state)
 {
-	const char	*inv = q_str(q, "inventory"), *link = q_str(q, "link");
+	const char	*inv = q->health.inventory, *link = q->health.link;
 	char		*links[2] = { NULL, NULL };
 	int		 r;
 
@@ -389,7 +401,7 @@ q_after(struct q_ctx *q)
 	int			 rc = 0;
 
 	if (q->it->kind == STORE_Q_RUN)
-		rc = serve_health_after(q->sv, q->st, q_str(q, "inventory"),
+		rc = serve_health_after(q->sv, q->st, q->run.inventory,
 		    q->run_id, e, sizeof e);
 	else if (q->it->kind == STORE_Q_NIGHT &&
 	    store_sched_get_id(q->st, q->it->schedule_id, &s, e,
@@ -423,17 +435,17 @@ q_item(struct serve *sv, struct store *st, struct store_q_item *it)
 	struct q_ctx		 q;
 	enum store_q_state	 state = STORE_Q_FAILED;
 	char			 e[512];
-	int			 again = 0;
+	int			 again = 0, payload_ok;
 
 	memset(&q, 0, sizeof q);
 	q.sv = sv;
 	q.st = st;
 	q.it = it;
-	q.pl = json_tokener_parse(it->payload);
+	payload_ok = q_decode(&q) == 0;
 	log_info("item %lld (%s, priority %d, by %s) claimed, attempt %d",
 	    (long long)it->id, store_q_kind_name(it->kind), it->priority,
 	    it->who, it->attempts);
-	if (q.pl == NULL || !json_object_is_type(q.pl, json_type_object))
+	if (!payload_ok)
 		snprintf(q.result, sizeof q.result, "payload is not a JSON "
 		    "object");
 	else if (it->kind == STORE_Q_RUN)
@@ -444,9 +456,11 @@ q_item(struct serve *sv, struct store *st, struct store_q_item *it)
 		again = q_do_health(&q, &state);
 	else
 		again = q_do_night(&q, &state);
-	if (!again && q.pl != NULL)
+	if (!again && payload_ok)
 		q_after(&q);
-	json_object_put(q.pl);
+	run_payload_free(&q.run);
+	hunt_payload_free(&q.hunt);
+	health_payload_free(&q.health);
 	if (again) {
 		log_info("item %lld queued again: %s", (long long)it->id,
 		    q.result);

@@ -8,6 +8,8 @@
 # (but bisects/{id} and its log: the store has no bisect, so their 404 is
 # what is validated).  test_http_routes checks that the route table and
 # the document name the same operations.
+# Brings up a lab (lab_up, in api_store).
+# ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=apio$$

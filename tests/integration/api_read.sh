@@ -16,6 +16,8 @@
 #   parameters, huge and bad limits, ids -1, 0, abc and past int64, SQL
 #   metacharacters in every filter, unknown parameters, a wrong method:
 #   each with its status, and the daemon still answers.
+# Brings up a lab (lab_up, in api_store).
+# ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=apir$$

@@ -81,7 +81,7 @@ has 'labrat schedule add: --cron 0 24 * * *: field 2 (hour): 24 is out of range 
 expect 2 S add x --cron '0 3 * * *' --tz Mars/Base --inventory "$inv" --plan "$plan"
 has 'labrat schedule add: --tz Mars/Base: time zone "Mars/Base": /usr/share/zoneinfo/Mars/Base: No such file or directory'
 expect 2 S add x --cron '0 3 * * *' --inventory "$inv" --plan "$plan" --links em,nope
-has "labrat schedule add: --links: \"nope\" is not a link of the plan $plan"
+has "labrat schedule add: --links: $plan: links \"em,nope\": not all links of the plan"
 expect 2 S add x --cron '0 3 * * *' --inventory "$inv" --plan "$dir/none.json"
 has "$dir/none.json: No such file or directory"
 expect 2 S add 'a b' --cron '0 3 * * *' --inventory "$inv" --plan "$plan"

@@ -12,7 +12,6 @@
  *
  * prints its port on stdout; exits after --lifetime seconds (default 600).
  */
-#include <signal.h>
 #include <strings.h>
 
 #include "sink.h"
@@ -102,40 +101,19 @@ done:
 	close(c);
 }
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: hooksink --dir DIR [--port N] [--status CODE] "
-	    "[--lifetime S]\n");
-	exit(2);
-}
-
 int
 main(int argc, char **argv)
 {
-	int	i, port = 0, life = 600, s, c;
+	static const char	usage[] = "hooksink --dir DIR [--port N] "
+	    "[--status CODE] [--lifetime S]";
+	const struct sink_opt	opts[] = { { "--status", &status },
+	    { NULL, NULL } };
+	int			port, life;
 
-	for (i = 1; i < argc; i++) {
-		if (i + 1 >= argc)
-			usage();
-		if (strcmp(argv[i], "--dir") == 0)
-			dir = argv[++i];
-		else if (strcmp(argv[i], "--port") == 0)
-			port = atoi(argv[++i]);
-		else if (strcmp(argv[i], "--status") == 0)
-			status = atoi(argv[++i]);
-		else if (strcmp(argv[i], "--lifetime") == 0)
-			life = atoi(argv[++i]);
-		else
-			usage();
+	dir = sink_args(argc, argv, usage, opts, &port, &life);
+	if (status < 100 || status > 599) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return 2;
 	}
-	if (dir == NULL || status < 100 || status > 599)
-		usage();
-	signal(SIGPIPE, SIG_IGN);
-	alarm((unsigned)life);
-	s = sink_listen("hooksink", port);
-	while ((c = sink_accept(s)) != -1)
-		serve(c);
-	sink_die("hooksink", "accept");
-	return 1;
+	sink_serve("hooksink", port, life, serve);
 }

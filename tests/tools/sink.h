@@ -3,7 +3,9 @@
  * listener on 127.0.0.1 (port 0 = the kernel picks one; the port is
  * printed on stdout, one line, so a test can read it), a buffered line
  * reader with a length ceiling, and files written so that a reader never
- * sees half of one (temporary name, then rename).  Header-only.
+ * sees half of one (temporary name, then rename); these are inline here.
+ * Their arguments and the listener loop are sink.c's (sink_args(),
+ * sink_serve()), linked into both.
  */
 #ifndef LABRAT_SINK_H
 #define LABRAT_SINK_H
@@ -30,6 +32,9 @@ struct sink_rd {
 	char	buf[8192];
 	size_t	off, len;
 };
+
+static inline void sink_die(const char *, const char *)
+	    __attribute__((noreturn));
 
 static inline void
 sink_die(const char *who, const char *what)
@@ -152,6 +157,29 @@ sink_read_n(struct sink_rd *r, char *out, size_t n)
 	}
 	return 0;
 }
+
+/* A sink's own option: --NAME INT into *val. */
+struct sink_opt {
+	const char	*name;		/* "--status" */
+	int		*val;
+};
+
+/*
+ * Parses --dir DIR [--port N] [--lifetime S] (defaults 0 = any port,
+ * 600 s) and opts ({ NULL } terminated, may be NULL), each once or more,
+ * in any order; anything else, a missing value or no --dir prints usage
+ * ("smtpsink --dir DIR ...") and exits 2.  Returns DIR (argv's).
+ */
+const char *sink_args(int argc, char **argv, const char *usage,
+	    const struct sink_opt *opts, int *port, int *life);
+
+/*
+ * Ignores SIGPIPE, exits after life seconds (SIGALRM), listens on
+ * 127.0.0.1:port printing the port, and serves one client at a time
+ * (serve closes its fd) until accept fails; never returns.
+ */
+void	sink_serve(const char *who, int port, int life, void (*serve)(int fd))
+	    __attribute__((noreturn));
 
 /* dir/name written whole (dir/.name.tmp, then rename).  0 or -1. */
 static inline int

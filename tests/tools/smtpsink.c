@@ -16,7 +16,6 @@
  * after --lifetime seconds (default 600) so a forgotten sink goes away.
  */
 #include <ctype.h>
-#include <signal.h>
 #include <strings.h>
 
 #include "sink.h"
@@ -183,42 +182,15 @@ done:
 	close(c);
 }
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: smtpsink --dir DIR [--port N] "
-	    "[--rcpt-code C] [--data-code C] [--lifetime S]\n");
-	exit(2);
-}
-
 int
 main(int argc, char **argv)
 {
-	int	i, port = 0, life = 600, s, c;
+	const struct sink_opt	opts[] = { { "--rcpt-code", &rcpt_code },
+	    { "--data-code", &data_code }, { NULL, NULL } };
+	int			port, life;
 
-	for (i = 1; i < argc; i++) {
-		if (i + 1 >= argc)
-			usage();
-		if (strcmp(argv[i], "--dir") == 0)
-			dir = argv[++i];
-		else if (strcmp(argv[i], "--port") == 0)
-			port = atoi(argv[++i]);
-		else if (strcmp(argv[i], "--rcpt-code") == 0)
-			rcpt_code = atoi(argv[++i]);
-		else if (strcmp(argv[i], "--data-code") == 0)
-			data_code = atoi(argv[++i]);
-		else if (strcmp(argv[i], "--lifetime") == 0)
-			life = atoi(argv[++i]);
-		else
-			usage();
-	}
-	if (dir == NULL)
-		usage();
-	signal(SIGPIPE, SIG_IGN);
-	alarm((unsigned)life);
-	s = sink_listen("smtpsink", port);
-	while ((c = sink_accept(s)) != -1)
-		session(c);
-	sink_die("smtpsink", "accept");
-	return 1;
+	dir = sink_args(argc, argv, "smtpsink --dir DIR [--port N] "
+	    "[--rcpt-code C] [--data-code C] [--lifetime S]", opts, &port,
+	    &life);
+	sink_serve("smtpsink", port, life, session);
 }

@@ -206,6 +206,12 @@ static const struct {
 	  "d.json: limits.jobs: unknown key" },
 	{ "{" INV ", \"confirm\": true}",
 	  "d.json: confirm: true is not an integer" },
+	{ "{" INV ", \"confirm\": 2}",
+	  "d.json: confirm: 2 confirming re-runs are not supported: 0 "
+	  "(bisect at once) or 1 (one re-run that must show the regression "
+	  "again)" },
+	{ "{" INV ", \"confirm\": -1}",
+	  "d.json: confirm: -1 is out of range 0-2147483647" },
 	{ "[1]", "d.json: the top level is not a JSON object" },
 };
 

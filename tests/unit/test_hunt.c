@@ -8,7 +8,8 @@
  * resumed), a controller killed in the middle of a step (a real SIGKILL-
  * like _exit in a child) and resumed without redoing a finished step, the
  * stop flag, a resume from the texts stored at the start (the files
- * broken since), and a bad request.  How a bisect ends is test_hunt_end.c.
+ * broken since), a bad request, and the figures of `bisect log` (exact,
+ * no exponent).  How a bisect ends is test_hunt_end.c.
  */
 #include "hunt_fake.h"
 
@@ -394,6 +395,56 @@ t_resume_stored_text(void **state)
 	store_bisect_free(&b);
 }
 
+/*
+ * `bisect log` prints each step's figures exactly and without an exponent
+ * (the table's medians are ~940 Mbit/s: "%.6g" printed 9.4e+08, rounded to
+ * 6 digits), so --replay, which reads them back, stores what was measured.
+ */
+static void
+t_log_figures(void **state)
+{
+	struct fx			*x = *state;
+	struct hunt_request		 rq;
+	struct store_bisect		 b;
+	struct store_bisect_step	*rows;
+	size_t				 n, i = 0, len = 0;
+	int64_t				 id;
+	char				 err[1024] = "", *text = NULL, *line;
+	char				*save = NULL;
+	double				 med, ref;
+	FILE				*fp;
+	int				 k;
+
+	request(x, &rq);
+	assert_int_equal(hunt_start(&x->o, &rq, &id, err, sizeof err),
+	    HUNT_FOUND);
+	stored(x, id, &b, &rows, &n);
+	assert_non_null(fp = open_memstream(&text, &len));
+	assert_int_equal(hunt_show(x->db, id, HUNT_SHOW_LOG, 0, fp, err,
+	    sizeof err), 0);
+	assert_int_equal(fclose(fp), 0);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "# good: [", 9) != 0 &&
+		    strncmp(line, "# bad: [", 8) != 0)
+			continue;
+		assert_true(i < n);
+		assert_null(strstr(line, "e+"));
+		assert_non_null(strstr(line, rows[i].revision));
+		assert_int_equal(sscanf(strchr(line, ']') + 1, " n=%d "
+		    "median=%lf reference=%lf", &k, &med, &ref), 3);
+		assert_int_equal(k, rows[i].n);
+		assert_true(med == rows[i].median);
+		assert_true(ref == rows[i].baseline_median);
+		assert_true(med > 1e8);
+		i++;
+	}
+	assert_int_equal(i, n);
+	free(text);
+	free(rows);
+	store_bisect_free(&b);
+}
+
 int
 main(void)
 {
@@ -414,6 +465,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_inventory_revisions, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(t_log_figures, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,23 +26,14 @@ static char	err[512];
 static int
 setup(void **state)
 {
-	struct store	*st = NULL;
-
 	(void)kn;	/* store_fixture.h's knob helper: not needed here */
-	fx_db_path(dbpath, sizeof dbpath, "store-health");
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) == -1)
-		fail_msg("open: %s", err);
-	*state = st;
-	return 0;
+	return fx_store_open(state, dbpath, sizeof dbpath, "store-health");
 }
 
 static int
 teardown(void **state)
 {
-	store_close(*state);
-	fx_db_remove(dbpath);
-	return 0;
+	return fx_store_close(state, dbpath);
 }
 
 static struct store_health_rec

@@ -28,35 +28,26 @@ static int64_t	sched_id;
 static int
 setup(void **state)
 {
-	struct store		*st = NULL;
-	struct store_sched	 s;
+	struct store_sched	s = fx_sched("nightly", "0 3 * * *");
+	char			why[512];
 
 	(void)kn;
-	fx_db_path(dbpath, sizeof dbpath, "store-night");
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) == -1)
-		fail_msg("open: %s", err);
-	memset(&s, 0, sizeof s);
-	s.name = "nightly";
-	s.cron = "0 3 * * *";
-	s.tz = "UTC";
-	s.inventory_path = "lab.json";
-	s.plan_path = "plan.json";
+	if (fx_store_open(state, dbpath, sizeof dbpath, "store-night") == -1)
+		return -1;
 	s.plan_text = "{}";
 	s.links = "em,bce";
-	s.enabled = 1;
-	if (store_sched_add(st, &s, &sched_id, NULL, err, sizeof err) == -1)
-		fail_msg("sched: %s", err);
-	*state = st;
+	if (store_sched_add(*state, &s, &sched_id, NULL, why,
+	    sizeof why) == -1) {
+		fprintf(stderr, "sched: %s\n", why);
+		return -1;
+	}
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	store_close(*state);
-	fx_db_remove(dbpath);
-	return 0;
+	return fx_store_close(state, dbpath);
 }
 
 static void

@@ -30,23 +30,14 @@ static char	err[512];
 static int
 setup(void **state)
 {
-	struct store	*st = NULL;
-
 	(void)kn;	/* store_fixture.h's knob helper: not needed here */
-	fx_db_path(dbpath, sizeof dbpath, "store-queue");
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) == -1)
-		fail_msg("open: %s", err);
-	*state = st;
-	return 0;
+	return fx_store_open(state, dbpath, sizeof dbpath, "store-queue");
 }
 
 static int
 teardown(void **state)
 {
-	store_close(*state);
-	fx_db_remove(dbpath);
-	return 0;
+	return fx_store_close(state, dbpath);
 }
 
 #define ALL_KINDS	0xfu

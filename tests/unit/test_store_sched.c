@@ -24,47 +24,22 @@ static char	err[512];
 static int
 setup(void **state)
 {
-	struct store	*st = NULL;
-
 	(void)kn;	/* store_fixture.h's knob helper: not needed here */
-	fx_db_path(dbpath, sizeof dbpath, "store-sched");
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) == -1)
-		fail_msg("open: %s", err);
-	*state = st;
-	return 0;
+	return fx_store_open(state, dbpath, sizeof dbpath, "store-sched");
 }
 
 static int
 teardown(void **state)
 {
-	store_close(*state);
-	fx_db_remove(dbpath);
-	return 0;
+	return fx_store_close(state, dbpath);
 }
 
-static struct store_sched
-sched(const char *name, const char *cron)
-{
-	struct store_sched	s;
-
-	memset(&s, 0, sizeof s);
-	s.name = (char *)name;
-	s.cron = (char *)cron;
-	s.tz = "UTC";
-	s.inventory_path = "lab.json";
-	s.plan_path = "plan.json";
-	s.plan_text = "{\"links\": [\"em\"]}";
-	s.links = "";
-	s.enabled = 1;
-	return s;
-}
 
 static void
 test_add_get_list_rm(void **state)
 {
 	struct store		*st = *state;
-	struct store_sched	 s = sched("nightly", "0 3 * * *"), got, *v;
+	struct store_sched	 s = fx_sched("nightly", "0 3 * * *"), got, *v;
 	int64_t			 id1, id2;
 	size_t			 n;
 
@@ -73,7 +48,7 @@ test_add_get_list_rm(void **state)
 	s.revisions = "git:/src/freebsd";
 	assert_int_equal(store_sched_add(st, &s, &id1, NULL, err, sizeof err),
 	    0);
-	s = sched("a-first", "@hourly");
+	s = fx_sched("a-first", "@hourly");
 	assert_int_equal(store_sched_add(st, &s, &id2, NULL, err, sizeof err),
 	    0);
 	assert_true(id1 > 0 && id2 > 0 && id1 != id2);
@@ -114,7 +89,7 @@ static void
 test_unique_and_bad_names(void **state)
 {
 	struct store		*st = *state;
-	struct store_sched	 s = sched("n1", "0 3 * * *");
+	struct store_sched	 s = fx_sched("n1", "0 3 * * *");
 	int			 dup = -1;
 	char			 longname[80];
 
@@ -146,7 +121,7 @@ static void
 test_fired_only_forward(void **state)
 {
 	struct store		*st = *state;
-	struct store_sched	 s = sched("n", "0 3 * * *"), got;
+	struct store_sched	 s = fx_sched("n", "0 3 * * *"), got;
 	int64_t			 id;
 
 	assert_int_equal(store_sched_add(st, &s, &id, NULL, err, sizeof err),

@@ -1,0 +1,144 @@
+/*
+ * night_named: the schedules of the nightly loop by name, below the
+ * command line.  `labrat schedule add`: a schedule checked as the daemon
+ * will read it (cron expression and zone compiled, inventory and plan
+ * loaded, --links against the plan) and stored.  `labrat schedule fire
+ * NAME`: the daemon config read, the schedule looked up by name, the slot
+ * defaulted to now, then the same night_fire_id() the daemon calls.  Kept
+ * apart from night.c so the nightly loop itself stays one file's business.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "cron.h"
+#include "night.h"
+#include "store.h"
+#include "store_daemon.h"
+#include "util.h"
+
+/* The id of the schedule called name: 0, or -1 with err. */
+static int
+named_schedule(const char *db_path, const char *name, int64_t *id,
+    char *err, size_t errlen)
+{
+	struct store_sched	 s;
+	struct store		*st;
+	int			 rc;
+
+	if (store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, errlen) == -1)
+		return -1;
+	rc = store_sched_get(st, name, &s, err, errlen);
+	store_close(st);
+	if (rc != 1) {
+		if (rc == 0)
+			util_seterr(err, errlen, "no such schedule");
+		return -1;
+	}
+	*id = s.id;
+	store_sched_free(&s);
+	return 0;
+}
+
+enum night_named_rc
+night_fire_named(struct night_request *rq, const char *config_path,
+    const char *name, struct config_errors *errs, enum night_status *ns,
+    int64_t *night_id, char *err, size_t errlen)
+{
+	struct config_daemon	*d = NULL;
+	struct timespec		 ts;
+	char			 line[256];
+
+	if (config_daemon_load(config_path, &d, errs, err, errlen) == -1)
+		return NIGHT_NAMED_BAD;
+	if (named_schedule(rq->db_path, name, &rq->schedule_id, err,
+	    errlen) == -1) {
+		config_daemon_free(d);
+		return NIGHT_NAMED_FAIL;
+	}
+	if (rq->slot == 0) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		rq->slot = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	}
+	if (rq->say != NULL) {
+		snprintf(line, sizeof line, "schedule %s fires, slot %lld",
+		    name, (long long)rq->slot);
+		rq->say(line, rq->say_arg);
+	}
+	rq->daemon = d;
+	*ns = night_fire_id(rq, night_id, err, errlen);
+	rq->daemon = NULL;
+	config_daemon_free(d);
+	return NIGHT_NAMED_OK;
+}
+
+/* The cron expression in its zone, as the daemon compiles it. */
+static int
+named_cron_ok(const struct store_sched *s, char *err, size_t errlen)
+{
+	struct cron_sched	 cs;
+	struct cron_cache	*cache;
+	char			 why[512];
+	int			 rc;
+
+	if ((cache = cron_cache_new(NULL)) == NULL) {
+		util_seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = cron_sched_compile(cache, s->cron, s->tz, s->name, &cs, why,
+	    sizeof why);
+	cron_cache_free(cache);
+	if (rc == -1)
+		util_seterr(err, errlen, "--%s", why);
+	return rc;
+}
+
+/* The inventory and the plan, cross-checked; the plan or NULL (errs). */
+static struct config_plan *
+named_plan(const struct store_sched *s, struct config_errors *errs)
+{
+	struct config_inventory	*inv;
+	struct config_plan	*plan = NULL;
+
+	if ((inv = config_inventory_load(s->inventory_path, errs)) != NULL)
+		plan = config_plan_load(s->plan_path, inv, errs);
+	config_inventory_free(inv);
+	return plan;
+}
+
+enum night_named_rc
+night_schedule_add(const char *db_path, struct store_sched *s,
+    struct config_errors *errs, char *err, size_t errlen)
+{
+	struct config_plan	*plan;
+	struct store		*st;
+	char			 why[512];
+	int			 rc;
+
+	if (named_cron_ok(s, err, errlen) == -1)
+		return NIGHT_NAMED_BAD;
+	if ((plan = named_plan(s, errs)) == NULL) {
+		util_seterr(err, errlen, "%zu errors", errs->n);
+		return NIGHT_NAMED_BAD;
+	}
+	/* The one link-membership check, the night's own (night.c restricts
+	 * the plan the same way when the schedule fires). */
+	if (*s->links != '\0' && config_plan_restrict(plan, s->links, why,
+	    sizeof why) == -1) {
+		util_seterr(err, errlen, "--links: %s", why);
+		config_plan_free(plan);
+		return NIGHT_NAMED_BAD;
+	}
+	s->plan_text = plan->text;
+	rc = store_open(db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, errlen);
+	if (rc == 0) {
+		rc = store_sched_add(st, s, NULL, NULL, err, errlen);
+		store_close(st);
+	}
+	s->plan_text = NULL;
+	config_plan_free(plan);
+	return rc == 0 ? NIGHT_NAMED_OK : NIGHT_NAMED_FAIL;
+}
