@@ -15,7 +15,7 @@ set -u
 LAB=apio$$
 . "$(dirname "$0")/lib/run.sh"
 . "$(dirname "$0")/lib/api.sh"
-trap 'api_stop; run_cleanup' EXIT
+trap 'api_kill; run_cleanup' EXIT
 command -v curl >/dev/null || { echo "SKIP: curl missing" >&2; exit 77; }
 python3 -c 'import jsonschema' 2>/dev/null ||
 	{ echo "SKIP: python3-jsonschema missing" >&2; exit 77; }
@@ -97,4 +97,5 @@ grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
 grep -c valid "$TMP/rw.out" | grep -qx 29 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
+api_stop
 echo "api_openapi: ok"

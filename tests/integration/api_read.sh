@@ -15,7 +15,8 @@
 #   header and body, NUL, control characters and invalid UTF-8 in
 #   parameters, huge and bad limits, ids -1, 0, abc and past int64, SQL
 #   metacharacters in every filter, unknown parameters, a wrong method:
-#   each with its status, and the daemon still answers;
+#   each with its status, and the daemon still answers; 50 connections
+#   trickling from one address do not hold up a request from another;
 # - TLS: the same store over https:// (a self-signed certificate): the
 #   client with the CA reads, without it the handshake fails.
 # Brings up a lab (lab_up, in api_store).
@@ -25,7 +26,7 @@ set -u
 LAB=apir$$
 . "$(dirname "$0")/lib/run.sh"
 . "$(dirname "$0")/lib/api.sh"
-trap 'api_stop; run_cleanup' EXIT
+trap 'api_kill; run_cleanup' EXIT
 command -v curl >/dev/null || { echo "SKIP: curl missing" >&2; exit 77; }
 
 DB=$TMP/api.db
@@ -235,6 +236,24 @@ want 409 -H "$W" -d '{"on": false, "why": "again"}' "$BASE/hosts/em/maintenance"
 want 400 -H "$W" -d '{"on": "yes", "why": "x"}' "$BASE/hosts/em/maintenance"
 want 400 -H "$W" -d '{"on": true}' "$BASE/hosts/em/maintenance"
 want 400 -H "$W" -d "$MB" "$BASE/hosts/em%3Brm/maintenance"
+
+# 50 connections trickling from 127.0.0.1 (over the per-address cap of
+# 16: the rest are closed at once): a request from 127.0.0.2 is not held
+# up by them.
+python3 "$LABRAT_SOURCE_DIR/tests/integration/api_trickle.py" "$PORT" 50 4 \
+    >"$TMP/trickle.out" &
+TPID=$!
+sleep 1
+for i in 1 2 3; do
+	t=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --max-time 5 \
+	    --interface 127.0.0.2 -H "$A" "$BASE/status")
+	case $t in
+	"200 "*) awk -v t="${t#200 }" 'BEGIN { exit !(t < 1) }' ||
+		    fail "a request beside 50 trickling connections took ${t#200 } s" ;;
+	*) fail "a request beside 50 trickling connections: $t" ;;
+	esac
+done
+wait "$TPID"
 
 # Still answering, still the same daemon.
 want 200 -H "$A" "$BASE/status"

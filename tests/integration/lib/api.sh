@@ -12,7 +12,9 @@
 #                       Its inventory does not exist, so the daemon runs
 #                       no health checks (they would add runs and
 #                       transitions the tests count)
-#   api_stop            SIGTERM to the daemon, waits for it
+#   api_stop            SIGTERM to the daemon, waits for it; fails unless
+#                       it exits 0 (the sanitizer build: no leak, no error)
+#   api_kill            the same for the EXIT trap: no check
 #   req OUT ARGS...     curl (no retries, 10 s): the body to OUT, CODE gets
 #                       the status ("000": no reply)
 #   want CODE ARGS...   req into $TMP/body and fail unless CODE came back
@@ -57,6 +59,15 @@ api_serve() {
 }
 
 api_stop() {
+	[ -n "${SPID:-}" ] || return 0
+	kill -TERM "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	_rc=$?
+	SPID=
+	[ "$_rc" = 0 ] || fail "labrat serve exited $_rc: $(tail -n 20 "$TMP/$_name.err")"
+}
+
+api_kill() {
 	[ -n "${SPID:-}" ] || return 0
 	kill -TERM "$SPID" 2>/dev/null
 	wait "$SPID" 2>/dev/null
