@@ -8,12 +8,14 @@
 # (but bisects/{id} and its log: the store has no bisect, so their 404 is
 # what is validated).  test_http_routes checks that the route table and
 # the document name the same operations.
+# Brings up a lab (lab_up, in api_store).
+# ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=apio$$
 . "$(dirname "$0")/lib/run.sh"
 . "$(dirname "$0")/lib/api.sh"
-trap 'api_stop; run_cleanup' EXIT
+trap 'api_kill; run_cleanup' EXIT
 command -v curl >/dev/null || { echo "SKIP: curl missing" >&2; exit 77; }
 python3 -c 'import jsonschema' 2>/dev/null ||
 	{ echo "SKIP: python3-jsonschema missing" >&2; exit 77; }
@@ -95,4 +97,5 @@ grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
 grep -c valid "$TMP/rw.out" | grep -qx 29 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
+api_stop
 echo "api_openapi: ok"

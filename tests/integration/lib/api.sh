@@ -5,13 +5,16 @@
 #                       link, TSO on/off, iperf3 1 s, 2 repetitions; lab
 #                       down again (the store is the test's subject)
 #   free_port           a free TCP port on 127.0.0.1 (bind 0)
-#   api_serve NAME DB JSON   labrat serve with a daemon config whose "http"
-#                       section is JSON ("listen" is filled in): SPID, BASE
-#                       (http://127.0.0.1:PORT/api/v1); waits for http.
+#   api_serve NAME DB JSON [SCHEME]   labrat serve with a daemon config
+#                       whose "http" section is JSON ("listen" is filled in,
+#                       SCHEME http or https): SPID, PORT, BASE
+#                       (SCHEME://127.0.0.1:PORT/api/v1); waits for http.
 #                       Its inventory does not exist, so the daemon runs
 #                       no health checks (they would add runs and
 #                       transitions the tests count)
-#   api_stop            SIGTERM to the daemon, waits for it
+#   api_stop            SIGTERM to the daemon, waits for it; fails unless
+#                       it exits 0 (the sanitizer build: no leak, no error)
+#   api_kill            the same for the EXIT trap: no check
 #   req OUT ARGS...     curl (no retries, 10 s): the body to OUT, CODE gets
 #                       the status ("000": no reply)
 #   want CODE ARGS...   req into $TMP/body and fail unless CODE came back
@@ -41,21 +44,30 @@ free_port() {
 }
 
 api_serve() {
-	_name=$1 _db=$2 _http=$3
+	_name=$1 _db=$2 _http=$3 _scheme=${4:-http}
 	PORT=$(free_port)
 	jq -n --arg inv "$TMP/no-inventory.json" \
-	    --arg listen "http://127.0.0.1:$PORT" --argjson http "$_http" \
+	    --arg listen "$_scheme://127.0.0.1:$PORT" --argjson http "$_http" \
 	    '{inventories: [$inv], http: ({listen: $listen} + $http)}' \
 	    >"$TMP/$_name.json" || fail "daemon config $_name"
 	"$LABRAT" serve --db "$_db" --config "$TMP/$_name.json" \
 	    >"$TMP/$_name.out" 2>"$TMP/$_name.err" &
 	SPID=$!
-	BASE=http://127.0.0.1:$PORT/api/v1
-	wait_log "$TMP/$_name.err" "http: listening on http://127.0.0.1:$PORT" 20 ||
+	BASE=$_scheme://127.0.0.1:$PORT/api/v1
+	wait_log "$TMP/$_name.err" "http: listening on $_scheme://127.0.0.1:$PORT" 20 ||
 	    fail "labrat serve did not start http: $(cat "$TMP/$_name.err")"
 }
 
 api_stop() {
+	[ -n "${SPID:-}" ] || return 0
+	kill -TERM "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	_rc=$?
+	SPID=
+	[ "$_rc" = 0 ] || fail "labrat serve exited $_rc: $(tail -n 20 "$TMP/$_name.err")"
+}
+
+api_kill() {
 	[ -n "${SPID:-}" ] || return 0
 	kill -TERM "$SPID" 2>/dev/null
 	wait "$SPID" 2>/dev/null
