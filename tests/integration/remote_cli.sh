@@ -9,7 +9,9 @@
 # a wrong or a revoked token (the server's 401, exit 1), nothing
 # listening (exit 1, the URL named), --db with --server and
 # --server on a local-only command (exit 2), a token or CA file without
-# a server (exit 2), a malformed token file (exit 1).
+# a server (exit 2), a malformed token file (exit 1).  Then over https://
+# with a self-signed certificate: the same output with --cafile or
+# $LABRAT_CAFILE, the URL named when the certificate cannot be verified.
 set -eu
 : "${LABRAT:?}" "${LABRAT_SOURCE_DIR:?}" "${LABRAT_BUILD_DIR:?}"
 command -v jq >/dev/null || { echo "remote_cli: jq missing" >&2; exit 77; }
@@ -68,15 +70,21 @@ cat >"$dir/daemon.json" <<EOF
   "http": { "listen": "$url", "reads": "token" }
 }
 EOF
-"$LABRAT" serve --db "$db" --config "$dir/daemon.json" 2>"$dir/serve.err" &
-spid=$!
-i=0
-until curl -s -o /dev/null "$url/api/v1/status" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "no API on $url: $(cat "$dir/serve.err")"
-	kill -0 "$spid" 2>/dev/null || fail "serve exited: $(cat "$dir/serve.err")"
-	sleep 0.1
-done
+# A daemon serving $db with $dir/daemon.json, its API answering on $url.
+start_serve() {
+	"$LABRAT" serve --db "$db" --config "$dir/daemon.json" \
+	    2>"$dir/serve.err" &
+	spid=$!
+	i=0
+	until curl -sk -o /dev/null "$url/api/v1/status" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "no API on $url: $(cat "$dir/serve.err")"
+		kill -0 "$spid" 2>/dev/null ||
+		    fail "serve exited: $(cat "$dir/serve.err")"
+		sleep 0.1
+	done
+}
+start_serve
 
 # same_as CMD -- ARGS...: `labrat queue --db DB ARGS` and CMD ARGS (a
 # remote form) print the same bytes; a second may tick between the two
@@ -154,7 +162,39 @@ has err "token file"
 expect 1 "$LABRAT" --server "ftp://127.0.0.1:$port" queue
 has err "not an http:// or https:// URL"
 
-kill -TERM "$spid"
-wait "$spid" || fail "serve exited $? after SIGTERM: $(tail -5 "$dir/serve.err")"
-spid=
+stop_serve() {
+	kill -TERM "$spid"
+	wait "$spid" ||
+	    fail "serve exited $? after SIGTERM: $(tail -5 "$dir/serve.err")"
+	spid=
+}
+stop_serve
+
+# https:// with a certificate of our own: verified with --cafile (or
+# $LABRAT_CAFILE), refused without it.
+command -v openssl >/dev/null || { echo "remote_cli: openssl missing" >&2; exit 77; }
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -keyout "$dir/key.pem" -out "$dir/cert.pem" -days 2 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || fail "openssl req"
+port=$(free_port)
+url=https://127.0.0.1:$port
+cat >"$dir/daemon.json" <<EOF
+{
+  "inventories": ["$dir/no-inventory.json"],
+  "http": { "listen": "$url", "cert": "$dir/cert.pem",
+            "key": "$dir/key.pem", "reads": "token" }
+}
+EOF
+start_serve
+same_as "$LABRAT" --server "$url" --token-file "$dir/tok" --cafile \
+    "$dir/cert.pem" queue -- --format json
+same_as env LABRAT_CAFILE="$dir/cert.pem" "$LABRAT" --server "$url" \
+    --token-file "$dir/tok" queue --
+expect 1 "$LABRAT" --server "$url" --token-file "$dir/tok" queue
+has err "labrat queue: $url/api/v1/queue?limit=50: "
+has err "certificate"
+expect 1 "$LABRAT" --server "$url" --token-file "$dir/tok" --cafile \
+    "$dir/missing.pem" queue
+has err "labrat queue: $url/api/v1/queue?limit=50: "
+stop_serve
 echo "remote_cli: ok"
