@@ -242,6 +242,10 @@ http_token_check(struct store *st, const char *secret, struct http_auth *out,
 	if ((rc = store_token_get(st, id, &t, err, errlen)) == -1)
 		return -1;
 	if (rc == 0 || token_unhex(t.salt, salt, sizeof salt) == -1) {
+		/* The same HMAC work as a known id, so an unknown one does
+		 * not answer faster. */
+		memset(salt, 0, sizeof salt);
+		token_hash(salt, secret, hash);
 		util_seterr(err, errlen, "token id %lld: %s", (long long)id,
 		    rc == 0 ? "unknown" : "bad salt in the store");
 		return 0;
