@@ -36,6 +36,8 @@ client_global_init(void)
 static int
 client_check(const struct client_request *rq, char *err, size_t errlen)
 {
+	size_t	i;
+
 	if (rq->url == NULL || (strncmp(rq->url, "http://", 7) != 0 &&
 	    strncmp(rq->url, "https://", 8) != 0)) {
 		util_seterr(err, errlen, "%s: only http:// and https:// URLs",
@@ -48,6 +50,13 @@ client_check(const struct client_request *rq, char *err, size_t errlen)
 		    rq->url, rq->method);
 		return -1;
 	}
+	for (i = 0; rq->headers != NULL && rq->headers[i] != NULL; i++)
+		if (strpbrk(rq->headers[i], "\r\n") != NULL ||
+		    strchr(rq->headers[i], ':') == NULL) {
+			util_seterr(err, errlen, "%s: header %zu is not one "
+			    "\"Name: value\" line", rq->url, i + 1);
+			return -1;
+		}
 	return 0;
 }
 
@@ -59,10 +68,13 @@ client_request(const struct client_request *rq, struct client_response *resp,
 	CURL			*c;
 	CURLcode		 rc;
 	struct curl_slist	*hdrs = NULL;
+	curl_off_t		 ra = -1;
 	char			 cerr[CURL_ERROR_SIZE], ct[256];
 	int			 post;
+	size_t			 i;
 
 	memset(resp, 0, sizeof *resp);
+	resp->retry_after_s = -1;
 	if (client_check(rq, err, errlen) == -1)
 		return -1;
 	if ((c = curl_easy_init()) == NULL) {
@@ -76,6 +88,9 @@ client_request(const struct client_request *rq, struct client_response *resp,
 	curl_easy_setopt(c, CURLOPT_URL, rq->url);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (rq->cafile != NULL)
+		curl_easy_setopt(c, CURLOPT_CAINFO, rq->cafile);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)
 	    (rq->connect_timeout_ms > 0 ? rq->connect_timeout_ms : 5000));
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)
@@ -96,8 +111,11 @@ client_request(const struct client_request *rq, struct client_response *resp,
 		}
 		/* No "Expect: 100-continue" wait for a larger body. */
 		hdrs = curl_slist_append(hdrs, "Expect:");
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
 	}
+	for (i = 0; rq->headers != NULL && rq->headers[i] != NULL; i++)
+		hdrs = curl_slist_append(hdrs, rq->headers[i]);
+	if (hdrs != NULL)
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
 	rc = curl_easy_perform(c);
 	curl_slist_free_all(hdrs);
 	if (rc != CURLE_OK) {
@@ -112,6 +130,9 @@ client_request(const struct client_request *rq, struct client_response *resp,
 		return -1;
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+	if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK &&
+	    ra > 0)
+		resp->retry_after_s = ra > 86400 ? 86400 : (long)ra;
 	resp->len = sink.b.len;
 	resp->body = buf_release(&sink.b);
 	curl_easy_cleanup(c);

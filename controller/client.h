@@ -2,7 +2,8 @@
  * client: minimal HTTP client on libcurl, the only includer of curl.h.  Used
  * by kernel.c to ask a PDU to power-cycle a hung host and by notify for
  * webhooks (client_hook.c) and mail (client_mail.c: SMTP through libcurl,
- * or a sendmail command run without a shell).  One request per call,
+ * or a sendmail command run without a shell), and by the remote CLI for the
+ * daemon's HTTP API (client_api.c: bearer token, CA file, 503 retries).  One request per call,
  * with a connect timeout, a whole-request deadline and a ceiling on the
  * response body, so a slow or chatty PDU costs at most the deadline and a
  * bounded amount of memory.  No redirects are followed; http:// and
@@ -23,12 +24,19 @@ struct client_request {
 	int		 timeout_ms;		/* whole request, 0 = 30 s */
 	size_t		 max_body;		/* 0 = CLIENT_BODY_MAX */
 	const char	*content_type;	/* POST's Content-Type, NULL = curl's */
+	const char *const *headers;	/* more "Name: value" lines, NULL-
+					 * terminated; NULL = none */
+	const char	*cafile;	/* PEM CA bundle for https, NULL =
+					 * the system's */
 };
 
 struct client_response {
 	long	 status;	/* HTTP status, e.g. 200 */
 	char	*body;		/* heap, NUL-terminated; caller frees */
 	size_t	 len;
+	long	 retry_after_s;	/* the reply's Retry-After in seconds (a
+				 * date made relative), -1 when absent
+				 * or 0 */
 };
 
 /* curl_global_init(); call once before threads.  0 or -1. */
@@ -85,5 +93,33 @@ int	client_smtp_send(const struct client_mail *, char *err, size_t errlen);
  */
 int	client_sendmail(const char *const *argv, const char *message,
 	    int timeout_ms, char *err, size_t errlen);
+
+/* ---- the daemon's HTTP API, for the remote CLI (client_api.c) ----------- */
+
+#define CLIENT_API_BODY_MAX	(16 * 1024 * 1024)	/* a reply's ceiling */
+
+struct client_api {
+	const char	*base;	/* "http://127.0.0.1:8080" */
+	const char	*token;	/* may be NULL */
+	const char	*cafile;	/* may be NULL */
+	long		 timeout_s;	/* per attempt, 0 = 30 s */
+	int		 retries;	/* attempts after a 503, 0 = none */
+};
+
+/*
+ * GET base+path (path starts "/api/v1/"); *body (NUL-terminated, free())
+ * and *status filled on any HTTP reply; -1 on transport error (err names
+ * the URL and what failed: connect, timeout, TLS, a reply past
+ * CLIENT_API_BODY_MAX).  Sends "Authorization: Bearer TOKEN" when token
+ * is set.  Retries 503 up to retries times, waiting the reply's
+ * Retry-After or 0.5 s doubled per retry, whichever is longer, at most
+ * 30 s; the last 503 is returned as a reply.  Redirects are not followed.
+ */
+int	client_api_get(const struct client_api *, const char *path,
+	    char **body, size_t *len, long *status, char *err, size_t errlen);
+/* The same as a POST of json (Content-Type application/json). */
+int	client_api_post(const struct client_api *, const char *path,
+	    const char *json, char **body, size_t *len, long *status,
+	    char *err, size_t errlen);
 
 #endif

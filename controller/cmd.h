@@ -29,6 +29,8 @@
 /* What an entry needs from main (cmd_entry.flags). */
 #define CMD_DB		0x01	/* uses the database: ctx->db is set */
 #define CMD_SSH		0x02	/* talks to hosts: libssh2 is initialised */
+#define CMD_REMOTE	0x04	/* may talk to a daemon's HTTP API instead of
+				 * the database: --server URL */
 
 /* One option of a command, for --help and the man page. */
 struct cmd_option {
@@ -63,6 +65,13 @@ struct cmd_ctx {
 	const char		*format;  /* one of entry->formats (its first
 					   * unless --format said), or NULL */
 	int			 verbose; /* 0, 1 for -v, 2 for -vv */
+	const char		*server;  /* CMD_REMOTE entries: --server URL or
+					   * $LABRAT_SERVER (not when --db is
+					   * given); NULL = the database */
+	const char		*token_file; /* with server: --token-file F or
+					   * $LABRAT_TOKEN_FILE; may be NULL */
+	const char		*cafile;  /* with server: --cafile F or
+					   * $LABRAT_CAFILE; may be NULL */
 };
 
 /* The entries, each defined in its cmd_*.c; the table is in main.c. */
@@ -88,6 +97,8 @@ extern const struct cmd_entry cmd_schedule_add_entry,
 	    cmd_schedule_rm_entry;
 extern const struct cmd_entry cmd_notify_test_entry;
 extern const struct cmd_entry cmd_serve_entry;
+extern const struct cmd_entry cmd_token_add_entry, cmd_token_list_entry,
+	    cmd_token_revoke_entry;
 extern const struct cmd_entry cmd_schedule_fire_entry;
 extern const struct cmd_entry cmd_regressions_entry;
 extern const struct cmd_entry cmd_help_entry;
@@ -158,6 +169,8 @@ void	cmd_help_group(const char *group, FILE *fp);
 void	cmd_help_usages(const char *group, FILE *fp);
 /* --db FILE, then the options every command takes; { NULL } ends it. */
 extern const struct cmd_option cmd_common_options[];
+/* --server URL and --token-file F, for CMD_REMOTE entries. */
+extern const struct cmd_option cmd_remote_options[];
 
 /* cmd_man.c: the man page labrat(1), roff, from the table. */
 void	cmd_man_print(FILE *fp);
@@ -217,5 +230,15 @@ int	cmd_queued(const char *kind, int64_t item, const char *db, int json);
 
 /* The --db FILE / LABRAT_DB / per-user default rule; heap string. */
 char	*cmd_db_path(const char *opt);
+
+/*
+ * cmd_remote.c: GET path ("/api/v1/queue?limit=5") from ctx->server with
+ * the token of ctx->token_file.  0 with *body (heap, NUL-terminated, the
+ * caller frees) when the reply is 200; -1 after saying on stderr, as
+ * "labrat NAME: ...", what failed (the URL and the transport error, or
+ * the HTTP status and the server's problem text).
+ */
+int	cmd_remote_get(const struct cmd_ctx *, const char *path, char **body,
+	    size_t *len);
 
 #endif

@@ -25,6 +25,18 @@ const struct cmd_option cmd_common_options[] = {
 	{ NULL, NULL }
 };
 
+const struct cmd_option cmd_remote_options[] = {
+	{ "--server URL", "Ask the daemon's HTTP API at URL "
+	    "(http://HOST:PORT or https://HOST:PORT) instead of opening the "
+	    "database; the output is the same.  Default: $LABRAT_SERVER "
+	    "unless --db is given." },
+	{ "--token-file F", "The API token (labrat token add), alone on the "
+	    "first line of F.  Default: $LABRAT_TOKEN_FILE." },
+	{ "--cafile F", "PEM CA certificates to verify an https:// server "
+	    "with.  Default: $LABRAT_CAFILE, else the system's." },
+	{ NULL, NULL }
+};
+
 /* Writes text at indent, wrapped to HELP_WIDTH; the first line starts at
  * column col (already written). */
 static void
@@ -87,6 +99,9 @@ cmd_help_print(const struct cmd_entry *e, FILE *fp)
 		    e->formats);
 		help_option(fp, "--format F", fmt);
 	}
+	if (e->flags & CMD_REMOTE)
+		for (o = cmd_remote_options; o->flag != NULL; o++)
+			help_option(fp, o->flag, o->help);
 	for (o = cmd_common_options + 1; o->flag != NULL; o++)
 		help_option(fp, o->flag, o->help);
 }

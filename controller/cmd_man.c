@@ -79,12 +79,29 @@ cmd_man_print(FILE *fp)
 	for (o = cmd_common_options; o->flag != NULL; o++)
 		man_option(fp, o->flag, o->help);
 	man_option(fp, "--version", "Print labrat's version and exit 0.");
+	fputs(".SH REMOTE OPTIONS\nThese commands take the options below to "
+	    "ask a daemon's HTTP API (labrat serve) instead of the database, "
+	    "and print the same:", fp);
+	for (i = 0; i < cmd_table_len; i++)
+		if (cmd_table[i]->flags & CMD_REMOTE) {
+			fputs(" ", fp);
+			roff(fp, cmd_table[i]->name);
+		}
+	fputs(".\n", fp);
+	for (o = cmd_remote_options; o->flag != NULL; o++)
+		man_option(fp, o->flag, o->help);
 	fputs(".SH COMMANDS\n", fp);
 	for (i = 0; i < cmd_table_len; i++)
 		man_entry(fp, cmd_table[i]);
 	fputs(".SH EXIT STATUS\n0 on success, 1 on failure, 2 on bad usage "
 	    "or bad config.\n.SH ENVIRONMENT\n.TP\n.B LABRAT_DB\nThe database "
-	    "when \\-\\-db is not given.\n.TP\n.B XDG_STATE_HOME\nWhere the "
+	    "when \\-\\-db is not given.\n.TP\n.B LABRAT_SERVER\nThe "
+	    "daemon's API URL for the commands that take \\-\\-server, "
+	    "when neither \\-\\-server nor \\-\\-db is given.\n.TP\n"
+	    ".B LABRAT_TOKEN_FILE\nThe API token file when "
+	    "\\-\\-token\\-file is not given.\n.TP\n.B LABRAT_CAFILE\n"
+	    "The CA file when \\-\\-cafile is not given.\n.TP\n"
+	    ".B XDG_STATE_HOME\nWhere the "
 	    "default database lives (labrat/labrat.db under it).\n.TP\n"
 	    ".B LABRAT_DATADIR\nlabrat's data directory: simlab/, configs/, "
 	    "schemas/, agents/ (default: share/labrat of the install the "

@@ -60,7 +60,7 @@ const struct cmd_entry cmd_queue_entry = {
 	.options = (const struct cmd_option[]){
 		{ "--limit N", "The N newest items (default 50, 0 = all)." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = queue_exec,
 };

@@ -8,10 +8,39 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "report.h"
 #include "util.h"
+
+/* The same listing from the daemon's API (--server). */
+static int
+list_remote(struct cmd_ctx *ctx, enum report_list what, long long limit)
+{
+	char	path[80], err[1024], *body;
+	size_t	len;
+	int	rc;
+
+	/* The API takes no 0 (= all): a huge limit it cuts to its cap. */
+	snprintf(path, sizeof path, "/api/v1/%s?limit=%lld",
+	    what == REPORT_LIST_QUEUE ? "queue" : "runs", limit > 0 ? limit :
+	    1000000000LL);
+	if (cmd_remote_get(ctx, path, &body, &len) == -1)
+		return CMD_EXIT_FAIL;
+	rc = report_list_remote(what, body, len, ctx->format, stdout, err,
+	    sizeof err);
+	free(body);
+	if (rc == -2)
+		return cmd_usage_error(ctx, "--format %s: unknown to the "
+		    "report module", ctx->format);
+	if (rc == -1) {
+		fprintf(stderr, "labrat %s: %s%s: %s\n", ctx->entry->name,
+		    ctx->server, path, err);
+		return CMD_EXIT_FAIL;
+	}
+	return CMD_EXIT_OK;
+}
 
 int
 cmd_list_exec(struct cmd_ctx *ctx, enum report_list what, long long limit,
@@ -36,6 +65,8 @@ cmd_list_exec(struct cmd_ctx *ctx, enum report_list what, long long limit,
 	}
 	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
+	if (ctx->server != NULL)
+		return list_remote(ctx, what, limit);
 	rc = report_list(ctx->db, what, (size_t)limit, ctx->format, stdout,
 	    err, sizeof err);
 	if (rc == -2)

@@ -463,6 +463,25 @@ struct config_mail {
 	char   **to;		/* NULL-terminated */
 	int	 timeout_s;	/* default 30 */
 };
+/*
+ * The HTTP API (config_daemon.c, "http"; the http module serves it).
+ * listen is "http://ADDR:PORT" or "https://ADDR:PORT", ADDR an IPv4
+ * address or [IPv6]; plain HTTP on an address other than loopback only
+ * with allow_remote_plain.  cert and key (PEM files, resolved) are set
+ * exactly when the scheme is https.
+ */
+enum config_http_reads { CONFIG_HTTP_READS_TOKEN = 0, CONFIG_HTTP_READS_OPEN };
+struct config_http {
+	char	*listen;
+	char	*cert, *key;		/* NULL unless https */
+	enum config_http_reads reads;	/* default: open on loopback, else token */
+	int	 allow_remote_plain;	/* default 0 */
+	int	 max_connections;	/* default 64 */
+	int	 per_address;		/* connections per client address, default 16 */
+	int	 timeout_s;		/* idle timeout per connection, default 30 */
+	int	 max_body;		/* bytes, default 65536 */
+	int	 rate_per_min;		/* requests per token per minute, default 600 */
+};
 struct config_daemon {
 	char	*path;
 	char	*text;		/* the text parsed (heap) */
@@ -476,6 +495,7 @@ struct config_daemon {
 	int	 max_jobs;		/* default 1 */
 	int	 max_bisects;		/* default 1 */
 	int	 confirm;		/* default 1: confirming re-runs before a bisect */
+	struct config_http	*http;	/* NULL: no HTTP API */
 };
 /*
  * Reads and validates a daemon config.  errs collects every error with its
@@ -489,6 +509,14 @@ int	config_daemon_load(const char *path, struct config_daemon **out,
 int	config_daemon_parse(const char *path, const char *text, size_t len,
 	    struct config_daemon **out, struct config_errors *errs);
 void	config_daemon_free(struct config_daemon *);
+/*
+ * Splits an http.listen value: *tls 1 for https, addr gets the address
+ * without brackets (an IPv4 dotted quad or an IPv6 address, checked with
+ * inet_pton), *port 1..65535, *loopback 1 for 127.0.0.0/8 or ::1.  0, or
+ * -1 when it is not of the form "http[s]://ADDR:PORT".
+ */
+int	config_http_listen(const char *listen, int *tls, char *addr,
+	    size_t addrlen, int *port, int *loopback);
 /* The source called name, or NULL; points into the config. */
 const struct config_revsource *config_daemon_source(
 	    const struct config_daemon *, const char *name);

@@ -8,6 +8,7 @@
  * run without a shell, whose first word is an absolute path or a plain
  * name looked up in PATH.
  */
+#include <arpa/inet.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@
 #define DAEMON_ADDR_MAX		254
 
 static const char *const dm_keys[] = { "inventories", "revision_sources",
-	"notify", "health", "limits", "confirm", NULL };
+	"notify", "health", "limits", "confirm", "http", NULL };
 static const char *const dm_keys_source[] = { "name", "revisions", "newest",
 	NULL };
 static const char *const dm_keys_newest[] = { "command", "git", NULL };
@@ -39,6 +40,10 @@ static const char *const dm_keys_health[] = { "interval_h", "iperf_seconds",
 	"tolerance", NULL };
 static const char *const dm_keys_limits[] = { "max_jobs", "max_bisects",
 	NULL };
+static const char *const dm_keys_http[] = { "listen", "cert", "key",
+	"reads", "allow_remote_plain", "max_connections", "per_address",
+	"timeout_s", "max_body", "rate_per_min", NULL };
+static const char *const dm_http_reads[] = { "token", "open", NULL };
 
 static char *
 dm_resolve(struct config_walk *w, const char *s)
@@ -432,6 +437,127 @@ dm_settings(struct config_walk *w, struct json_object *root,
 	}
 }
 
+int
+config_http_listen(const char *listen, int *tls, char *addr, size_t addrlen,
+    int *port, int *loopback)
+{
+	unsigned char	 buf[16];
+	const char	*p, *colon, *end;
+	char		 a[64];
+	long		 n;
+	size_t		 len;
+	int		 v6;
+
+	if (strncmp(listen, "https://", 8) == 0) {
+		*tls = 1;
+		p = listen + 8;
+	} else if (strncmp(listen, "http://", 7) == 0) {
+		*tls = 0;
+		p = listen + 7;
+	} else
+		return -1;
+	if ((v6 = *p == '[')) {
+		if ((end = strchr(p, ']')) == NULL || end[1] != ':')
+			return -1;
+		p++;
+		colon = end + 1;
+	} else {
+		if ((colon = strrchr(p, ':')) == NULL)
+			return -1;
+		end = colon;
+	}
+	len = (size_t)(end - p);
+	if (len == 0 || len >= sizeof a || len >= addrlen)
+		return -1;
+	memcpy(a, p, len);
+	a[len] = '\0';
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, a, buf) != 1)
+		return -1;
+	if (colon[1] < '1' || colon[1] > '9' || strlen(colon + 1) > 5 ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return -1;
+	n = strtol(colon + 1, NULL, 10);
+	if (n < 1 || n > 65535)
+		return -1;
+	*port = (int)n;
+	*loopback = v6 ? strcmp(a, "::1") == 0 : buf[0] == 127;
+	memcpy(addr, a, len + 1);
+	return 0;
+}
+
+static void
+dm_http_tls(struct config_walk *w, struct json_object *o,
+    struct config_http *h, int tls)
+{
+	const char	*cert = NULL, *key = NULL;
+
+	if (config_get_str(w, "http", o, "cert", 0, CONFIG_PATH_MAX,
+	    &cert) != 1)
+		cert = NULL;
+	if (config_get_str(w, "http", o, "key", 0, CONFIG_PATH_MAX,
+	    &key) != 1)
+		key = NULL;
+	if (tls && (cert == NULL || key == NULL))
+		config_werr(w, "http", "an https:// listen needs \"cert\" and "
+		    "\"key\" (PEM files)");
+	if (!tls && (cert != NULL || key != NULL))
+		config_werr(w, "http", "\"cert\" and \"key\" need an "
+		    "https:// listen");
+	if (tls && cert != NULL && *cert != '\0')
+		h->cert = dm_resolve(w, cert);
+	if (tls && key != NULL && *key != '\0')
+		h->key = dm_resolve(w, key);
+}
+
+static void
+dm_http(struct config_walk *w, struct json_object *root,
+    struct config_daemon *d)
+{
+	struct json_object	*o;
+	struct config_http	*h;
+	const char		*listen = "http://127.0.0.1:8080";
+	char			 addr[64];
+	int			 tls = 0, port, loop = 1, reads = -1;
+
+	if ((o = config_get_object(w, "", root, "http", 0)) == NULL)
+		return;
+	config_check_keys(w, "http", o, dm_keys_http, NULL);
+	h = d->http = xcalloc(1, sizeof *h);
+	if (config_get_str(w, "http", o, "listen", 0, 128, &listen) == -1)
+		listen = "http://127.0.0.1:8080";
+	else if (config_http_listen(listen, &tls, addr, sizeof addr, &port,
+	    &loop) == -1)
+		config_werr(w, "http.listen", "\"%.80s\" is not "
+		    "http://ADDR:PORT or https://ADDR:PORT (ADDR an IPv4 "
+		    "address or [IPv6])", listen);
+	h->listen = xstrdup(listen);
+	dm_http_tls(w, o, h, tls);
+	config_get_bool(w, "http", o, "allow_remote_plain",
+	    &h->allow_remote_plain);
+	if (!tls && !loop && !h->allow_remote_plain)
+		config_werr(w, "http.listen", "\"%.80s\": plain HTTP on an "
+		    "address other than loopback needs https:// or "
+		    "\"allow_remote_plain\": true", listen);
+	if (config_get_enum(w, "http", o, "reads", 0, dm_http_reads,
+	    &reads) != 1)
+		reads = loop ? CONFIG_HTTP_READS_OPEN : CONFIG_HTTP_READS_TOKEN;
+	h->reads = (enum config_http_reads)reads;
+	h->max_connections = 64;
+	h->per_address = 16;
+	h->timeout_s = 30;
+	h->max_body = 64 * 1024;
+	h->rate_per_min = 600;
+	config_get_int(w, "http", o, "max_connections", 0, 1, 4096,
+	    &h->max_connections);
+	config_get_int(w, "http", o, "per_address", 0, 1, 4096,
+	    &h->per_address);
+	config_get_int(w, "http", o, "timeout_s", 0, 1, 3600, &h->timeout_s);
+	config_get_int(w, "http", o, "max_body", 0, 1024, 16 * 1024 * 1024,
+	    &h->max_body);
+	config_get_int(w, "http", o, "rate_per_min", 0, 1, 1000000,
+	    &h->rate_per_min);
+}
+
 static void
 dm_inventories(struct config_walk *w, struct json_object *root,
     struct config_daemon *d)
@@ -477,6 +603,7 @@ config_daemon_parse(const char *path, const char *text, size_t len,
 		dm_sources(&w, root, d);
 		dm_notify(&w, root, d);
 		dm_settings(&w, root, d);
+		dm_http(&w, root, d);
 	}
 	free((char *)w.dir);
 	json_object_put(root);
@@ -533,6 +660,12 @@ config_daemon_free(struct config_daemon *d)
 		free(d->mail->from);
 		config_argv_free(d->mail->to);
 		free(d->mail);
+	}
+	if (d->http != NULL) {
+		free(d->http->listen);
+		free(d->http->cert);
+		free(d->http->key);
+		free(d->http);
 	}
 	config_argv_free(d->inventories);
 	free(d->path);

@@ -6,6 +6,7 @@
  */
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_schedule_fire_entry,
 	&cmd_regressions_entry,
 	&cmd_serve_entry,
+	&cmd_token_add_entry,
+	&cmd_token_list_entry,
+	&cmd_token_revoke_entry,
 	&cmd_help_entry,
 };
 const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];
@@ -59,6 +63,9 @@ const size_t cmd_table_len = sizeof cmd_table / sizeof cmd_table[0];
 struct common {
 	const char	*db;
 	const char	*format;
+	const char	*server;
+	const char	*token_file;
+	const char	*cafile;
 	int		 verbose;
 	int		 help;
 };
@@ -273,6 +280,32 @@ format_listed(const char *list, const char *value)
 	return 0;
 }
 
+/* The common options with a value, and where each goes in struct common. */
+static const char **
+common_valued(const char *a, struct common *c, const char **value)
+{
+	static const struct { const char *name; size_t off; } v[] = {
+		{ "--db", offsetof(struct common, db) },
+		{ "--format", offsetof(struct common, format) },
+		{ "--server", offsetof(struct common, server) },
+		{ "--token-file", offsetof(struct common, token_file) },
+		{ "--cafile", offsetof(struct common, cafile) },
+	};
+	size_t	i, n;
+
+	*value = NULL;
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		n = strlen(v[i].name);
+		if (strncmp(a, v[i].name, n) != 0 || (a[n] != '\0' &&
+		    a[n] != '='))
+			continue;
+		if (a[n] == '=')
+			*value = a + n + 1;
+		return (const char **)(void *)((char *)c + v[i].off);
+	}
+	return NULL;
+}
+
 /*
  * Takes a common option at args[i] into c; returns how many arguments it
  * used (1 or 2), 0 when args[i] is not one, -1 when its value is missing.
@@ -280,7 +313,7 @@ format_listed(const char *list, const char *value)
 static int
 common_one(char **args, int i, int n, struct common *c)
 {
-	const char	*a = args[i];
+	const char	*a = args[i], *value, **slot;
 
 	if (strcmp(a, "-v") == 0) {
 		if (c->verbose < 2)
@@ -289,17 +322,14 @@ common_one(char **args, int i, int n, struct common *c)
 		c->verbose = 2;
 	else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
 		c->help = 1;
-	else if (strncmp(a, "--db=", 5) == 0)
-		c->db = a + 5;
-	else if (strncmp(a, "--format=", 9) == 0)
-		c->format = a + 9;
-	else if (strcmp(a, "--db") == 0 || strcmp(a, "--format") == 0) {
+	else if ((slot = common_valued(a, c, &value)) != NULL) {
+		if (value != NULL) {
+			*slot = value;
+			return 1;
+		}
 		if (i + 1 >= n)
 			return -1;
-		if (a[2] == 'd')
-			c->db = args[i + 1];
-		else
-			c->format = args[i + 1];
+		*slot = args[i + 1];
 		return 2;
 	} else
 		return 0;
@@ -413,6 +443,57 @@ format_check(struct cmd_ctx *ctx, const char *given, char *buf, size_t len)
 	return 0;
 }
 
+/* An environment variable's value, NULL when unset or empty. */
+static const char *
+env_or_null(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/*
+ * Where a CMD_REMOTE entry reads: --server, else $LABRAT_SERVER unless
+ * --db was given; the token and CA files likewise.  The remote options
+ * on any other entry, --db with --server, or a token or CA file without
+ * a server are usage errors.  0 or -1 after saying so.
+ */
+static int
+remote_check(struct cmd_ctx *ctx, const struct common *c)
+{
+	if (!(ctx->entry->flags & CMD_REMOTE)) {
+		if (c->server == NULL && c->token_file == NULL &&
+		    c->cafile == NULL)
+			return 0;
+		cmd_usage_error(ctx, "%s: this command works on the local "
+		    "database only", c->server != NULL ? "--server" :
+		    c->token_file != NULL ? "--token-file" : "--cafile");
+		return -1;
+	}
+	if (c->server != NULL && c->db != NULL) {
+		cmd_usage_error(ctx, "--db and --server: one or the other");
+		return -1;
+	}
+	ctx->server = c->server != NULL ? c->server : c->db != NULL ? NULL :
+	    env_or_null("LABRAT_SERVER");
+	ctx->token_file = c->token_file != NULL ? c->token_file :
+	    env_or_null("LABRAT_TOKEN_FILE");
+	ctx->cafile = c->cafile != NULL ? c->cafile :
+	    env_or_null("LABRAT_CAFILE");
+	if (ctx->server == NULL && (c->token_file != NULL ||
+	    c->cafile != NULL)) {
+		cmd_usage_error(ctx, "%s needs --server URL (or "
+		    "$LABRAT_SERVER)", c->token_file != NULL ? "--token-file" :
+		    "--cafile");
+		return -1;
+	}
+	if (ctx->server == NULL) {
+		ctx->token_file = NULL;
+		ctx->cafile = NULL;
+	}
+	return 0;
+}
+
 /* Runs entry e with args (the words after its name) and c so far. */
 static int
 entry_run(const struct cmd_entry *e, char **args, int n, struct common *c)
@@ -437,14 +518,15 @@ entry_run(const struct cmd_entry *e, char **args, int n, struct common *c)
 		free(av);
 		return CMD_EXIT_OK;
 	}
-	if (format_check(&ctx, c->format, fmt, sizeof fmt) == -1) {
+	if (format_check(&ctx, c->format, fmt, sizeof fmt) == -1 ||
+	    remote_check(&ctx, c) == -1) {
 		free(av);
 		return CMD_EXIT_USAGE;
 	}
 	log_init(LOG_LEVEL_WARN + c->verbose, "labrat");
 	log_set_escape(util_term_safe);
 	ctx.verbose = c->verbose;
-	if (e->flags & CMD_DB)
+	if ((e->flags & CMD_DB) && ctx.server == NULL)
 		ctx.db = db = cmd_db_path(c->db);
 	if ((e->flags & CMD_SSH) && ssh_global_init() == -1) {
 		fprintf(stderr, "labrat %s: libssh2 cannot be initialised\n",

@@ -138,6 +138,32 @@ enum report_list { REPORT_LIST_RUNS, REPORT_LIST_QUEUE };
 int	report_list(const char *db_path, enum report_list, size_t limit,
 	    const char *format, FILE *fp, char *err, size_t errlen);
 
+/*
+ * `labrat token list` (report_tokens.c): the API's tokens in id order as a
+ * table (name, id, access, created, last used, revoked; times UTC) or json
+ * {"tokens": [{name, id, read_only, created, last_used, revoked}]} (times
+ * ISO 8601 UTC or null); never a salt or hash.  0 or -1 + err.
+ */
+int	report_tokens(const char *db_path, enum report_format, FILE *fp,
+	    char *err, size_t errlen);
+
+/*
+ * The remote CLI (report_remote.c).  report_queue_remote: what
+ * report_queue() prints, from the JSON GET /api/v1/queue replied (which is
+ * report_queue()'s json): the same bytes for json, the same table for
+ * text.  0, or -1 + err (not JSON, not the queue's shape).
+ * report_api_error: the "error" of an API problem reply into out, else
+ * the start of the body.
+ */
+int	report_queue_remote(const char *body, size_t len, enum report_format,
+	    FILE *fp, char *err, size_t errlen);
+/* report_list() from the API's reply body: QUEUE only so far (-1 for
+ * RUNS); -2 when format is not a report format. */
+int	report_list_remote(enum report_list, const char *body, size_t len,
+	    const char *format, FILE *fp, char *err, size_t errlen);
+void	report_api_error(const char *body, size_t len, char *out,
+	    size_t outlen);
+
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */
 	const char	*knobs;		/* canonical key, NULL = all */

@@ -59,4 +59,24 @@ void	report_table_print(const struct report_table *, const char *indent,
 	    FILE *);
 void	report_table_free(struct report_table *);
 
+/*
+ * The queue's text (report_queue.c), from the store (`labrat queue`) or
+ * from the API's JSON (report_remote.c): the same lines either way.  Ages
+ * are in seconds at the moment the rows were read; strings are borrowed.
+ */
+struct report_q_daemon { int have, live, stopping; const char *owner;
+	int64_t beat_age_s; };
+struct report_q_row { int64_t id, age_s, run_id, bisect_id; int priority;
+	const char *kind, *state, *who, *result; /* result may be NULL */ };
+void	report_queue_text_daemon(const struct report_q_daemon *, FILE *);
+void	report_queue_text_items(const struct report_q_row *, size_t n,
+	    FILE *);
+
+/* "2026-12-01 08:46" (UTC) or, iso, "2026-12-01T08:46:07Z" of ms into
+ * buf; returns buf (report_runs.c). */
+const char *report_when(int64_t ms, int iso, char *buf, size_t len);
+/* key: the ISO 8601 UTC time of ms, or null for 0 (report_queue.c). */
+struct json_writer;
+void	report_json_when(struct json_writer *, const char *key, int64_t ms);
+
 #endif

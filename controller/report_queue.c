@@ -26,12 +26,10 @@ wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* "12 s", "5 min", "3 h", "2 d": how long ago ms was (now in ms). */
+/* "12 s", "5 min", "3 h", "2 d": an age of s seconds. */
 static const char *
-ago(int64_t ms, int64_t now, char *buf, size_t len)
+ago(int64_t s, char *buf, size_t len)
 {
-	int64_t	s = (now - ms) / 1000;
-
 	if (s < 0)
 		s = 0;
 	if (s < 120)
@@ -45,9 +43,8 @@ ago(int64_t ms, int64_t now, char *buf, size_t len)
 	return buf;
 }
 
-/* ISO 8601 UTC of ms, or a JSON null for 0. */
-static void
-json_when(struct json_writer *w, const char *key, int64_t ms)
+void
+report_json_when(struct json_writer *w, const char *key, int64_t ms)
 {
 	time_t		t = (time_t)(ms / 1000);
 	struct tm	tm;
@@ -71,25 +68,24 @@ json_id(struct json_writer *w, const char *key, int64_t id)
 		json_kv_null(w, key);
 }
 
-static void
-text_daemon(const struct store_daemon *d, int have, int live, int64_t now,
-    FILE *fp)
+void
+report_queue_text_daemon(const struct report_q_daemon *d, FILE *fp)
 {
 	char	age[32];
 
-	if (!have)
+	if (!d->have)
 		fprintf(fp, "daemon: none (no heartbeat yet)\n");
-	else if (live)
+	else if (d->live)
 		fprintf(fp, "daemon: %s, last heartbeat %s ago%s\n", d->owner,
-		    ago(d->beat, now, age, sizeof age), d->stopping ?
+		    ago(d->beat_age_s, age, sizeof age), d->stopping ?
 		    ", stopping" : "");
 	else
 		fprintf(fp, "daemon: none (last heartbeat %s ago)\n",
-		    ago(d->beat, now, age, sizeof age));
+		    ago(d->beat_age_s, age, sizeof age));
 }
 
-static void
-text_items(const struct store_q_item *v, size_t n, int64_t now, FILE *fp)
+void
+report_queue_text_items(const struct report_q_row *v, size_t n, FILE *fp)
 {
 	struct report_table	t;
 	char			id[24], prio[16], age[32], run[24], bis[24];
@@ -109,13 +105,44 @@ text_items(const struct store_q_item *v, size_t n, int64_t now, FILE *fp)
 		    (long long)v[i].run_id);
 		snprintf(bis, sizeof bis, v[i].bisect_id > 0 ? "%lld" : "-",
 		    (long long)v[i].bisect_id);
-		report_table_row(&t, id, store_q_kind_name(v[i].kind), prio,
-		    store_q_state_name(v[i].state), v[i].who,
-		    ago(v[i].enqueued, now, age, sizeof age), run, bis,
+		report_table_row(&t, id, v[i].kind, prio, v[i].state, v[i].who,
+		    ago(v[i].age_s, age, sizeof age), run, bis,
 		    v[i].result != NULL ? v[i].result : "-");
 	}
 	report_table_print(&t, "", fp);
 	report_table_free(&t);
+}
+
+/* The text of what the store holds, seen at now (ms). */
+static void
+text_queue(const struct store_daemon *d, int have, int live,
+    const struct store_q_item *v, size_t n, int64_t now, FILE *fp)
+{
+	struct report_q_daemon	 qd;
+	struct report_q_row	*rows;
+	size_t			 i;
+
+	memset(&qd, 0, sizeof qd);
+	qd.have = have;
+	qd.live = live;
+	qd.owner = d->owner;
+	qd.stopping = d->stopping;
+	qd.beat_age_s = (now - d->beat) / 1000;
+	report_queue_text_daemon(&qd, fp);
+	rows = xcalloc(n > 0 ? n : 1, sizeof *rows);
+	for (i = 0; i < n; i++) {
+		rows[i].id = v[i].id;
+		rows[i].kind = store_q_kind_name(v[i].kind);
+		rows[i].priority = v[i].priority;
+		rows[i].state = store_q_state_name(v[i].state);
+		rows[i].who = v[i].who;
+		rows[i].age_s = (now - v[i].enqueued) / 1000;
+		rows[i].run_id = v[i].run_id;
+		rows[i].bisect_id = v[i].bisect_id;
+		rows[i].result = v[i].result;
+	}
+	report_queue_text_items(rows, n, fp);
+	free(rows);
 }
 
 static void
@@ -128,16 +155,16 @@ json_item(struct json_writer *w, const struct store_q_item *it, int64_t now)
 	json_kv_str(w, "state", store_q_state_name(it->state));
 	json_kv_str(w, "who", it->who);
 	json_kv_str(w, "owner", it->owner);
-	json_when(w, "enqueued", it->enqueued);
+	report_json_when(w, "enqueued", it->enqueued);
 	json_kv_int(w, "age_s", (now - it->enqueued) / 1000);
-	json_when(w, "started", it->started);
-	json_when(w, "finished", it->finished);
+	report_json_when(w, "started", it->started);
+	report_json_when(w, "finished", it->finished);
 	json_kv_int(w, "attempts", it->attempts);
 	json_id(w, "run", it->run_id);
 	json_id(w, "bisect", it->bisect_id);
 	json_id(w, "schedule", it->schedule_id);
 	if (it->schedule_id > 0)
-		json_when(w, "slot", it->slot);
+		report_json_when(w, "slot", it->slot);
 	else
 		json_kv_null(w, "slot");
 	json_kv_str(w, "result", it->result);
@@ -164,8 +191,8 @@ json_queue(const struct store_daemon *d, int have, int live,
 		json_kv_bool(w, "live", live);
 		json_kv_bool(w, "stopping", d->stopping);
 		json_kv_bool(w, "stopped", d->stopped);
-		json_when(w, "started", d->started);
-		json_when(w, "last_heartbeat", d->beat);
+		report_json_when(w, "started", d->started);
+		report_json_when(w, "last_heartbeat", d->beat);
 		json_kv_int(w, "heartbeat_age_s", (now - d->beat) / 1000);
 		json_end_obj(w);
 	}
@@ -200,10 +227,9 @@ report_queue(const char *db_path, size_t limit, enum report_format f,
 	    errlen)) == -1 || store_q_list(st, 0, limit, &v, &n, err,
 	    errlen) == -1)
 		goto fail;
-	if (f == REPORT_TEXT) {
-		text_daemon(&d, have, live, now, fp);
-		text_items(v, n, now, fp);
-	} else if (json_queue(&d, have, live, v, n, now, fp, err,
+	if (f == REPORT_TEXT)
+		text_queue(&d, have, live, v, n, now, fp);
+	else if (json_queue(&d, have, live, v, n, now, fp, err,
 	    errlen) == -1)
 		goto fail;
 	rc = 0;

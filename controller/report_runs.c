@@ -42,9 +42,8 @@ report_run_state(const struct store_run *r)
 	return store_run_state_name(r->state);
 }
 
-/* "2026-12-01 08:46" (UTC) or, iso, "2026-12-01T08:46:07Z". */
-static const char *
-when(int64_t ms, int iso, char *buf, size_t len)
+const char *
+report_when(int64_t ms, int iso, char *buf, size_t len)
 {
 	time_t		t = (time_t)(ms / 1000);
 	struct tm	tm;
@@ -84,9 +83,10 @@ json_run(struct json_writer *w, const struct store_run *r,
 	json_kv_int(w, "id", r->id);
 	json_kv_str(w, "kind", r->kind);
 	json_kv_str(w, "state", report_run_state(r));
-	json_kv_str(w, "started", when(r->created_at, 1, buf, sizeof buf));
+	json_kv_str(w, "started", report_when(r->created_at, 1, buf,
+	    sizeof buf));
 	if (r->finished_at > 0)
-		json_kv_str(w, "finished", when(r->finished_at, 1, buf,
+		json_kv_str(w, "finished", report_when(r->finished_at, 1, buf,
 		    sizeof buf));
 	else
 		json_kv_null(w, "finished");
@@ -166,8 +166,9 @@ text_runs(const struct store_run *runs, size_t n,
 		in = info_of(infos, ni, runs[i].id);
 		snprintf(id, sizeof id, "%lld", (long long)runs[i].id);
 		report_table_row(&t, id, runs[i].kind,
-		    report_run_state(&runs[i]), when(runs[i].created_at, 0,
-		    started, sizeof started), in != NULL && in->revisions[0] ?
+		    report_run_state(&runs[i]), report_when(runs[i].created_at,
+		    0, started, sizeof started), in != NULL &&
+		    in->revisions[0] ?
 		    in->revisions : "-", in != NULL && in->links[0] ?
 		    in->links : "-", jobs_cell(in, jobs, sizeof jobs),
 		    runs[i].plan_path != NULL ? runs[i].plan_path : "-");

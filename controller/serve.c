@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "log.h"
 #include "serve.h"
 #include "serve_int.h"
@@ -230,11 +231,28 @@ serve_loop(struct serve *sv, struct store *st)
 	cron_cache_free(cache);
 }
 
+/* The HTTP API when the config has "http" (not reloaded by SIGHUP). */
+static int
+serve_http(struct serve *sv, struct http_server **hs, char *err,
+    size_t errlen)
+{
+	struct http_conf	c;
+
+	*hs = NULL;
+	if (sv->config->http == NULL)
+		return 0;
+	http_conf_from_config(&c, sv->config->http);
+	c.version = LABRAT_VERSION;
+	c.inventory = sv->config->inventories[0];
+	return http_start(&c, sv->db_path, hs, err, errlen);
+}
+
 int
 serve_run(const struct serve_opts *o, char *err, size_t errlen)
 {
 	struct serve	 sv;
 	struct store	*st = NULL;
+	struct http_server *hs = NULL;
 	pthread_t	 worker;
 	const char	*off = getenv("LABRAT_TEST_NOW_MS");
 	char		 e[512], status[512];
@@ -262,9 +280,15 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	log_info("serving %s as %s%s%s", sv.db_path, sv.owner,
 	    sv.config_path != NULL ? ", config " : "",
 	    sv.config_path != NULL ? sv.config_path : "");
-	if (pthread_create(&worker, NULL, serve_worker, &sv) != 0) {
-		util_seterr(err, errlen, "pthread_create: %s",
-		    strerror(errno));
+	rc = serve_http(&sv, &hs, e, sizeof e);
+	if (rc == -1 || pthread_create(&worker, NULL, serve_worker,
+	    &sv) != 0) {
+		if (rc == -1)
+			util_seterr(err, errlen, "http: %s", e);
+		else
+			util_seterr(err, errlen, "pthread_create: %s",
+			    strerror(errno));
+		http_stop(hs);
 		store_daemon_unregister(st, sv.owner, e, sizeof e);
 		store_close(st);
 		config_daemon_free(sv.config);
@@ -277,9 +301,11 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	log_info("stopping: the running item ends at its next boundary and "
 	    "goes back to the queue");
 	serve_notify("STOPPING=1");
+	http_drain(hs);
 	if (store_daemon_beat(st, sv.owner, 1, e, sizeof e) == -1)
 		log_warnx("heartbeat: %s", e);
 	pthread_join(worker, NULL);
+	http_stop(hs);
 	if (store_daemon_unregister(st, sv.owner, e, sizeof e) == -1)
 		log_warnx("unregister: %s", e);
 	store_close(st);

@@ -578,6 +578,22 @@ int	store_bisect_steps(struct store *, int64_t bisect_id,
 	    struct store_bisect_step **steps, size_t *nsteps, char *err,
 	    size_t errlen);
 
+/* ---- API reads (store_api.c): paged, bound parameters only ---------- */
+
+/* The run list of GET /api/v1/runs: newest first (id DESC), ids below
+ * after (0 = from the newest), at most limit (0 = 50); state -1 and kind,
+ * link NULL = any (link: a run with a job on it). */
+struct store_api_runs_q {
+	size_t		 limit;
+	int64_t		 after;
+	int		 state;		/* enum store_run_state or -1 */
+	const char	*kind;
+	const char	*link;
+};
+/* *runs: store_runs_free(). */
+int	store_api_runs(struct store *, const struct store_api_runs_q *,
+	    struct store_run **runs, size_t *n, char *err, size_t errlen);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /* Called inside store_job_finish()'s transaction after each sample row

@@ -1,10 +1,11 @@
 /*
  * store_daemon: the daemon's tables of module store (a second public header
  * of store, so that store.h keeps room): schedules, the queue, the daemon's
- * heartbeat, link leases, nights and regression records, link health.
- * Implemented in store_sched.c, store_queue.c, store_night.c and
- * store_health.c; the conventions of store.h (0/-1 with err, ms timestamps,
- * heap strings owned by the struct read back) hold here too.
+ * heartbeat, link leases, nights and regression records, link health,
+ * the HTTP API's tokens.  Implemented in store_sched.c, store_queue.c,
+ * store_night.c, store_health.c and store_token.c; the conventions of
+ * store.h (0/-1 with err, ms timestamps, heap strings owned by the struct
+ * read back) hold here too.
  */
 #ifndef LABRAT_STORE_DAEMON_H
 #define LABRAT_STORE_DAEMON_H
@@ -222,5 +223,33 @@ int	store_health_transitions(struct store *, const char *link, size_t limit,
 void	store_health_free(struct store_health *);
 void	store_healths_free(struct store_health *, size_t);
 void	store_health_trs_free(struct store_health_tr *, size_t);
+
+/* ---- tokens of the HTTP API (schema 13; store_token.c) ------------------ */
+
+/*
+ * A token's row: salt is 16 random bytes and hash HMAC-SHA256(salt, the
+ * whole secret), both lower-case hex; the secret itself is never stored.
+ * Times in ms since the epoch, 0 = never (revoked_ms, last_used_ms).
+ */
+#define STORE_TOKEN_NAME_MAX	63
+struct store_token { int64_t id; char name[64]; int read_only;
+	char salt[33]; char hash[65]; int64_t created_ms, revoked_ms, last_used_ms; };
+/* 1 when name is 1-63 characters of A-Z a-z 0-9 . _ -. */
+int	store_token_name_ok(const char *name);
+int	store_token_insert(struct store *, const char *name, int read_only,
+	    const char *salt_hex, const char *hash_hex, int64_t now_ms,
+	    int64_t *id, char *err, size_t errlen);   /* name taken: -1, err says so */
+int	store_token_get(struct store *, int64_t id, struct store_token *,
+	    char *err, size_t errlen);                /* 1 found, 0 not, -1 error */
+int	store_token_list(struct store *, struct store_token **out, size_t *n,
+	    char *err, size_t errlen);                /* *out: free() */
+int	store_token_revoke(struct store *, const char *name, int64_t now_ms,
+	    char *err, size_t errlen);                /* 0, -1 unknown/already */
+int	store_token_used(struct store *, int64_t id, int64_t now_ms, char *err,
+	    size_t errlen);
+/* The hash of a live token (http_token_add: the secret names the id the
+ * insert gave).  0, or -1 when the hash is not hex or no live token. */
+int	store_token_set_hash(struct store *, int64_t id, const char *hash_hex,
+	    char *err, size_t errlen);
 
 #endif

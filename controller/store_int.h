@@ -123,10 +123,19 @@ struct store_len {
 	int		 required;
 };
 
+/* 1 when name is 1..max characters of A-Z a-z 0-9 . _ - (the names of
+ * schedules and tokens). */
+int	store_name_ok(const char *name, size_t max);
+
 /* Checks them in order; the first failure is in err. */
 int	store_lens_ok(const struct store_len *, size_t n, char *err,
 	    size_t errlen);
 int	store_len_ok(const char *what, const char *s, size_t max,
 	    int required, char *err, size_t errlen);
+
+/* Every statement store_api.c prepares, NULL-terminated: the unit test
+ * runs EXPLAIN QUERY PLAN on each and refuses a full scan of samples or
+ * jobs. */
+extern const char *const store_api_sql[];
 
 #endif

@@ -16,18 +16,7 @@
 int
 store_sched_name_ok(const char *name)
 {
-	size_t	i, n;
-
-	if (name == NULL || (n = strlen(name)) == 0 ||
-	    n > STORE_SCHED_NAME_MAX)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((name[i] >= 'A' && name[i] <= 'Z') ||
-		    (name[i] >= 'a' && name[i] <= 'z') ||
-		    (name[i] >= '0' && name[i] <= '9') || name[i] == '.' ||
-		    name[i] == '_' || name[i] == '-'))
-			return 0;
-	return 1;
+	return store_name_ok(name, STORE_SCHED_NAME_MAX);
 }
 
 static int

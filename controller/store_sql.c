@@ -396,6 +396,22 @@ store_col_dup(sqlite3_stmt *stmt, int i)
 }
 
 int
+store_name_ok(const char *name, size_t max)
+{
+	size_t	i, n;
+
+	if (name == NULL || (n = strlen(name)) == 0 || n > max)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'A' && name[i] <= 'Z') ||
+		    (name[i] >= 'a' && name[i] <= 'z') ||
+		    (name[i] >= '0' && name[i] <= '9') || name[i] == '.' ||
+		    name[i] == '_' || name[i] == '-'))
+			return 0;
+	return 1;
+}
+
+int
 store_len_ok(const char *what, const char *s, size_t max, int required,
     char *err, size_t errlen)
 {

@@ -100,4 +100,14 @@ int	util_chip_differs(const char *declared, const char *reported);
 /* FNV-1a 64: a cheap non-cryptographic hash for keys and seeds. */
 uint64_t util_fnv1a64(const void *, size_t, uint64_t seed);
 
+/*
+ * util_sha256.c: SHA-256 (FIPS 180-4) of len bytes, HMAC-SHA256 (RFC 2104)
+ * of msg under key, and a comparison of n bytes that takes the same time
+ * wherever they differ (1 equal, 0 not): for the API's tokens.
+ */
+void	util_sha256(const void *data, size_t len, uint8_t out[32]);
+void	util_hmac_sha256(const void *key, size_t klen, const void *msg,
+	    size_t mlen, uint8_t out[32]);
+int	util_ct_equal(const void *a, const void *b, size_t n);
+
 #endif

@@ -1,0 +1,157 @@
+/*
+ * client_api: the remote CLI's requests to a daemon's HTTP API (see
+ * client.h "the daemon's HTTP API"), one client_request() per attempt:
+ * the bearer token as a header, the lab's CA file, a whole-request
+ * timeout, a 16 MiB reply ceiling, and 503 (the daemon is busy or
+ * stopping) retried after the server's Retry-After or an exponential
+ * backoff, whichever is longer, each wait capped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client.h"
+#include "util.h"
+
+#define API_BACKOFF_MS		500	/* first wait; doubles per retry */
+#define API_WAIT_MAX_MS		30000	/* no wait is longer */
+#define API_TIMEOUT_S		30
+
+static void
+api_sleep_ms(long ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* How long before retry number `attempt` (0 = the first retry). */
+static long
+api_wait_ms(int attempt, long retry_after_s)
+{
+	long	ms = API_BACKOFF_MS;
+	int	i;
+
+	for (i = 0; i < attempt && ms < API_WAIT_MAX_MS; i++)
+		ms *= 2;
+	if (retry_after_s > 0 && retry_after_s * 1000 > ms)
+		ms = retry_after_s >= API_WAIT_MAX_MS / 1000 ? API_WAIT_MAX_MS :
+		    retry_after_s * 1000;
+	return ms < API_WAIT_MAX_MS ? ms : API_WAIT_MAX_MS;
+}
+
+/* Checks base, path and token; the URL into url (heap, caller frees). */
+static int
+api_url(const struct client_api *a, const char *path, char **url, char *err,
+    size_t errlen)
+{
+	size_t	i, bl;
+
+	*url = NULL;
+	if (a->base == NULL || (strncmp(a->base, "http://", 7) != 0 &&
+	    strncmp(a->base, "https://", 8) != 0)) {
+		util_seterr(err, errlen, "server %s: not an http:// or "
+		    "https:// URL", a->base != NULL ? a->base : "(none)");
+		return -1;
+	}
+	bl = strlen(a->base);
+	while (bl > 0 && a->base[bl - 1] == '/')
+		bl--;
+	if (path == NULL || strncmp(path, "/api/v1/", 8) != 0) {
+		util_seterr(err, errlen, "%.*s: path %s: not under /api/v1/",
+		    (int)bl, a->base, path != NULL ? path : "(none)");
+		return -1;
+	}
+	for (i = 0; path[i] != '\0'; i++)
+		if ((unsigned char)path[i] <= ' ' || path[i] == 0x7f) {
+			util_seterr(err, errlen, "%.*s: path %s: a space or "
+			    "control character", (int)bl, a->base, path);
+			return -1;
+		}
+	*url = xasprintf("%.*s%s", (int)bl, a->base, path);
+	for (i = 0; a->token != NULL && a->token[i] != '\0'; i++)
+		if ((unsigned char)a->token[i] <= ' ' || a->token[i] == 0x7f) {
+			util_seterr(err, errlen, "%s: the token holds a space "
+			    "or control character (a token file has the "
+			    "secret alone on one line)", *url);
+			free(*url);
+			*url = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+static int
+api_do(const struct client_api *a, const char *method, const char *path,
+    const char *json, char **body, size_t *len, long *status, char *err,
+    size_t errlen)
+{
+	struct client_request	 rq;
+	struct client_response	 r;
+	const char		*hdrs[3];
+	char			*url, *auth = NULL;
+	long			 t = a->timeout_s > 0 ? a->timeout_s :
+				    API_TIMEOUT_S;
+	int			 attempt, nh = 0, rc;
+
+	*body = NULL;
+	*len = 0;
+	*status = 0;
+	if (api_url(a, path, &url, err, errlen) == -1)
+		return -1;
+	if (a->token != NULL && a->token[0] != '\0') {
+		auth = xasprintf("Authorization: Bearer %s", a->token);
+		hdrs[nh++] = auth;
+	}
+	hdrs[nh++] = "Accept: application/json";
+	hdrs[nh] = NULL;
+	memset(&rq, 0, sizeof rq);
+	rq.url = url;
+	rq.method = method;
+	rq.body = json;
+	rq.content_type = json != NULL ? "application/json" : NULL;
+	rq.headers = hdrs;
+	rq.cafile = a->cafile;
+	rq.timeout_ms = (int)(t > 3600 ? 3600000 : t * 1000);
+	rq.connect_timeout_ms = rq.timeout_ms < 10000 ? rq.timeout_ms : 10000;
+	rq.max_body = CLIENT_API_BODY_MAX;
+	for (attempt = 0;; attempt++) {
+		rc = client_request(&rq, &r, err, errlen);
+		if (rc == -1 || r.status != 503 || attempt >= a->retries)
+			break;
+		free(r.body);
+		api_sleep_ms(api_wait_ms(attempt, r.retry_after_s));
+	}
+	if (rc == 0) {
+		*body = r.body;
+		*len = r.len;
+		*status = r.status;
+	}
+	if (auth != NULL) {
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
+	free(url);
+	return rc;
+}
+
+int
+client_api_get(const struct client_api *a, const char *path, char **body,
+    size_t *len, long *status, char *err, size_t errlen)
+{
+	return api_do(a, "GET", path, NULL, body, len, status, err, errlen);
+}
+
+int
+client_api_post(const struct client_api *a, const char *path,
+    const char *json, char **body, size_t *len, long *status, char *err,
+    size_t errlen)
+{
+	return api_do(a, "POST", path, json != NULL ? json : "", body, len,
+	    status, err, errlen);
+}

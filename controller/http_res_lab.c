@@ -1,0 +1,248 @@
+/*
+ * http_res_lab: the daemon's side of the store under /api/v1: the queue
+ * (as `labrat queue --format json` writes it), link health (as `labrat
+ * hosts health --format json`), schedules, bisects (the list; one as
+ * `labrat bisect status --format json`; its log as text) and nights.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "health.h"
+#include "http_int.h"
+#include "hunt.h"
+#include "report.h"
+#include "util.h"
+
+#define LAB_TRANSITIONS	50	/* health transitions shown */
+
+static int
+lab_params(struct http_req *req, struct http_res *res,
+    const char *const *keys, size_t *limit)
+{
+	char	err[256];
+
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    (limit != NULL && http_query_limit(&req->uri, limit, err,
+	    sizeof err) == -1))
+		return http_problem(res, 400, "%s", err);
+	return 0;
+}
+
+/* A memstream a module writes its JSON (or text) to; rc its result. */
+static int
+mem_done(FILE *fp, char **buf, size_t *len, int rc, const char *err,
+    struct http_res *res)
+{
+	/* *buf and *len are the memstream's: valid only after fclose(). */
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc != 0) {
+		free(*buf);
+		return http_problem(res, 500, "%s", err);
+	}
+	return http_body_take(res, 200, *buf, *len);
+}
+
+int
+http_res_queue(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { "limit", NULL };
+	char	 err[512], *buf = NULL;
+	size_t	 len = 0, limit;
+	FILE	*fp;
+
+	if (lab_params(req, res, keys, &limit) == -1)
+		return -1;
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	return mem_done(fp, &buf, &len, report_queue(req->dbpath, limit,
+	    REPORT_JSON, fp, err, sizeof err), err, res);
+}
+
+int
+http_res_hosts(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { NULL };
+	char	 err[512], *buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	if (lab_params(req, res, keys, NULL) == -1)
+		return -1;
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	return mem_done(fp, &buf, &len, health_show(req->dbpath,
+	    LAB_TRANSITIONS, 1, fp, err, sizeof err), err, res);
+}
+
+int
+http_res_schedules(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { NULL };
+	struct store_sched	*s = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0;
+
+	if (lab_params(req, res, keys, NULL) == -1)
+		return -1;
+	if (store_sched_list(req->st, &s, &n, err, sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "schedules");
+		json_begin_arr(w);
+		for (i = 0; i < n; i++) {
+			json_begin_obj(w);
+			json_kv_int(w, "id", s[i].id);
+			json_kv_str(w, "name", s[i].name);
+			json_kv_str(w, "cron", s[i].cron);
+			json_kv_str(w, "tz", s[i].tz);
+			json_kv_str(w, "inventory", s[i].inventory_path);
+			json_kv_str(w, "plan", s[i].plan_path);
+			json_kv_str(w, "links", s[i].links);
+			json_kv_str(w, "revisions", s[i].revisions);
+			json_kv_bool(w, "enabled", s[i].enabled);
+			json_kv_int(w, "created_ms", s[i].created);
+			json_kv_int(w, "last_fired_ms", s[i].last_fired);
+			json_end_obj(w);
+		}
+		json_end_arr(w);
+		json_end_obj(w);
+	}
+	store_scheds_free(s, n);
+	return http_json_end(&j, res);
+}
+
+int
+http_res_bisects(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { NULL };
+	struct store_bisect	*b = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0;
+
+	if (lab_params(req, res, keys, NULL) == -1)
+		return -1;
+	if (store_bisect_list(req->st, &b, &n, err, sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "bisects");
+		json_begin_arr(w);
+		for (i = 0; i < n; i++) {
+			json_begin_obj(w);
+			json_kv_int(w, "id", b[i].id);
+			json_kv_str(w, "state", b[i].state);
+			json_kv_str(w, "link", b[i].link);
+			json_kv_str(w, "knobs", b[i].knobs);
+			json_kv_str(w, "tool", b[i].tool);
+			json_kv_str(w, "metric", b[i].metric);
+			json_kv_str(w, "good", b[i].good);
+			json_kv_str(w, "bad", b[i].bad);
+			json_kv_str(w, "culprit", b[i].culprit[0] ?
+			    b[i].culprit : NULL);
+			json_kv_num(w, "confidence", b[i].confidence);
+			json_kv_int(w, "created_ms", b[i].created_at);
+			json_kv_int(w, "finished_ms", b[i].finished_at);
+			json_kv_str(w, "reason", b[i].reason);
+			json_end_obj(w);
+		}
+		json_end_arr(w);
+		json_end_obj(w);
+	}
+	store_bisects_free(b, n);
+	return http_json_end(&j, res);
+}
+
+/* /bisects/{id} (JSON) and /bisects/{id}/log (text). */
+static int
+bisect_show(struct http_req *req, struct http_res *res, int log)
+{
+	static const char *const keys[] = { NULL };
+	struct store_bisect	 b;
+	char			 err[512], *buf = NULL;
+	size_t			 len = 0;
+	int64_t			 id;
+	FILE			*fp;
+	int			 r;
+
+	if (lab_params(req, res, keys, NULL) == -1)
+		return -1;
+	if (http_parse_id(req->var[0], &id) == -1)
+		return http_problem(res, 400, "bisect id \"%.40s\" is not a "
+		    "positive integer", req->var[0]);
+	if ((r = store_bisect_get(req->st, id, &b, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "no bisect %lld", (long long)id);
+	r = strcmp(b.state, "running") == 0;
+	store_bisect_free(&b);
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	r = hunt_show(req->dbpath, id, log ? HUNT_SHOW_LOG : r ?
+	    HUNT_SHOW_STATUS : HUNT_SHOW_RESULT, !log, fp, err, sizeof err);
+	if (log)
+		res->ctype = "text/plain; charset=utf-8";
+	return mem_done(fp, &buf, &len, r, err, res);
+}
+
+int
+http_res_bisect(struct http_req *req, struct http_res *res)
+{
+	return bisect_show(req, res, 0);
+}
+
+int
+http_res_bisect_log(struct http_req *req, struct http_res *res)
+{
+	return bisect_show(req, res, 1);
+}
+
+int
+http_res_nights(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { "limit", NULL };
+	struct store_night	*v = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0, limit;
+
+	if (lab_params(req, res, keys, &limit) == -1)
+		return -1;
+	if (store_night_list(req->st, limit, &v, &n, err, sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "nights");
+		json_begin_arr(w);
+		for (i = 0; i < n; i++) {
+			json_begin_obj(w);
+			json_kv_int(w, "id", v[i].id);
+			json_kv_int(w, "schedule", v[i].schedule_id);
+			json_kv_int(w, "slot_ms", v[i].slot);
+			json_kv_str(w, "links", v[i].links);
+			json_kv_str(w, "state", v[i].state);
+			json_kv_str(w, "revision", v[i].revision);
+			json_kv_int(w, "good_night", v[i].good_night);
+			json_kv_int(w, "run", v[i].run_id);
+			json_kv_int(w, "confirm_run", v[i].confirm_run_id);
+			json_kv_bool(w, "good", v[i].good);
+			json_key(w, "verdicts");
+			json_put_raw(w, v[i].verdicts);
+			json_kv_str(w, "reason", v[i].reason);
+			json_kv_int(w, "created_ms", v[i].created);
+			json_kv_int(w, "finished_ms", v[i].finished);
+			json_end_obj(w);
+		}
+		json_end_arr(w);
+		json_end_obj(w);
+	}
+	store_nights_free(v, n);
+	return http_json_end(&j, res);
+}

@@ -1,0 +1,325 @@
+/*
+ * http_res_runs: the runs and their jobs under /api/v1: the run list
+ * (paged by an id cursor, newest first, filters state, kind, link), one
+ * run, its jobs (paged by job id, in seq order), its report (exactly what
+ * `labrat report RUN --format json` prints: the same report_run() call),
+ * and one job's samples.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_int.h"
+#include "report.h"
+#include "util.h"
+
+static void
+run_json(struct json_writer *w, const struct store_run *r,
+    const struct store_counts *c)
+{
+	json_begin_obj(w);
+	json_kv_int(w, "id", r->id);
+	json_kv_str(w, "kind", r->kind);
+	json_kv_str(w, "state", report_run_state(r));
+	json_kv_int(w, "created_ms", r->created_at);
+	if (r->finished_at > 0)
+		json_kv_int(w, "finished_ms", r->finished_at);
+	else
+		json_kv_null(w, "finished_ms");
+	json_kv_str(w, "inventory", r->inventory_path);
+	json_kv_str(w, "plan", r->plan_path);
+	json_kv_str(w, "note", r->note);
+	json_kv_str(w, "owner", r->owner);
+	json_kv_str(w, "reason", r->reason);
+	if (r->schedule_id > 0)
+		json_kv_int(w, "schedule", r->schedule_id);
+	else
+		json_kv_null(w, "schedule");
+	if (r->bisect_id > 0)
+		json_kv_int(w, "bisect", r->bisect_id);
+	else
+		json_kv_null(w, "bisect");
+	json_key(w, "jobs");
+	json_begin_obj(w);
+	json_kv_int(w, "total", c->total);
+	json_kv_int(w, "queued", c->n[STORE_JOB_QUEUED]);
+	json_kv_int(w, "running", c->n[STORE_JOB_RUNNING]);
+	json_kv_int(w, "done", c->n[STORE_JOB_DONE]);
+	json_kv_int(w, "failed", c->n[STORE_JOB_FAILED]);
+	json_kv_int(w, "cancelled", c->n[STORE_JOB_CANCELLED]);
+	json_end_obj(w);
+	json_end_obj(w);
+}
+
+/* A list's tail: "next_after" is the cursor of the next page, or null. */
+static void
+page_end(struct json_writer *w, size_t n, size_t limit, int64_t last)
+{
+	json_end_arr(w);
+	if (n == limit && n > 0)
+		json_kv_int(w, "next_after", last);
+	else
+		json_kv_null(w, "next_after");
+	json_end_obj(w);
+}
+
+static int
+runs_filters(struct http_req *req, struct store_api_runs_q *q,
+    struct http_res *res)
+{
+	static const char *const keys[] = { "limit", "after", "state", "kind",
+		"link", NULL };
+	const char	*state = NULL;
+	char		 err[256];
+	int		 i;
+
+	memset(q, 0, sizeof *q);
+	q->state = -1;
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_limit(&req->uri, &q->limit, err, sizeof err) == -1 ||
+	    http_query_id(&req->uri, "after", &q->after, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "state", 16, &state, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "kind", 15, &q->kind, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "link", STORE_NAME_MAX - 1, &q->link,
+	    err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	for (i = STORE_RUN_RUNNING; state != NULL &&
+	    i <= STORE_RUN_INTERRUPTED; i++)
+		if (strcmp(state, store_run_state_name(
+		    (enum store_run_state)i)) == 0)
+			q->state = i;
+	if (state != NULL && q->state == -1)
+		return http_problem(res, 400, "parameter state: \"%s\" is not "
+		    "one of running, done, failed, cancelled, interrupted",
+		    state);
+	return 0;
+}
+
+int
+http_res_runs(struct http_req *req, struct http_res *res)
+{
+	struct store_api_runs_q	 q;
+	struct store_run	*runs = NULL;
+	struct store_counts	 c;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0;
+	int			 rc = 0;
+
+	if (runs_filters(req, &q, res) == -1)
+		return -1;
+	if (store_api_runs(req->st, &q, &runs, &n, err, sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) == NULL) {
+		store_runs_free(runs, n);
+		return http_problem(res, 500, "out of memory");
+	}
+	json_begin_obj(w);
+	json_key(w, "runs");
+	json_begin_arr(w);
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = store_job_counts(req->st, runs[i].id, NULL, &c, err,
+		    sizeof err);
+		if (rc == 0)
+			run_json(w, &runs[i], &c);
+	}
+	page_end(w, n, q.limit, n > 0 ? runs[n - 1].id : 0);
+	store_runs_free(runs, n);
+	if (rc == -1) {
+		http_json_end(&j, res);
+		return http_problem(res, 500, "%s", err);
+	}
+	return http_json_end(&j, res);
+}
+
+/* The run of the path's {id}: 1 (run filled), or -1 with the reply. */
+static int
+path_run(struct http_req *req, struct http_res *res, struct store_run *run)
+{
+	char	err[512];
+	int64_t	id;
+	int	r;
+
+	if (http_parse_id(req->var[0], &id) == -1)
+		return http_problem(res, 400, "run id \"%.40s\" is not a "
+		    "positive integer", req->var[0]);
+	if ((r = store_run_get(req->st, id, run, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "no run %lld", (long long)id);
+	return 1;
+}
+
+static int
+no_params(struct http_req *req, struct http_res *res)
+{
+	char	err[256];
+
+	if (http_query_only(&req->uri, (const char *const[]){ NULL }, err,
+	    sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	return 0;
+}
+
+int
+http_res_run(struct http_req *req, struct http_res *res)
+{
+	struct store_run	 run;
+	struct store_counts	 c;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+
+	if (no_params(req, res) == -1 || path_run(req, res, &run) == -1)
+		return -1;
+	if (store_job_counts(req->st, run.id, NULL, &c, err,
+	    sizeof err) == -1) {
+		store_run_free(&run);
+		return http_problem(res, 500, "%s", err);
+	}
+	if ((w = http_json_begin(&j)) != NULL)
+		run_json(w, &run, &c);
+	store_run_free(&run);
+	return http_json_end(&j, res);
+}
+
+static void
+job_json(struct json_writer *w, const struct store_job *jb)
+{
+	json_begin_obj(w);
+	json_kv_int(w, "id", jb->id);
+	json_kv_int(w, "run", jb->run_id);
+	json_kv_int(w, "seq", jb->seq);
+	json_kv_str(w, "state", store_job_state_name(jb->state));
+	json_kv_str(w, "link", jb->link);
+	json_kv_str(w, "knobs", jb->knobs_key);
+	json_kv_str(w, "knobs_in_force", jb->knobs_in_force);
+	json_kv_str(w, "tool", jb->tool);
+	json_kv_str(w, "params", jb->params);
+	json_kv_int(w, "repetition", jb->repetition);
+	json_kv_int(w, "attempts", jb->attempt);
+	json_kv_str(w, "reason", jb->reason[0] ? jb->reason : NULL);
+	json_kv_str(w, "failure_class",
+	    store_fail_class_name(jb->failure_class));
+	json_kv_int(w, "queued_ms", jb->queued_at);
+	json_kv_int(w, "started_ms", jb->started_at);
+	json_kv_int(w, "finished_ms", jb->finished_at);
+	json_end_obj(w);
+}
+
+int
+http_res_run_jobs(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { "limit", "after", NULL };
+	struct store_run	 run;
+	struct store_job	*jobs = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0, limit, k = 0;
+	int64_t			 after = 0, last = 0, id;
+
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_limit(&req->uri, &limit, err, sizeof err) == -1 ||
+	    http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (path_run(req, res, &run) == -1)
+		return -1;
+	id = run.id;
+	store_run_free(&run);
+	/* A run's jobs are one plan's matrix (thousands at most): read by
+	 * seq through the index on run_id, paged here. */
+	if (store_job_list(req->st, id, -1, &jobs, &n, err,
+	    sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "jobs");
+		json_begin_arr(w);
+		for (i = 0; i < n && k < limit; i++) {
+			if (jobs[i].id <= after)
+				continue;
+			job_json(w, &jobs[i]);
+			last = jobs[i].id;
+			k++;
+		}
+		page_end(w, k, limit, last);
+	}
+	free(jobs);
+	return http_json_end(&j, res);
+}
+
+int
+http_res_run_report(struct http_req *req, struct http_res *res)
+{
+	struct store_run	 run;
+	char			 err[1024], *buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+	int64_t			 id;
+	int			 rc;
+
+	if (no_params(req, res) == -1 || path_run(req, res, &run) == -1)
+		return -1;
+	id = run.id;
+	store_run_free(&run);
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	rc = report_run(req->dbpath, id, 0, NULL, REPORT_JSON, fp, NULL,
+	    err, sizeof err);
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == -1) {
+		free(buf);
+		return http_problem(res, 500, "%s", err);
+	}
+	return http_body_take(res, 200, buf, len);
+}
+
+int
+http_res_job_samples(struct http_req *req, struct http_res *res)
+{
+	struct store_job	 job;
+	struct store_sample_row	*rows = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 i, n = 0;
+	int64_t			 id;
+	int			 r;
+
+	if (no_params(req, res) == -1)
+		return -1;
+	if (http_parse_id(req->var[0], &id) == -1)
+		return http_problem(res, 400, "job id \"%.40s\" is not a "
+		    "positive integer", req->var[0]);
+	if ((r = store_job_get(req->st, id, &job, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "no job %lld", (long long)id);
+	if (store_job_samples(req->st, id, &rows, &n, err, sizeof err) == -1)
+		return http_problem(res, 500, "%s", err);
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "job");
+		job_json(w, &job);
+		json_key(w, "samples");
+		json_begin_arr(w);
+		for (i = 0; i < n; i++) {
+			json_begin_obj(w);
+			json_kv_str(w, "metric", rows[i].metric);
+			json_kv_num(w, "value", rows[i].value);
+			json_kv_str(w, "unit", rows[i].unit);
+			json_kv_int(w, "interval", rows[i].interval);
+			json_end_obj(w);
+		}
+		json_end_arr(w);
+		json_end_obj(w);
+	}
+	free(rows);
+	return http_json_end(&j, res);
+}
