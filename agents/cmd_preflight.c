@@ -115,13 +115,17 @@ int
 agent_preflight_ping_judge(const struct parse_ping *p, int size,
     const char *addr, char *detail, size_t len)
 {
-	if (p->received > 0 && p->replies > 0 &&
-	    (p->reply_bytes >= size + 8 || p->reply_bytes == 0)) {
+	/* Only a reply of the full size proves the path at this MTU: one
+	 * whose size cannot be read proves nothing. */
+	if (p->received > 0 && p->replies > 0 && p->reply_bytes >= size + 8) {
 		snprintf(detail, len, "%d-byte DF ping to %s answered "
 		    "(rtt %.3f ms)", size, addr, p->rtt_avg_ms);
 		return 1;
 	}
-	if (p->received > 0 && p->replies > 0)
+	if (p->received > 0 && p->replies > 0 && p->reply_bytes == 0)
+		snprintf(detail, len, "DF ping of %d bytes to %s: a reply "
+		    "came back but its size could not be read", size, addr);
+	else if (p->received > 0 && p->replies > 0)
 		snprintf(detail, len, "DF ping of %d bytes to %s: the reply "
 		    "has %d bytes, not %d", size, addr, p->reply_bytes,
 		    size + 8);

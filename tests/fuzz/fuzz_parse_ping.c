@@ -1,7 +1,7 @@
 /* fuzz_parse_ping: agents/parse.h parse_ping(), the preflight's
  * don't-fragment ping, on any bytes; on success the figures keep their
  * documented ranges and agent_preflight_ping_judge() passes a path only
- * when an echo reply was counted. */
+ * when a full-size echo reply was counted. */
 #include "fuzz_parse.h"
 #include "agent.h"
 
@@ -48,9 +48,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(detail[0] != '\0' &&
 		    memchr(detail, '\0', sizeof detail) != NULL,
 		    "judge left no detail");
-		FUZZ_CHECK(!ok || (p.received > 0 && p.replies > 0),
-		    "path passed with %d received, %d replies", p.received,
-		    p.replies);
+		FUZZ_CHECK(!ok || (p.received > 0 && p.replies > 0 &&
+		    p.reply_bytes >= sizes[i] + 8), "path of %d bytes passed "
+		    "with %d received, %d replies of %d bytes", sizes[i],
+		    p.received, p.replies, p.reply_bytes);
 	}
 	return 0;
 }

@@ -228,6 +228,18 @@ test_bad(void **state)
 	assert_int_equal(agent_preflight_ping_judge(&p, 8972, "a", detail,
 	    sizeof(detail)), 0);
 	assert_non_null(strstr(detail, "has 1480 bytes, not 8980"));
+	/* A reply whose size cannot be read (a timestamp before it) is not
+	 * a full-size one. */
+	assert_int_equal(pp("PING a (a) 8972(9000) bytes of data.\n"
+	    "[1764612345.123456] 8980 bytes from a: icmp_seq=1 ttl=64 "
+	    "time=0.1 ms\n"
+	    "1 packets transmitted, 1 received, 0% packet loss, time 0ms\n",
+	    &p), 0);
+	assert_int_equal(p.replies, 1);
+	assert_int_equal(p.reply_bytes, 0);
+	assert_int_equal(agent_preflight_ping_judge(&p, 8972, "a", detail,
+	    sizeof(detail)), 0);
+	assert_non_null(strstr(detail, "its size could not be read"));
 }
 
 static void

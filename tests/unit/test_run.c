@@ -188,11 +188,41 @@ test_cancel(void **state)
 	store_close(st);
 }
 
+/* The plan copied into the temporary directory, so a test may break it. */
+static void
+copy_plan(void)
+{
+	char	*text, err[512];
+	size_t	 len;
+
+	text = util_read_file(plan, CONFIG_FILE_MAX, &len, err, sizeof err);
+	if (text == NULL)
+		fail_msg("%s", err);
+	snprintf(plan, sizeof plan, "%s/plan.json", tmp);
+	assert_int_equal(util_write_file_atomic(plan, text, len, 0644, err,
+	    sizeof err), 0);
+	free(text);
+}
+
+/* The inventory and the plan copy no longer parse. */
+static void
+break_files(void)
+{
+	char	err[512];
+
+	assert_int_equal(util_write_file_atomic(deadinv, "{", 1, 0644, err,
+	    sizeof err), 0);
+	assert_int_equal(util_write_file_atomic(plan, "{", 1, 0644, err,
+	    sizeof err), 0);
+}
+
 /*
  * A controller died with two jobs running: resume restores (the hosts
  * cannot be reached: logged only), requeues them with their attempt kept
- * and takes the run over; the executor then cannot start, so the run is
- * failed "not started" with every job still queued, and it resumes again.
+ * and takes the run over, from the inventory and plan texts stored at the
+ * start (both files are broken by then); the executor then cannot start,
+ * so the run is failed "not started" with every job still queued, and it
+ * resumes again.
  */
 static void
 test_resume_dead(void **state)
@@ -206,11 +236,13 @@ test_resume_dead(void **state)
 	struct run_result	 res;
 	struct run_drive	 drive;
 	volatile sig_atomic_t	 stop = 0;
-	char			 err[1024];
+	char			 err[1024], src_plan[sizeof plan];
 	int64_t			 id;
 
 	(void)state;
 	st = db_open();
+	snprintf(src_plan, sizeof src_plan, "%s", plan);
+	copy_plan();
 	r = create(deadinv, "dead:1");
 	id = run_id(r);
 	assert_int_equal(store_job_claim(st, id, NULL, "dead:1", &j1, err,
@@ -218,6 +250,8 @@ test_resume_dead(void **state)
 	assert_int_equal(store_job_claim(st, id, NULL, "dead:1", &j2, err,
 	    sizeof err), 1);
 	run_free(r);	/* the controller dies: no finish */
+	/* Resume reads the texts stored at the start, not the files. */
+	break_files();
 	rr = row(st, id);
 	assert_int_equal(rr.state, STORE_RUN_RUNNING);
 	store_run_free(&rr);
@@ -267,6 +301,9 @@ test_resume_dead(void **state)
 	run_free(r2);
 	config_errors_free(&errs);
 	store_close(st);
+	/* The other tests share the fixture's files: put them back. */
+	snprintf(plan, sizeof plan, "%s", src_plan);
+	write_dead_inventory();
 }
 
 /*
