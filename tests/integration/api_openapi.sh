@@ -36,6 +36,9 @@ sed -e "s#/root/.ssh/labrat_ed25519#$TMP/cfg/key#" \
 : >"$TMP/cfg/known_hosts"
 chmod 600 "$TMP/cfg/key"
 cp "$LABRAT_SOURCE_DIR/configs/plan-reports.json" "$TMP/cfg/plan.json"
+"$LABRAT" schedule add nightly --cron "0 3 * * *" --tz UTC \
+    --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" --db "$DB" \
+    >/dev/null 2>&1 || fail "schedule add"
 ENQ=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
     '{inventory: $i, plan: $p, note: "openapi"}')
 V=/api/v1
@@ -97,5 +100,12 @@ grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
 grep -c valid "$TMP/rw.out" | grep -qx 29 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
+want 200 "$BASE/schedules"
+[ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
+	fail "schedules: $(cat "$TMP/body")"
+"$LABRAT" schedule list --db "$DB" --format json >"$TMP/sched.cli" ||
+	fail "labrat schedule list"
+cmp "$TMP/body" "$TMP/sched.cli" ||
+	fail "GET schedules differs from labrat schedule list --format json"
 api_stop
 echo "api_openapi: ok"
