@@ -85,6 +85,14 @@ awk -v a="$V" -v b="$G" 'BEGIN { d = a - b; if (d < 0) d = -d
 	exit !(a > 1e8 && d <= a * 1e-12) }' ||
 	fail "job $J1 throughput: API '$G', store '$V'"
 is .job.link em "jobs/$J1/samples"
+want 200 -H "$A" "$BASE/jobs/$J1"
+is .state done "jobs/$J1"
+is .knobs "$(sq "$DB" "SELECT knobs FROM jobs WHERE id = $J1")" "jobs/$J1"
+req "$TMP/raw.api" -H "$A" "$BASE/jobs/$J1/raw"
+[ "$CODE" = 200 ] || fail "jobs/$J1/raw: $CODE"
+sqlite3 "$DB" "SELECT writefile('$TMP/raw.db', data) FROM raw_outputs WHERE job_id = $J1 AND name = 'client.agent'" >/dev/null
+cmp "$TMP/raw.api" "$TMP/raw.db" || fail "jobs/$J1/raw differs from the store"
+want 404 -H "$A" "$BASE/jobs/$J1/raw?name=server.agent.nosuch"
 req "$TMP/report.api" -H "$A" "$BASE/runs/$RUN/report"
 [ "$CODE" = 200 ] || fail "report: $CODE"
 "$LABRAT" report "$RUN" --db "$DB" --format json >"$TMP/report.cli" ||
