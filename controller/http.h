@@ -48,8 +48,7 @@ void	http_conf_from_config(struct http_conf *, const struct config_http *);
  */
 int	http_start(const struct http_conf *, const char *dbpath,
 	    struct http_server **out, char *err, size_t errlen);
-/* The port actually bound (listen ":0" is not allowed in the config,
- * but tests start with port 0 through http_start()). */
+/* The port the server listens on, or -1. */
 int	http_port(const struct http_server *);
 /* From now on every request is answered 503 (the daemon is stopping). */
 void	http_drain(struct http_server *);

@@ -154,6 +154,8 @@ int	http_res_runs(struct http_req *, struct http_res *);
 int	http_res_run(struct http_req *, struct http_res *);
 int	http_res_run_jobs(struct http_req *, struct http_res *);
 int	http_res_run_report(struct http_req *, struct http_res *);
+int	http_res_job(struct http_req *, struct http_res *);
+int	http_res_job_raw(struct http_req *, struct http_res *);
 int	http_res_job_samples(struct http_req *, struct http_res *);
 int	http_res_queue(struct http_req *, struct http_res *);
 int	http_res_hosts(struct http_req *, struct http_res *);

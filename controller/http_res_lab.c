@@ -1,7 +1,8 @@
 /*
  * http_res_lab: the daemon's side of the store under /api/v1: the queue
  * (as `labrat queue --format json` writes it), link health (as `labrat
- * hosts health --format json`), schedules, bisects (the list; one as
+ * hosts health --format json`), schedules (as `labrat schedule list
+ * --format json`), bisects (the list; one as
  * `labrat bisect status --format json`; its log as text) and nights.
  */
 #include <stdio.h>
@@ -76,44 +77,21 @@ http_res_hosts(struct http_req *req, struct http_res *res)
 	    LAB_TRANSITIONS, 1, fp, err, sizeof err), err, res);
 }
 
+/* As `labrat schedule list --format json` prints them. */
 int
 http_res_schedules(struct http_req *req, struct http_res *res)
 {
 	static const char *const keys[] = { NULL };
-	struct store_sched	*s = NULL;
-	struct http_json	 j;
-	struct json_writer	*w;
-	char			 err[512];
-	size_t			 i, n = 0;
+	char	 err[512], *buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
 
 	if (lab_params(req, res, keys, NULL) == -1)
 		return -1;
-	if (store_sched_list(req->st, &s, &n, err, sizeof err) == -1)
-		return http_problem(res, 500, "%s", err);
-	if ((w = http_json_begin(&j)) != NULL) {
-		json_begin_obj(w);
-		json_key(w, "schedules");
-		json_begin_arr(w);
-		for (i = 0; i < n; i++) {
-			json_begin_obj(w);
-			json_kv_int(w, "id", s[i].id);
-			json_kv_str(w, "name", s[i].name);
-			json_kv_str(w, "cron", s[i].cron);
-			json_kv_str(w, "tz", s[i].tz);
-			json_kv_str(w, "inventory", s[i].inventory_path);
-			json_kv_str(w, "plan", s[i].plan_path);
-			json_kv_str(w, "links", s[i].links);
-			json_kv_str(w, "revisions", s[i].revisions);
-			json_kv_bool(w, "enabled", s[i].enabled);
-			json_kv_int(w, "created_ms", s[i].created);
-			json_kv_int(w, "last_fired_ms", s[i].last_fired);
-			json_end_obj(w);
-		}
-		json_end_arr(w);
-		json_end_obj(w);
-	}
-	store_scheds_free(s, n);
-	return http_json_end(&j, res);
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	return mem_done(fp, &buf, &len, report_schedules(req->dbpath, NULL,
+	    REPORT_JSON, fp, err, sizeof err), err, res);
 }
 
 int

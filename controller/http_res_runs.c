@@ -3,7 +3,8 @@
  * (paged by an id cursor, newest first, filters state, kind, link), one
  * run, its jobs (paged by job id, in seq order), its report (exactly what
  * `labrat report RUN --format json` prints: the same report_run() call),
- * and one job's samples.
+ * one job, its samples and one raw output of it (text as the host wrote
+ * it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,66 @@ http_res_run_report(struct http_req *req, struct http_res *res)
 	return http_body_take(res, 200, buf, len);
 }
 
+/* The job of the path's {id}: 0 (job filled), or -1 with the reply. */
+static int
+path_job(struct http_req *req, struct http_res *res, struct store_job *job)
+{
+	char	err[512];
+	int64_t	id;
+	int	r;
+
+	if (http_parse_id(req->var[0], &id) == -1)
+		return http_problem(res, 400, "job id \"%.40s\" is not a "
+		    "positive integer", req->var[0]);
+	if ((r = store_job_get(req->st, id, job, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "no job %lld", (long long)id);
+	return 0;
+}
+
+int
+http_res_job(struct http_req *req, struct http_res *res)
+{
+	struct store_job	 job;
+	struct http_json	 j;
+	struct json_writer	*w;
+
+	if (no_params(req, res) == -1 || path_job(req, res, &job) == -1)
+		return -1;
+	if ((w = http_json_begin(&j)) != NULL)
+		job_json(w, &job);
+	return http_json_end(&j, res);
+}
+
+/* ?name= (default client.agent): the raw output as stored. */
+int
+http_res_job_raw(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { "name", NULL };
+	struct store_job	 job;
+	const char		*name = "client.agent";
+	char			 err[512], *data = NULL;
+	size_t			 len = 0;
+	int			 r;
+
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_str(&req->uri, "name", STORE_NAME_MAX - 1, &name, err,
+	    sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (path_job(req, res, &job) == -1)
+		return -1;
+	r = store_raw_get(req->st, job.id, name, &data, &len, err,
+	    sizeof err);
+	if (r == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "job %lld has no raw output "
+		    "\"%s\"", (long long)job.id, name);
+	res->ctype = "text/plain";
+	return http_body_take(res, 200, data, len);
+}
+
 int
 http_res_job_samples(struct http_req *req, struct http_res *res)
 {
@@ -290,17 +351,10 @@ http_res_job_samples(struct http_req *req, struct http_res *res)
 	char			 err[512];
 	size_t			 i, n = 0;
 	int64_t			 id;
-	int			 r;
 
-	if (no_params(req, res) == -1)
+	if (no_params(req, res) == -1 || path_job(req, res, &job) == -1)
 		return -1;
-	if (http_parse_id(req->var[0], &id) == -1)
-		return http_problem(res, 400, "job id \"%.40s\" is not a "
-		    "positive integer", req->var[0]);
-	if ((r = store_job_get(req->st, id, &job, err, sizeof err)) == -1)
-		return http_problem(res, 500, "%s", err);
-	if (r == 0)
-		return http_problem(res, 404, "no job %lld", (long long)id);
+	id = job.id;
 	if (store_job_samples(req->st, id, &rows, &n, err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
 	if ((w = http_json_begin(&j)) != NULL) {

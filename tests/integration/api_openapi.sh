@@ -36,6 +36,9 @@ sed -e "s#/root/.ssh/labrat_ed25519#$TMP/cfg/key#" \
 : >"$TMP/cfg/known_hosts"
 chmod 600 "$TMP/cfg/key"
 cp "$LABRAT_SOURCE_DIR/configs/plan-reports.json" "$TMP/cfg/plan.json"
+"$LABRAT" schedule add nightly --cron "0 3 * * *" --tz UTC \
+    --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" --db "$DB" \
+    >/dev/null 2>&1 || fail "schedule add"
 ENQ=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
     '{inventory: $i, plan: $p, note: "openapi"}')
 V=/api/v1
@@ -53,6 +56,10 @@ GET $V/runs/{id}/jobs $V/runs/999/jobs
 GET $V/runs/{id}/report $V/runs/1/report
 GET $V/runs/{id}/report $V/runs/999/report
 GET $V/jobs/{id}/samples $V/jobs/$J/samples
+GET $V/jobs/{id} $V/jobs/$J
+GET $V/jobs/{id} $V/jobs/0
+GET $V/jobs/{id}/raw $V/jobs/$J/raw
+GET $V/jobs/{id}/raw $V/jobs/$J/raw?name=nosuch
 GET $V/jobs/{id}/samples $V/jobs/999999/samples
 GET $V/queue $V/queue
 GET $V/hosts $V/hosts
@@ -82,7 +89,7 @@ POST $V/queue $V/queue $ENQ
 DELETE $V/queue/{id} $V/queue/1
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "x"}
 EOT
-sed -n '1,19p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,23p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
     "$TMP/ro.txt" "$V/bisects/{id},$V/bisects/{id}/log" >"$TMP/ro.out" ||
@@ -95,7 +102,14 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 29 ||
+grep -c valid "$TMP/rw.out" | grep -qx 33 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
+want 200 "$BASE/schedules"
+[ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
+	fail "schedules: $(cat "$TMP/body")"
+"$LABRAT" schedule list --db "$DB" --format json >"$TMP/sched.cli" ||
+	fail "labrat schedule list"
+cmp "$TMP/body" "$TMP/sched.cli" ||
+	fail "GET schedules differs from labrat schedule list --format json"
 api_stop
 echo "api_openapi: ok"

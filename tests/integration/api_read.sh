@@ -18,7 +18,8 @@
 #   each with its status, and the daemon still answers; 50 connections
 #   trickling from one address do not hold up a request from another;
 # - TLS: the same store over https:// (a self-signed certificate): the
-#   client with the CA reads, without it the handshake fails.
+#   client with the CA reads, without it the handshake fails; a token
+#   over its rate per minute gets 429, another token does not.
 # Brings up a lab (lab_up, in api_store).
 # ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
@@ -84,6 +85,14 @@ awk -v a="$V" -v b="$G" 'BEGIN { d = a - b; if (d < 0) d = -d
 	exit !(a > 1e8 && d <= a * 1e-12) }' ||
 	fail "job $J1 throughput: API '$G', store '$V'"
 is .job.link em "jobs/$J1/samples"
+want 200 -H "$A" "$BASE/jobs/$J1"
+is .state done "jobs/$J1"
+is .knobs "$(sq "$DB" "SELECT knobs FROM jobs WHERE id = $J1")" "jobs/$J1"
+req "$TMP/raw.api" -H "$A" "$BASE/jobs/$J1/raw"
+[ "$CODE" = 200 ] || fail "jobs/$J1/raw: $CODE"
+sqlite3 "$DB" "SELECT writefile('$TMP/raw.db', data) FROM raw_outputs WHERE job_id = $J1 AND name = 'client.agent'" >/dev/null
+cmp "$TMP/raw.api" "$TMP/raw.db" || fail "jobs/$J1/raw differs from the store"
+want 404 -H "$A" "$BASE/jobs/$J1/raw?name=server.agent.nosuch"
 req "$TMP/report.api" -H "$A" "$BASE/runs/$RUN/report"
 [ "$CODE" = 200 ] || fail "report: $CODE"
 "$LABRAT" report "$RUN" --db "$DB" --format json >"$TMP/report.cli" ||
@@ -267,7 +276,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
     -keyout "$TMP/key.pem" -out "$TMP/cert.pem" -days 2 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || fail "openssl req"
 api_serve tls "$DB" "$(jq -n --arg c "$TMP/cert.pem" --arg k "$TMP/key.pem" \
-    '{cert: $c, key: $k, reads: "token"}')" https
+    '{cert: $c, key: $k, reads: "token", rate_per_min: 6}')" https
 want 200 --cacert "$TMP/cert.pem" -H "$A" "$BASE/runs/$RUN"
 is .id "$RUN" "runs/$RUN over https"
 want 401 --cacert "$TMP/cert.pem" "$BASE/runs/$RUN"
@@ -276,5 +285,21 @@ req "$TMP/body" "$BASE/status"		# no CA: the certificate is refused
 req "$TMP/body" "http://127.0.0.1:$PORT/api/v1/status"	# plain to TLS
 [ "$CODE" = 000 ] || [ "$CODE" -ge 400 ] || fail "plain HTTP to TLS: $CODE"
 want 200 --cacert "$TMP/cert.pem" -H "$A" "$BASE/status"
+# rate_per_min 6: the reader made 2 requests above; its 3rd to 6th this
+# minute pass, the 7th does not.  Should the minute turn meanwhile, a
+# 429 must still come within the next 7.
+for i in 3 4 5 6; do
+	want 200 --cacert "$TMP/cert.pem" -H "$A" "$BASE/status"
+done
+n=0
+while :; do
+	req "$TMP/body" --cacert "$TMP/cert.pem" -H "$A" "$BASE/status"
+	[ "$CODE" = 429 ] && break
+	[ "$CODE" = 200 ] || fail "over the rate: $CODE"
+	n=$((n + 1))
+	[ $n -le 6 ] || fail "no 429 after 6 requests a minute and more"
+done
+is .status 429 "over the rate"
+want 200 --cacert "$TMP/cert.pem" -H "$W" "$BASE/status"
 api_stop
 echo "api_read: ok"
