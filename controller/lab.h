@@ -16,15 +16,19 @@
  * /run/labrat-lab/NAME/head (lab_head(); `labrat lab advance` moves it).
  *
  * It also starts and stops the helper processes `labrat demo --nightly`
- * runs beside the lab (the daemon, the SMTP and webhook sinks) and writes
- * that demo's daemon config (lab_nightly.c).
+ * runs beside the lab (the daemon, the SMTP and webhook sinks), writes
+ * that demo's daemon config and holds its session (struct lab_night: the
+ * files, the processes, the watch for the mail; lab_nightly.c).
  */
 #ifndef LABRAT_LAB_H
 #define LABRAT_LAB_H
 
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #define LAB_DEFAULT_NAME	"lab"
 #define LAB_STATE_ROOT		"/run/labrat-lab"
@@ -137,5 +141,75 @@ int	lab_tool_find(const char *self, const char *tool, const char *env,
 
 /* Removes dir and everything below it (no symlink followed).  0 or -1. */
 int	lab_rmtree(const char *dir, char *err, size_t errlen);
+
+/* ---- the nightly demo's session (lab_nightly.c) ---------------------- */
+
+/*
+ * What `labrat demo --nightly` starts beside the lab: its directory
+ * /tmp/labrat-nightly.XXXXXX with the daemon config, database, log, mail
+ * and webhooks; the labrat binary and the sinks; the daemon's and the
+ * sinks' pids.  inv is a heap string lab_night_close() frees.
+ */
+struct lab_night {
+	const char	*name;		/* the lab */
+	char		 dir[64];	/* its files */
+	char		 self[4096];	/* this labrat binary */
+	char		 smtpsink[4096], hooksink[4096];
+	char		*inv;		/* the lab's inventory (heap) */
+	char		 db[128], cfg[128], log[128];
+	char		 mail[128], hook[128];	/* the first mail, webhook */
+	pid_t		 serve, smtp, hooks;
+	char		 smtp_port[16], hook_port[16];
+	long		 log_off;	/* how much of the daemon log is shown */
+};
+
+/*
+ * Fills n for lab name: finds this binary and the sinks, creates the
+ * directory.  0, or -1 with err set (nothing to undo).
+ */
+int	lab_night_open(struct lab_night *n, const char *name, char *err,
+	    size_t errlen);
+
+/*
+ * Brings lab n->name up at LAB_NIGHTLY_HEAD with noise; a lab of that
+ * name left over is taken down first (a note on out says so).  Sets
+ * n->inv.  0, or -1 with err set.
+ */
+int	lab_night_lab_up(struct lab_night *n, const char *noise, FILE *out,
+	    char *err, size_t errlen);
+
+/* Starts the two sinks and writes the daemon config.  0 or -1 with err. */
+int	lab_night_sinks(struct lab_night *n, char *err, size_t errlen);
+
+/* Starts `labrat serve` on the config and database, its output in the
+ * log.  0 or -1 with err. */
+int	lab_night_serve(struct lab_night *n, char *err, size_t errlen);
+
+/* Copies the daemon log's complete lines since the last call to out,
+ * each as "  serve: LINE". */
+void	lab_night_log(struct lab_night *n, FILE *out);
+
+/* 1 when the first mail (resp. webhook) has arrived. */
+int	lab_night_mailed(const struct lab_night *n);
+int	lab_night_hooked(const struct lab_night *n);
+
+/*
+ * Watches until the first mail has come (and the webhook, or 15 s more),
+ * the daemon died, *stop or the deadline (util_now_ms()) passed, copying
+ * the daemon log to out (lab_night_log) and saying there when the lab's
+ * head moves.  1 delivered; 0 not, *status the daemon's exit status when
+ * it died (n->serve then 0), else -1.
+ */
+int	lab_night_watch(struct lab_night *n, int64_t deadline,
+	    const volatile sig_atomic_t *stop, FILE *out, int *status);
+
+/* Stops the daemon (SIGTERM, 60 s) and the sinks. */
+void	lab_night_stop(struct lab_night *n);
+
+/* Takes the lab down.  0, or -1 with err set. */
+int	lab_night_down(struct lab_night *n, char *err, size_t errlen);
+
+/* Frees n's heap parts (the files stay: lab_rmtree(n->dir)). */
+void	lab_night_close(struct lab_night *n);
 
 #endif

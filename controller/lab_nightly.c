@@ -3,12 +3,15 @@
  * lab: its daemon config (the lab's inventory, a revision source that
  * advances the lab's head, the two sinks as notification targets), the
  * SMTP and webhook sinks started on free ports, the helper binaries
- * found, the demo's directory removed.  See lab.h.
+ * found, the demo's directory removed; the demo's session (struct
+ * lab_night: open, lab up, sinks, serve, watch, stop, down).  See lab.h.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -178,4 +181,184 @@ lab_rmtree(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- the nightly demo's session -------------------------------------- */
+
+int
+lab_night_open(struct lab_night *n, const char *name, char *err,
+    size_t errlen)
+{
+	ssize_t	len;
+
+	memset(n, 0, sizeof *n);
+	n->name = name;
+	len = readlink("/proc/self/exe", n->self, sizeof n->self - 1);
+	if (len <= 0) {
+		util_seterr(err, errlen, "/proc/self/exe: %s",
+		    strerror(errno));
+		return -1;
+	}
+	n->self[len] = '\0';
+	if (lab_tool_find(n->self, "smtpsink", "LABRAT_SMTPSINK",
+	    n->smtpsink, sizeof n->smtpsink, err, errlen) != 0 ||
+	    lab_tool_find(n->self, "hooksink", "LABRAT_HOOKSINK",
+	    n->hooksink, sizeof n->hooksink, err, errlen) != 0)
+		return -1;
+	snprintf(n->dir, sizeof n->dir, "/tmp/labrat-nightly.XXXXXX");
+	if (mkdtemp(n->dir) == NULL) {
+		util_seterr(err, errlen, "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(n->db, sizeof n->db, "%s/labrat.db", n->dir);
+	snprintf(n->cfg, sizeof n->cfg, "%s/daemon.json", n->dir);
+	snprintf(n->log, sizeof n->log, "%s/serve.log", n->dir);
+	snprintf(n->mail, sizeof n->mail, "%s/mail/1.eml", n->dir);
+	snprintf(n->hook, sizeof n->hook, "%s/hooks/1.body", n->dir);
+	return 0;
+}
+
+int
+lab_night_lab_up(struct lab_night *n, const char *noise, FILE *out,
+    char *err, size_t errlen)
+{
+	char	*up[] = { "--name", (char *)n->name, "--noise", (char *)noise,
+	    "--head", LAB_NIGHTLY_HEAD, "--boot-seconds", "1" };
+	char	*down[] = { "--name", (char *)n->name };
+	int	 rc;
+
+	err[0] = '\0';
+	rc = lab_labctl("up", up, 8, err, errlen);
+	if (rc != 0) {
+		fprintf(out, "(a lab named %s is up already: taking it down)\n",
+		    n->name);
+		fflush(out);
+		lab_labctl("down", down, 2, err, errlen);
+		err[0] = '\0';
+		rc = lab_labctl("up", up, 8, err, errlen);
+	}
+	if (rc != 0)
+		return -1;
+	n->inv = lab_inventory_path(n->name);
+	return 0;
+}
+
+int
+lab_night_sinks(struct lab_night *n, char *err, size_t errlen)
+{
+	struct lab_nightly	c = { n->self, n->name, n->inv, n->smtp_port,
+	    n->hook_port };
+
+	if (lab_sink_start(n->smtpsink, n->dir, "mail", &n->smtp,
+	    n->smtp_port, sizeof n->smtp_port, err, errlen) != 0 ||
+	    lab_sink_start(n->hooksink, n->dir, "hooks", &n->hooks,
+	    n->hook_port, sizeof n->hook_port, err, errlen) != 0)
+		return -1;
+	return lab_nightly_config(n->cfg, &c, err, errlen);
+}
+
+int
+lab_night_serve(struct lab_night *n, char *err, size_t errlen)
+{
+	char	*serve[] = { n->self, "serve", "--config", n->cfg, "--db",
+	    n->db, NULL };
+
+	return lab_spawn(serve, NULL, n->log, &n->serve, err, errlen);
+}
+
+void
+lab_night_log(struct lab_night *n, FILE *out)
+{
+	FILE	*fp;
+	char	 line[2048];
+
+	if ((fp = fopen(n->log, "r")) == NULL)
+		return;
+	if (fseek(fp, n->log_off, SEEK_SET) == 0) {
+		while (fgets(line, sizeof line, fp) != NULL &&
+		    strchr(line, '\n') != NULL) {
+			fprintf(out, "  serve: %s", line);
+			n->log_off = ftell(fp);
+		}
+	}
+	fclose(fp);
+	fflush(out);
+}
+
+int
+lab_night_mailed(const struct lab_night *n)
+{
+	return access(n->mail, F_OK) == 0;
+}
+
+int
+lab_night_hooked(const struct lab_night *n)
+{
+	return access(n->hook, F_OK) == 0;
+}
+
+int
+lab_night_watch(struct lab_night *n, int64_t deadline,
+    const volatile sig_atomic_t *stop, FILE *out, int *status)
+{
+	char	 head[64], last[64] = "", err[256];
+	int64_t	 mail_at = 0;
+	int	 st;
+
+	*status = -1;
+	while (!*stop && util_now_ms() < deadline) {
+		lab_night_log(n, out);
+		if (lab_head(n->name, head, sizeof head, err,
+		    sizeof err) == 0 && strcmp(head, last) != 0) {
+			if (last[0] != '\0')
+				fprintf(out, "--- the head moved: %s -> %s (a "
+				    "new night's kernel has landed)\n", last,
+				    head);
+			snprintf(last, sizeof last, "%s", head);
+		}
+		if (mail_at == 0 && lab_night_mailed(n))
+			mail_at = util_now_ms();
+		if (mail_at != 0 && (lab_night_hooked(n) ||
+		    util_now_ms() - mail_at > 15000))
+			break;
+		if (!lab_child_alive(n->serve, &st)) {
+			lab_night_log(n, out);
+			*status = WIFEXITED(st) ? WEXITSTATUS(st) :
+			    128 + WTERMSIG(st);
+			n->serve = 0;
+			return 0;
+		}
+		sleep(1);
+	}
+	lab_night_log(n, out);
+	return mail_at != 0;
+}
+
+void
+lab_night_stop(struct lab_night *n)
+{
+	if (n->serve > 0)
+		lab_stop(n->serve, SIGTERM, 60000);
+	n->serve = 0;
+	if (n->smtp > 0)
+		lab_stop(n->smtp, SIGTERM, 2000);
+	n->smtp = 0;
+	if (n->hooks > 0)
+		lab_stop(n->hooks, SIGTERM, 2000);
+	n->hooks = 0;
+}
+
+int
+lab_night_down(struct lab_night *n, char *err, size_t errlen)
+{
+	char	*down[] = { "--name", (char *)n->name };
+
+	return lab_labctl("down", down, 2, err, errlen) == 0 ? 0 : -1;
+}
+
+void
+lab_night_close(struct lab_night *n)
+{
+	free(n->inv);
+	n->inv = NULL;
 }
