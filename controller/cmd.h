@@ -219,6 +219,10 @@ int	cmd_demo_nightly(struct cmd_ctx *, const char *name, const char *noise,
 struct hunt_request;
 int	bisect_cli_start(const char *db_path, const struct hunt_request *,
 	    int json, int quiet);
+/* The same for hunt_resume() of bisect id (0: the newest), as `labrat
+ * bisect resume` (cmd_bisect_resume.c) runs it. */
+int	bisect_cli_resume(const char *db_path, int64_t bisect_id, int json,
+	    int quiet, int force);
 /* cmd_bisect_show.c: prints bisect id's result (what 0), status (1) or
  * log (2) from the store. */
 int	bisect_cli_show(const char *db_path, int64_t bisect_id, int what,

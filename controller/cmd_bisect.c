@@ -1,8 +1,9 @@
 /*
- * cmd_bisect: `labrat bisect start|status|log|resume|reset`.  The driver is
- * the hunt module; this file parses the arguments, turns SIGINT / SIGTERM
- * into hunt's stop flag, prints its progress on stderr and the result
- * (cmd_bisect_show.c, which also has `status` and `log`).
+ * cmd_bisect: `labrat bisect start`.  The driver is the hunt module; this
+ * file parses the arguments, turns SIGINT / SIGTERM into hunt's stop flag,
+ * prints its progress on stderr and the result (cmd_bisect_show.c, which
+ * also has `status` and `log`; `resume` and `reset` are
+ * cmd_bisect_resume.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -76,23 +77,11 @@ bisect_cli_start(const char *db, const struct hunt_request *rq, int json,
 	return cli_hunt(db, rq, 0, json, quiet, 0);
 }
 
-static int
-cli_reset(const char *db, int64_t id)
+int
+bisect_cli_resume(const char *db, int64_t id, int json, int quiet,
+    int force)
 {
-	struct hunt_opts o = { .db_path = db };
-	char	err[1024], was[16], done[2048];
-	int64_t	rid;
-	int	r;
-
-	if ((r = hunt_reset(&o, id, &rid, was, sizeof was, done, sizeof done,
-	    err, sizeof err)) == -1)
-		log_warnx("%s", err);
-	else if (r == 0)
-		log_warnx("%s: no bisect %lld", db, (long long)id);
-	else
-		fprintf(stderr, "labrat: bisect %lld reset (was %s)%s%s\n",
-		    (long long)rid, was, done[0] != '\0' ? "; " : "", done);
-	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+	return cli_hunt(db, NULL, id, json, quiet, force);
 }
 
 /* --enqueue: checked as bisect start checks it, then queued. */
@@ -168,51 +157,6 @@ bisect_start(struct cmd_ctx *ctx)
 	    quiet, 0);
 }
 
-static int
-bisect_resume(struct cmd_ctx *ctx)
-{
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "bisect", required_argument, NULL, 'n' },
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*errstr;
-	long long	 v;
-	int64_t		 id = 0;
-	int		 ch, quiet = 0, force = 0;
-
-	optind = 1;
-	while ((ch = cmd_getopt(ctx, longopts)) != -1) {
-		if (ch == 'q')
-			quiet = 1;
-		else if (ch == 'f')
-			force = 1;
-		else if (ch != 'n')
-			return CMD_EXIT_USAGE;
-		else if (util_strtonum(optarg, 1, INT64_MAX, &v, &errstr) ==
-		    -1)
-			return cmd_usage_error(ctx, "--bisect %s: %s", optarg,
-			    errstr);
-		else
-			id = v;
-	}
-	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
-		return CMD_EXIT_USAGE;
-	return cli_hunt(ctx->db, NULL, id, strcmp(ctx->format, "json") == 0,
-	    quiet, force);
-}
-
-static int
-bisect_reset_exec(struct cmd_ctx *ctx)
-{
-	int64_t	id;
-
-	if (cmd_bisect_opts(ctx, &id, NULL) == -1)
-		return CMD_EXIT_USAGE;
-	return cli_reset(ctx->db, id);
-}
-
 const struct cmd_entry cmd_bisect_start_entry = {
 	.name = "bisect start",
 	.args = "--inventory FILE --link LINK --good REV --bad REV --test FILE "
@@ -251,32 +195,4 @@ const struct cmd_entry cmd_bisect_start_entry = {
 	.flags = CMD_DB | CMD_SSH,
 	.formats = "text|json",
 	.exec = bisect_start,
-};
-
-const struct cmd_entry cmd_bisect_resume_entry = {
-	.name = "bisect resume",
-	.args = "[--bisect ID] [--quiet] [--force]",
-	.summary = "Continues a bisect whose controller died or stopped "
-	    "(interrupted), from its stored steps; a step cut short is "
-	    "measured again. Refuses a bisect whose controller still runs.",
-	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
-		{ "--quiet", "No progress lines." },
-		{ "--force", "Take the bisect over when this host cannot tell "
-		    "whether its controller still runs (it is on another host, "
-		    "or was recorded without its start time)." },
-		{ NULL, NULL } },
-	.flags = CMD_DB | CMD_SSH,
-	.formats = "text|json",
-	.exec = bisect_resume,
-};
-
-const struct cmd_entry cmd_bisect_reset_entry = {
-	.name = "bisect reset",
-	.args = "[--bisect ID]",
-	.summary = "Ends a bisect: puts the hosts of a running one back on "
-	    "the revision they ran before it, and marks it reset.",
-	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
-		{ NULL, NULL } },
-	.flags = CMD_DB | CMD_SSH,
-	.exec = bisect_reset_exec,
 };
