@@ -18,108 +18,18 @@
 #include "matrix.h"
 #include "util.h"
 
-static void
-summary_inventory(const struct config_inventory *inv)
-{
-	size_t	i, nics = 0;
-
-	for (i = 0; i < inv->nhosts; i++)
-		nics += inv->hosts[i].nnics;
-	printf("%s: inventory ok: %zu host%s, %zu nic%s, %zu link%s\n",
-	    inv->path, inv->nhosts, inv->nhosts == 1 ? "" : "s", nics,
-	    nics == 1 ? "" : "s", inv->nlinks, inv->nlinks == 1 ? "" : "s");
-}
-
-static void
-summary_plan(const struct config_plan *plan,
-    const struct config_inventory *inv)
-{
-	struct matrix_job	*jobs;
-	size_t			 njobs;
-	char			 err[256];
-
-	if (matrix_expand(plan, inv, &jobs, &njobs, err, sizeof err) != 0) {
-		printf("%s: plan ok but not expandable: %s\n", plan->path, err);
-		return;
-	}
-	free(jobs);
-	printf("%s: plan ok: %zu link%s, %zu workload%s, %d repetition%s, "
-	    "%zu jobs%s%s\n", plan->path, plan->nlinks,
-	    plan->nlinks == 1 ? "" : "s", plan->nworkloads,
-	    plan->nworkloads == 1 ? "" : "s", plan->repetitions,
-	    plan->repetitions == 1 ? "" : "s", njobs,
-	    inv != NULL ? ", checked against " : "",
-	    inv != NULL ? inv->path : "");
-}
-
-/* The test's direction is settled first: an unknown one is an error. */
-static void
-summary_bisect_test(struct config_bisect_test *t, struct config_errors *errs)
-{
-	char	e[512], dir[64];
-
-	if (hunt_test_judging(t, e, sizeof e) == -1) {
-		config_errors_add(errs, t->path, NULL, "%s", e);
-		return;
-	}
-	dir[0] = '\0';
-	if (t->lower_is_better)
-		snprintf(dir, sizeof dir, " (lower is better)");
-	if (t->compare == CONFIG_BISECT_BASELINE)
-		printf("%s: bisect test ok: against the good revision, "
-		    "metric %s%s, threshold %g\n", t->path, t->metric, dir,
-		    t->threshold);
-	else
-		printf("%s: bisect test ok: %s A/B, metric %s%s, threshold "
-		    "%g\n", t->path, knobs_names[t->ab_knob], t->metric, dir,
-		    t->threshold);
-}
-
-static void
-check_history(const char *path, const char *text, size_t len,
-    struct config_errors *errs)
-{
-	char	**ids, **msgs;
-	size_t	  n;
-
-	if (config_history_parse(path, text, len, &ids, &msgs, &n, errs) != 0)
-		return;
-	printf("%s: lab history ok: %zu revision%s%s%s%s%s\n", path, n,
-	    n == 1 ? "" : "s", n > 0 ? ", " : "", n > 0 ? ids[0] : "",
-	    n > 0 ? " .. " : "", n > 0 ? ids[n - 1] : "");
-	config_argv_free(ids);
-	config_argv_free(msgs);
-}
-
-static void
-check_daemon(const char *path, const char *text, size_t len,
-    struct config_errors *errs)
-{
-	struct config_daemon	*d;
-	size_t			 n;
-
-	if (config_daemon_parse(path, text, len, &d, errs) != 0)
-		return;
-	for (n = 0; d->inventories[n] != NULL; n++)
-		;
-	printf("%s: daemon config ok: %zu inventor%s, %zu revision "
-	    "source%s, %zu webhook%s, mail %s, max_jobs %d, max_bisects %d\n",
-	    path, n, n == 1 ? "y" : "ies", d->nsources,
-	    d->nsources == 1 ? "" : "s", d->nwebhooks,
-	    d->nwebhooks == 1 ? "" : "s", d->mail == NULL ? "none" :
-	    d->mail->smtp_url != NULL ? "by smtp" : "by sendmail",
-	    d->max_jobs, d->max_bisects);
-	config_daemon_free(d);
-}
-
-/* Checks one positional file of any kind. */
+/*
+ * Checks one positional file of any kind; its summary ("FILE: KIND ok:
+ * ...") is the module's that owns the kind (config, matrix, hunt).
+ */
 static void
 check_file(const char *path, struct config_errors *errs)
 {
 	struct config_inventory	*inv;
 	struct config_plan	*plan;
 	struct config_bisect_test *t;
-	char			*text, err[512];
+	struct config_daemon	*d;
+	char			*text, err[512], line[8192] = "";
 	size_t			 len;
 
 	text = util_read_file(path, CONFIG_FILE_MAX, &len, err, sizeof err);
@@ -132,30 +42,38 @@ check_file(const char *path, struct config_errors *errs)
 		inv = config_inventory_parse(path, text, len, errs);
 		if (inv != NULL && config_inventory_check_files(inv,
 		    errs) == 0)
-			summary_inventory(inv);
+			config_inventory_summary(inv, line, sizeof line);
 		config_inventory_free(inv);
 		break;
 	case CONFIG_KIND_PLAN:
 		plan = config_plan_parse(path, text, len, NULL, errs);
 		if (plan != NULL)
-			summary_plan(plan, NULL);
+			matrix_plan_summary(plan, NULL, line, sizeof line);
 		config_plan_free(plan);
 		break;
 	case CONFIG_KIND_BISECT_TEST:
+		/* The direction is settled first: an unknown one is an error. */
 		t = config_bisect_test_parse(path, text, len, errs);
-		if (t != NULL)
-			summary_bisect_test(t, errs);
+		if (t != NULL && hunt_test_summary(t, line, sizeof line, err,
+		    sizeof err) == -1)
+			config_errors_add(errs, t->path, NULL, "%s", err);
 		config_bisect_test_free(t);
 		break;
 	case CONFIG_KIND_HISTORY:
-		check_history(path, text, len, errs);
+		config_history_summary(path, text, len, line, sizeof line,
+		    errs);
 		break;
 	case CONFIG_KIND_DAEMON:
-		check_daemon(path, text, len, errs);
+		if (config_daemon_parse(path, text, len, &d, errs) == 0) {
+			config_daemon_summary(d, path, line, sizeof line);
+			config_daemon_free(d);
+		}
 		break;
 	default:
 		break;
 	}
+	if (line[0] != '\0')
+		printf("%s\n", line);
 	free(text);
 }
 
@@ -200,6 +118,7 @@ config_check(struct cmd_ctx *ctx)
 	struct config_inventory	*inv = NULL;
 	struct config_plan	*plan;
 	const char		*invpath = NULL;
+	char			 line[8192];
 	const char		**plans;
 	char			**argv = ctx->argv;
 	size_t			 nplans = 0, i;
@@ -215,14 +134,18 @@ config_check(struct cmd_ctx *ctx)
 	if (invpath != NULL) {
 		inv = config_inventory_load(invpath, &errs);
 		if (inv != NULL && config_inventory_check_files(inv,
-		    &errs) == 0)
-			summary_inventory(inv);
+		    &errs) == 0) {
+			config_inventory_summary(inv, line, sizeof line);
+			printf("%s\n", line);
+		}
 	}
 	for (i = 0; i < nplans; i++) {
 		/* Without a valid inventory the plan is checked alone. */
 		plan = config_plan_load(plans[i], inv, &errs);
-		if (plan != NULL)
-			summary_plan(plan, inv);
+		if (plan != NULL) {
+			matrix_plan_summary(plan, inv, line, sizeof line);
+			printf("%s\n", line);
+		}
 		config_plan_free(plan);
 	}
 	for (a = 1; a < ctx->argc; a++) {

@@ -605,4 +605,16 @@ const char *const *config_schema_keys(const char *name);
 const char *const *config_schema_objects(void);
 
 
+/* ---- summaries (config_read.c) -------------------------------------- */
+
+/* The "ok" line `config check` prints for a valid inventory, lab history
+ * (parsed from text: -1 with errs when it is not one) or daemon config
+ * (read from path), without a newline, into buf. */
+void	config_inventory_summary(const struct config_inventory *, char *buf,
+	    size_t len);
+int	config_history_summary(const char *path, const char *text, size_t len,
+	    char *buf, size_t buflen, struct config_errors *errs);
+void	config_daemon_summary(const struct config_daemon *, const char *path,
+	    char *buf, size_t len);
+
 #endif

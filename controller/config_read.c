@@ -1,8 +1,10 @@
 /*
  * config_read: the config module's way in (see config.h): a file read once
  * (with its ceiling), its text checked raw and parsed by json-c, the kind of
- * a file told from its content, and the error list every loader appends to
- * ("FILE: JSON.PATH: what is wrong").
+ * a file told from its content, the error list every loader appends to
+ * ("FILE: JSON.PATH: what is wrong"), and the one-line "ok" summary `config
+ * check` prints of a valid inventory, lab history or daemon config (a
+ * plan's is matrix_plan_summary(), a bisect test's hunt_test_summary()).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,4 +258,54 @@ config_flat_parse(const char *text, const struct config_flat *fields,
 	}
 	json_object_put(o);
 	return 0;
+}
+
+/* ---- summaries ------------------------------------------------------- */
+
+void
+config_inventory_summary(const struct config_inventory *inv, char *buf,
+    size_t len)
+{
+	size_t	i, nics = 0;
+
+	for (i = 0; i < inv->nhosts; i++)
+		nics += inv->hosts[i].nnics;
+	snprintf(buf, len, "%s: inventory ok: %zu host%s, %zu nic%s, %zu "
+	    "link%s", inv->path, inv->nhosts, inv->nhosts == 1 ? "" : "s",
+	    nics, nics == 1 ? "" : "s", inv->nlinks,
+	    inv->nlinks == 1 ? "" : "s");
+}
+
+int
+config_history_summary(const char *path, const char *text, size_t len,
+    char *buf, size_t buflen, struct config_errors *errs)
+{
+	char	**ids, **msgs;
+	size_t	  n;
+
+	if (config_history_parse(path, text, len, &ids, &msgs, &n, errs) != 0)
+		return -1;
+	snprintf(buf, buflen, "%s: lab history ok: %zu revision%s%s%s%s%s",
+	    path, n, n == 1 ? "" : "s", n > 0 ? ", " : "", n > 0 ? ids[0] : "",
+	    n > 0 ? " .. " : "", n > 0 ? ids[n - 1] : "");
+	config_argv_free(ids);
+	config_argv_free(msgs);
+	return 0;
+}
+
+void
+config_daemon_summary(const struct config_daemon *d, const char *path,
+    char *buf, size_t len)
+{
+	size_t	n;
+
+	for (n = 0; d->inventories[n] != NULL; n++)
+		;
+	snprintf(buf, len, "%s: daemon config ok: %zu inventor%s, %zu "
+	    "revision source%s, %zu webhook%s, mail %s, max_jobs %d, "
+	    "max_bisects %d", path, n, n == 1 ? "y" : "ies", d->nsources,
+	    d->nsources == 1 ? "" : "s", d->nwebhooks,
+	    d->nwebhooks == 1 ? "" : "s", d->mail == NULL ? "none" :
+	    d->mail->smtp_url != NULL ? "by smtp" : "by sendmail",
+	    d->max_jobs, d->max_bisects);
 }

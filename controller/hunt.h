@@ -38,6 +38,14 @@
  */
 int	hunt_test_judging(struct config_bisect_test *t, char *err,
 	    size_t errlen);
+/*
+ * Settles t (hunt_test_judging()) and writes the "ok" line `config check`
+ * prints for it (what it compares, the metric and its direction, the
+ * threshold), without a newline, into buf.  0, or -1 with err as
+ * hunt_test_judging().
+ */
+int	hunt_test_summary(struct config_bisect_test *t, char *buf, size_t len,
+	    char *err, size_t errlen);
 
 /* What hunt_start() and hunt_resume() end with. */
 enum hunt_status {

@@ -3,7 +3,8 @@
  * result of start and resume (the culprit or the smallest provable range,
  * the confidence and the evidence table, as text or JSON) and the `bisect
  * log` format, whose reader for --replay is hunt_revs.c.  From the store
- * alone: the lab may be gone.
+ * alone: the lab may be gone.  Also the `config check` line of a bisect
+ * test (hunt_test_summary()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -326,4 +327,24 @@ hunt_show(const char *db, int64_t id, enum hunt_show what, int json,
 	}
 	hunt_view_free(&s);
 	return rc;
+}
+
+int
+hunt_test_summary(struct config_bisect_test *t, char *buf, size_t len,
+    char *err, size_t errlen)
+{
+	const char	*dir;
+
+	if (hunt_test_judging(t, err, errlen) == -1)
+		return -1;
+	dir = t->lower_is_better ? " (lower is better)" : "";
+	if (t->compare == CONFIG_BISECT_BASELINE)
+		snprintf(buf, len, "%s: bisect test ok: against the good "
+		    "revision, metric %s%s, threshold %g", t->path, t->metric,
+		    dir, t->threshold);
+	else
+		snprintf(buf, len, "%s: bisect test ok: %s A/B, metric %s%s, "
+		    "threshold %g", t->path, knobs_names[t->ab_knob],
+		    t->metric, dir, t->threshold);
+	return 0;
 }

@@ -3,6 +3,7 @@
  * state.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "matrix.h"
 #include "util.h"
@@ -133,4 +134,27 @@ matrix_workload_key(const struct config_workload *w, char *buf, size_t len)
 		    w->parallel, w->time, w->window != NULL ? ",window=" : "",
 		    w->window != NULL ? w->window : "");
 	return r < 0 || (size_t)r >= len ? -1 : 0;
+}
+
+void
+matrix_plan_summary(const struct config_plan *plan,
+    const struct config_inventory *inv, char *buf, size_t len)
+{
+	struct matrix_job	*jobs;
+	size_t			 njobs;
+	char			 err[256];
+
+	if (matrix_expand(plan, inv, &jobs, &njobs, err, sizeof err) != 0) {
+		snprintf(buf, len, "%s: plan ok but not expandable: %s",
+		    plan->path, err);
+		return;
+	}
+	free(jobs);
+	snprintf(buf, len, "%s: plan ok: %zu link%s, %zu workload%s, %d "
+	    "repetition%s, %zu jobs%s%s", plan->path, plan->nlinks,
+	    plan->nlinks == 1 ? "" : "s", plan->nworkloads,
+	    plan->nworkloads == 1 ? "" : "s", plan->repetitions,
+	    plan->repetitions == 1 ? "" : "s", njobs,
+	    inv != NULL ? ", checked against " : "",
+	    inv != NULL ? inv->path : "");
 }

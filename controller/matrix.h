@@ -59,4 +59,13 @@ void	matrix_knobs_at(const struct config_knobset *, size_t i,
 int	matrix_workload_key(const struct config_workload *, char *buf,
 	    size_t len);
 
+/*
+ * The "ok" line `config check` prints for a valid plan (its links,
+ * workloads, repetitions and job count; ", checked against INV" when inv
+ * is not NULL), or "plan ok but not expandable: why", without a newline,
+ * into buf.
+ */
+void	matrix_plan_summary(const struct config_plan *plan,
+	    const struct config_inventory *inv, char *buf, size_t len);
+
 #endif
