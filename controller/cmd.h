@@ -195,7 +195,7 @@ void	cmd_run_progress(const struct run_progress *, void *arg);
 void	cmd_run_event(const struct run_event *, void *arg);
 
 /*
- * cmd_run.c: drives rq (run.h: a new run or a resume) as `labrat run` does:
+ * cmd_run_drive.c: drives rq (run.h: a new run or a resume) as `labrat run` does:
  * SIGINT/SIGTERM stop it, progress lines and messages on stderr, then the
  * summary (JSON if json) on stdout.  Sets rq's drive and started hooks.
  * CMD_EXIT_*; *run_id (may be NULL) gets the run's id, 0 if none.
