@@ -48,23 +48,6 @@ demo_bisect(const char *db, const char *data, const char *inv,
 	return bisect_cli_start(db, &rq, 0, 0);
 }
 
-static int
-demo_lab_up(const char *name, const char *noise, char *err, size_t errlen)
-{
-	char	*up[] = { "--name", (char *)name, "--noise", (char *)noise };
-	char	*down[] = { "--name", (char *)name };
-	int	 rc;
-
-	rc = lab_labctl("up", up, 4, err, errlen);
-	if (rc != 0) {
-		/* A lab left by an earlier demo: start afresh. */
-		printf("(an earlier demo lab is still up: taking it down)\n");
-		lab_labctl("down", down, 2, err, errlen);
-		rc = lab_labctl("up", up, 4, err, errlen);
-	}
-	return rc;
-}
-
 /* The demo's commands on lab inventory inv, in order; stops at the first
  * that fails.  CMD_EXIT_*. */
 static int
@@ -132,6 +115,7 @@ demo_exec(struct cmd_ctx *ctx)
 	char			 err[1024], plan[5120], data[4096];
 	char			*inv = NULL;
 	char			*down[] = { "--name", NULL };
+	char			*up[] = { "--name", NULL, "--noise", NULL };
 	int			 ch, keep = 0, nightly = 0;
 	int			 rc = CMD_EXIT_FAIL;
 
@@ -144,22 +128,16 @@ demo_exec(struct cmd_ctx *ctx)
 				    "(want ^[a-z][a-z0-9-]{0,31}$)", optarg);
 			name = optarg;
 			break;
-		case 'n':
-			noise = optarg;
-			break;
-		case 'k':
-			keep = 1;
-			break;
-		case 'g':
-			nightly = 1;
-			break;
-		default:
-			return CMD_EXIT_USAGE;
+		case 'n': noise = optarg; break;
+		case 'k': keep = 1; break;
+		case 'g': nightly = 1; break;
+		default: return CMD_EXIT_USAGE;
 		}
 	}
 	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
-	down[1] = (char *)name;
+	down[1] = up[1] = (char *)name;
+	up[3] = (char *)noise;
 	if (geteuid() != 0) {
 		fprintf(stderr, "labrat demo: the simulated lab needs root "
 		    "(network namespaces)\n");
@@ -178,7 +156,9 @@ demo_exec(struct cmd_ctx *ctx)
 
 	demo_banner("labrat lab up: network namespaces, real sshd, "
 	    "1 Gbit/s links");
-	if (demo_lab_up(name, noise, err, sizeof err) != 0) {
+	err[0] = '\0';
+	if (lab_up_fresh(name, up, 4, "(an earlier demo lab is still up: "
+	    "taking it down)", stdout, err, sizeof err) != 0) {
 		fprintf(stderr, "labrat demo: lab up failed%s%s\n",
 		    err[0] != '\0' ? ": " : "", err);
 		goto out;

@@ -379,3 +379,18 @@ lab_stop(pid_t pid, int sig, int timeout_ms)
 		;
 	return r == pid ? status : -1;
 }
+
+int
+lab_up_fresh(const char *name, char *const args[], size_t nargs,
+    const char *note, FILE *out, char *err, size_t errlen)
+{
+	char	*down[] = { "--name", (char *)name };
+	int	 rc;
+
+	if ((rc = lab_labctl("up", args, nargs, err, errlen)) == 0)
+		return 0;
+	fprintf(out, "%s\n", note);
+	fflush(out);
+	lab_labctl("down", down, 2, err, errlen);
+	return lab_labctl("up", args, nargs, err, errlen);
+}

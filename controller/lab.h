@@ -70,6 +70,14 @@ int	lab_labctl(const char *subcmd, char *const args[], size_t nargs,
 	    char *err, size_t errlen);
 
 /*
+ * `labctl up ARGS...` (nargs strings, among them --name name); when that
+ * fails (a lab of that name left over), prints note on out, takes lab
+ * name down and tries once more.  Returns as lab_labctl().
+ */
+int	lab_up_fresh(const char *name, char *const args[], size_t nargs,
+	    const char *note, FILE *out, char *err, size_t errlen);
+
+/*
  * Reads the head of lab name into buf (one revision id).  0, or -1 with
  * err set (no such lab, or a lab without a head).
  */

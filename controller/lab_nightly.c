@@ -224,20 +224,12 @@ lab_night_lab_up(struct lab_night *n, const char *noise, FILE *out,
 {
 	char	*up[] = { "--name", (char *)n->name, "--noise", (char *)noise,
 	    "--head", LAB_NIGHTLY_HEAD, "--boot-seconds", "1" };
-	char	*down[] = { "--name", (char *)n->name };
-	int	 rc;
+	char	 note[128];
 
 	err[0] = '\0';
-	rc = lab_labctl("up", up, 8, err, errlen);
-	if (rc != 0) {
-		fprintf(out, "(a lab named %s is up already: taking it down)\n",
-		    n->name);
-		fflush(out);
-		lab_labctl("down", down, 2, err, errlen);
-		err[0] = '\0';
-		rc = lab_labctl("up", up, 8, err, errlen);
-	}
-	if (rc != 0)
+	snprintf(note, sizeof note, "(a lab named %s is up already: taking "
+	    "it down)", n->name);
+	if (lab_up_fresh(n->name, up, 8, note, out, err, errlen) != 0)
 		return -1;
 	n->inv = lab_inventory_path(n->name);
 	return 0;
