@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "util.h"
 
 #define HELP_WIDTH	78
 #define HELP_FLAGCOL	24
@@ -37,35 +38,6 @@ const struct cmd_option cmd_remote_options[] = {
 	{ NULL, NULL }
 };
 
-/* Writes text at indent, wrapped to HELP_WIDTH; the first line starts at
- * column col (already written). */
-static void
-help_wrap(FILE *fp, const char *text, int indent, int col)
-{
-	const char	*p = text;
-	int		 w, first = 1;
-
-	while (*p != '\0') {
-		w = (int)strcspn(p, " ");
-		if (!first && col + 1 + w > HELP_WIDTH) {
-			fprintf(fp, "\n%*s", indent, "");
-			col = indent;
-			first = 1;
-		}
-		if (col < indent) {
-			fprintf(fp, "%*s", indent - col, "");
-			col = indent;
-		}
-		fprintf(fp, "%s%.*s", first ? "" : " ", w, p);
-		col += w + (first ? 0 : 1);
-		first = 0;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', fp);
-}
-
 static void
 help_option(FILE *fp, const char *flag, const char *text)
 {
@@ -75,7 +47,7 @@ help_option(FILE *fp, const char *flag, const char *text)
 		fputc('\n', fp);
 		col = 0;
 	}
-	help_wrap(fp, text, HELP_FLAGCOL, col);
+	util_wrap(fp, text, HELP_WIDTH, HELP_FLAGCOL, col);
 }
 
 void
@@ -86,7 +58,7 @@ cmd_help_print(const struct cmd_entry *e, FILE *fp)
 
 	cmd_usage_line(e, line, sizeof line);
 	fprintf(fp, "usage: %s\n\n", line);
-	help_wrap(fp, e->summary, 0, 0);
+	util_wrap(fp, e->summary, HELP_WIDTH, 0, 0);
 	fprintf(fp, "\noptions:\n");
 	for (o = e->options; o != NULL && o->flag != NULL; o++)
 		help_option(fp, o->flag, o->help);

@@ -491,3 +491,30 @@ util_chip_differs(const char *declared, const char *reported)
 	return declared != NULL && strcasecmp(declared,
 	    reported != NULL ? reported : "") != 0;
 }
+
+void
+util_wrap(FILE *fp, const char *text, int width, int indent, int col)
+{
+	const char	*p = text;
+	int		 w, first = 1;
+
+	while (*p != '\0') {
+		w = (int)strcspn(p, " ");
+		if (!first && col + 1 + w > width) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+			first = 1;
+		}
+		if (col < indent) {
+			fprintf(fp, "%*s", indent - col, "");
+			col = indent;
+		}
+		fprintf(fp, "%s%.*s", first ? "" : " ", w, p);
+		col += w + (first ? 0 : 1);
+		first = 0;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', fp);
+}

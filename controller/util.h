@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* x-allocators: abort through fatal() when memory is exhausted. */
 void	*xmalloc(size_t);
@@ -73,6 +74,13 @@ void	util_seterr(char *err, size_t errlen, const char *fmt, ...)
  * bytes).  Returns out; out must not overlap in.
  */
 char	*util_term_safe(char *out, size_t outlen, const char *in, size_t len);
+
+/*
+ * Writes text's words to fp wrapped at width, continuation lines at
+ * column indent; the first line starts at column col (already written;
+ * spaces up to indent are added).  Ends with a newline.
+ */
+void	util_wrap(FILE *fp, const char *text, int width, int indent, int col);
 
 /* Monotonic time in milliseconds. */
 int64_t	util_now_ms(void);
