@@ -78,6 +78,9 @@ char	*util_term_safe(char *out, size_t outlen, const char *in, size_t len);
 int64_t	util_now_ms(void);
 /* Wall-clock time, seconds since the epoch. */
 int64_t	util_time(void);
+/* Wall-clock time, milliseconds since the epoch (as the store stamps
+ * its rows). */
+int64_t	util_wall_ms(void);
 
 /* Creates dir and its parents with mode (like mkdir -p).  0 or -1 + errno. */
 int	util_mkdirs(const char *dir, int mode);
