@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
-#include <time.h>
 
 #include "http.h"
 #include "util.h"
@@ -22,15 +21,6 @@
 /* last_used is written at most this often per token: one write per
  * request would serialise a busy API on the database's write lock. */
 #define TOKEN_USED_EVERY_MS	1000
-
-static int64_t
-token_wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int
 token_random(void *buf, size_t len, char *err, size_t errlen)
@@ -157,7 +147,7 @@ http_token_add(struct store *st, const char *name, int read_only,
 	 */
 	token_hex(filler, sizeof filler, hash);
 	if (store_token_insert(st, name, read_only, salt_hex, hash,
-	    token_wall_ms(), &id, err, errlen) == -1)
+	    util_wall_ms(), &id, err, errlen) == -1)
 		return -1;
 	token_b64url(rnd, sizeof rnd, b64);
 	n = snprintf(buf, sizeof buf, TOKEN_PREFIX "%lld_%s", (long long)id,
@@ -165,12 +155,12 @@ http_token_add(struct store *st, const char *name, int read_only,
 	if (n < 0 || (size_t)n >= secretlen) {
 		util_seterr(err, errlen, "token \"%s\": secret buffer of %zu "
 		    "bytes too small", name, secretlen);
-		store_token_revoke(st, name, token_wall_ms(), NULL, 0);
+		store_token_revoke(st, name, util_wall_ms(), NULL, 0);
 		return -1;
 	}
 	token_hash(salt, buf, hash);
 	if (store_token_set_hash(st, id, hash, err, errlen) == -1) {
-		store_token_revoke(st, name, token_wall_ms(), NULL, 0);
+		store_token_revoke(st, name, util_wall_ms(), NULL, 0);
 		return -1;
 	}
 	memcpy(secret, buf, (size_t)n + 1);
@@ -261,7 +251,7 @@ http_token_check(struct store *st, const char *secret, struct http_auth *out,
 		    (long long)id, t.name);
 		return 0;
 	}
-	now = token_wall_ms();
+	now = util_wall_ms();
 	if ((t.last_used_ms == 0 || now - t.last_used_ms >=
 	    TOKEN_USED_EVERY_MS || now < t.last_used_ms) &&
 	    store_token_used(st, id, now, err, errlen) == -1)
@@ -276,5 +266,5 @@ int
 http_token_revoke(struct store *st, const char *name, char *err,
     size_t errlen)
 {
-	return store_token_revoke(st, name, token_wall_ms(), err, errlen);
+	return store_token_revoke(st, name, util_wall_ms(), err, errlen);
 }

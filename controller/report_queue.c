@@ -16,16 +16,6 @@
 #include "store_daemon.h"
 #include "util.h"
 
-/* Wall-clock ms, as the store stamps its rows. */
-static int64_t
-wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* "12 s", "5 min", "3 h", "2 d": an age of s seconds. */
 static const char *
 ago(int64_t s, char *buf, size_t len)
@@ -213,7 +203,7 @@ report_queue(const char *db_path, size_t limit, enum report_format f,
 	struct store_daemon	 d;
 	struct store_q_item	*v = NULL;
 	size_t			 n = 0;
-	int64_t			 now = wall_ms();
+	int64_t			 now = util_wall_ms();
 	int			 have, live = 0, rc = -1;
 
 	memset(&d, 0, sizeof d);

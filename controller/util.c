@@ -350,6 +350,15 @@ util_time(void)
 	return (int64_t)time(NULL);
 }
 
+int64_t
+util_wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int
 util_mkdirs(const char *dir, int mode)
 {

@@ -86,6 +86,9 @@ void	util_wrap(FILE *fp, const char *text, int width, int indent, int col);
 int64_t	util_now_ms(void);
 /* Wall-clock time, seconds since the epoch. */
 int64_t	util_time(void);
+/* Wall-clock time, milliseconds since the epoch (as the store stamps
+ * its rows). */
+int64_t	util_wall_ms(void);
 
 /* Creates dir and its parents with mode (like mkdir -p).  0 or -1 + errno. */
 int	util_mkdirs(const char *dir, int mode);

@@ -7,7 +7,7 @@
 #   force as asked, host facts with revision, driver and chip; the raw
 #   numbers show em's TSO x MTU 9000 drop and bce's TSO x NAT collapse;
 #   every host ends as it was, the scp keys are gone.
-# ctest: smoke (also run in the sanitizer build)
+# (The sanitizer build runs api_read.sh and api_openapi.sh as its lab smoke tests.)
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rmat$$

@@ -228,6 +228,11 @@ fx_sshd_start(struct sshd_fixture *fx)
 		_exit(127);
 	}
 	for (i = 0; i < 300; i++) {
+		/* An sshd that could not bind has exited: not someone else's. */
+		if (waitpid(fx->pid, NULL, WNOHANG) == fx->pid) {
+			fx->pid = -1;
+			return -1;
+		}
 		if (fx_port_open(fx->port))
 			return 0;
 		usleep(10000);
@@ -280,8 +285,14 @@ fx_setup(struct sshd_fixture *fx)
 	mkdir(line, 0755);
 	mkdir("/run/sshd", 0755);
 	srand((unsigned)(getpid() ^ time(NULL)));
+	/*
+	 * 30000-32767: below the kernel's ephemeral range (32768-60999), so
+	 * no outgoing connection takes the port between this check and sshd's
+	 * bind (a connect to a port nobody listens on can even connect to
+	 * itself), and apart from fx_free_port's 10000-29999.
+	 */
 	for (i = 0; i < 100; i++) {
-		fx->port = 20000 + rand() % 40000;
+		fx->port = 30000 + rand() % 2768;
 		if (fx_port_free(fx->port))
 			break;
 	}

@@ -4,13 +4,6 @@
  * a non-2xx status, the response-size ceiling, the deadline against a
  * server that stalls, a refused connection and rejected URLs/methods.
  */
-#include <sys/socket.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-
-#include <netinet/in.h>
-#include <arpa/inet.h>
-
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +17,7 @@
 #include <cmocka.h>
 
 #include "client.h"
+#include "listener_fixture.h"
 
 static int	port;
 static pid_t	child;
@@ -69,31 +63,9 @@ serve_one(int c)
 static int
 setup(void **state)
 {
-	struct sockaddr_in	sin;
-	socklen_t		sl = sizeof sin;
-	int			s, c, one = 1;
-
 	(void)state;
-	s = socket(AF_INET, SOCK_STREAM, 0);
-	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(s, (struct sockaddr *)&sin, sizeof sin) == -1 ||
-	    listen(s, 8) == -1 || getsockname(s, (struct sockaddr *)&sin,
-	    &sl) == -1)
+	if ((port = fx_listen_fork(serve_one, 30, &child)) == -1)
 		return -1;
-	port = ntohs(sin.sin_port);
-	if ((child = fork()) == 0) {
-		alarm(30);
-		for (;;) {
-			if ((c = accept(s, NULL, NULL)) == -1)
-				_exit(0);
-			serve_one(c);
-			close(c);
-		}
-	}
-	close(s);
 	return client_global_init();
 }
 
@@ -101,8 +73,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
+	fx_listen_stop(child);
 	return 0;
 }
 
