@@ -13,7 +13,12 @@ set -u
 LAB=rmat$$
 . "$(dirname "$0")/lib/run.sh"
 
-lab_up
+# The em fault halves the link here (the lab's default is 0.82): with TSO
+# off, iperf3 on a slow or busy 2-core machine tops out at 600-800 Mbit/s,
+# under the default fault's 820 Mbit/s cap, and the drop would not show.
+jq '.faults[0].throughput_factor = 0.5' \
+    "$SIMLAB_SRC/configs/simlab/history.json" > "$TMP/hist.json" || fail "history"
+lab_up --history "$TMP/hist.json"
 DB=$TMP/db.sqlite
 
 cat > "$TMP/plan.json" <<'EOF'
@@ -162,7 +167,8 @@ sq "$DB" "SELECT facts_json FROM host_facts WHERE run_id = $RUN LIMIT 1" |
     WHERE run_id = $RUN")" = 12 ] || fail "raw agent outputs not kept"
 
 # --- the faults in the raw numbers (bounds leave room for a busy machine:
-# the em fault is 0.82x, the bce one ~0.01x).
+# the em fault is 0.5x here, the bce one ~0.01x; TSO off costs CPU, so on a
+# busy machine it can read lower than TSO on).
 bps() {	# bps LINK TOOL KNOBS -> Mbit/s
 	sq "$DB" "SELECT round(value / 1e6, 1) FROM samples s JOIN jobs j ON j.id = s.job_id
 	    WHERE run_id = $RUN AND link = '$1' AND tool = '$2' AND knobs = '$3'
@@ -177,10 +183,11 @@ em_on15=$(bps em iperf3 mtu=1500,tso=on)
 em_off15=$(bps em iperf3 mtu=1500,tso=off)
 note "em iperf3 Mbit/s: 1500 on $em_on15 off $em_off15; 9000 on $em_on9 off $em_off9"
 r=$(ratio "$em_on9" "$em_off9")
-near "$r" 0.60 0.93 || fail "em TSO on / off at MTU 9000: $r, want the ~0.82 drop"
+near "$r" 0.30 0.85 || fail "em TSO on / off at MTU 9000: $r, want the ~0.5 drop"
+near "$em_on9" 0 515 || fail "em TSO on MTU 9000 at $em_on9 Mbit/s, above the fault's 500 Mbit/s"
 r=$(ratio "$em_on15" "$em_off15")
-near "$r" 0.88 1.14 || fail "em TSO on / off at MTU 1500: $r, want ~1"
-near "$em_off15" 700 1010 || fail "em TSO off MTU 1500 at $em_off15 Mbit/s"
+near "$r" 0.85 1.40 || fail "em TSO on / off at MTU 1500: $r, want ~1"
+near "$em_off15" 520 1010 || fail "em TSO off MTU 1500 at $em_off15 Mbit/s"
 b_on_nat=$(bps bce iperf3 nat=kernel,tso=on)
 b_on=$(bps bce iperf3 nat=off,tso=on)
 b_off_nat=$(bps bce iperf3 nat=kernel,tso=off)
@@ -188,7 +195,7 @@ note "bce iperf3 Mbit/s: TSO on $b_on, TSO on + NAT $b_on_nat, TSO off + NAT $b_
 r=$(ratio "$b_on_nat" "$b_on")
 near "$r" 0 0.10 || fail "bce TSO on + NAT / TSO on: $r, want the collapse"
 r=$(ratio "$b_off_nat" "$b_on")
-near "$r" 0.80 1.20 || fail "bce TSO off + NAT / TSO on: $r, want ~1"
+near "$r" 0.70 1.40 || fail "bce TSO off + NAT / TSO on: $r, want ~1"
 s_on_nat=$(bps bce scp nat=kernel,tso=on)
 s_on=$(bps bce scp nat=off,tso=on)
 note "bce scp 1440k Mbit/s: TSO on $s_on, TSO on + NAT $s_on_nat"
