@@ -109,15 +109,6 @@ http_inventory(const struct http_server *s)
 	return s->inventory;
 }
 
-int64_t
-http_wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- store pool ------------------------------------------------------- */
 
 static struct store *
@@ -196,7 +187,7 @@ static int
 http_rate_ok(struct http_server *s, int64_t token_id)
 {
 	struct http_rate	*r, *victim = &s->rate[0];
-	int64_t			 now = http_wall_ms() / 60000;
+	int64_t			 now = util_wall_ms() / 60000;
 	size_t			 i;
 	int			 ok;
 
@@ -515,7 +506,7 @@ http_start(const struct http_conf *conf, const char *dbpath,
 	s->reads_open = conf->reads_open;
 	s->max_body = conf->max_body > 0 ? conf->max_body : 64 * 1024;
 	s->rate_per_min = conf->rate_per_min;
-	s->started_ms = http_wall_ms();
+	s->started_ms = util_wall_ms();
 	threads = conf->threads > 0 ? conf->threads : HTTP_THREADS_DEFAULT;
 	s->pool.n = (size_t)threads;
 	s->pool.st = xcalloc(s->pool.n, sizeof *s->pool.st);

@@ -170,7 +170,6 @@ int	http_res_maintenance(struct http_req *, struct http_res *);
 
 /* The server, for the resources that report on it. */
 int64_t	http_started_ms(const struct http_server *);
-int64_t	http_wall_ms(void);	/* CLOCK_REALTIME, ms since the epoch */
 const char *http_version(const struct http_server *);
 const char *http_inventory(const struct http_server *);	/* may be NULL */
 

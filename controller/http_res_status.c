@@ -27,7 +27,7 @@ http_res_status(struct http_req *req, struct http_res *res)
 	json_kv_int(w, "pid", (int64_t)getpid());
 	json_kv_int(w, "started_ms", http_started_ms(req->srv));
 	json_kv_int(w, "uptime_s",
-	    (http_wall_ms() - http_started_ms(req->srv)) / 1000);
+	    (util_wall_ms() - http_started_ms(req->srv)) / 1000);
 	json_kv_int(w, "schema_version", v);
 	json_kv_int(w, "schema_latest", store_schema_latest());
 	json_end_obj(w);

@@ -48,7 +48,6 @@ night_fire_named(struct night_request *rq, const char *config_path,
     int64_t *night_id, char *err, size_t errlen)
 {
 	struct config_daemon	*d = NULL;
-	struct timespec		 ts;
 	char			 line[256];
 
 	if (config_daemon_load(config_path, &d, errs, err, errlen) == -1)
@@ -58,10 +57,8 @@ night_fire_named(struct night_request *rq, const char *config_path,
 		config_daemon_free(d);
 		return NIGHT_NAMED_FAIL;
 	}
-	if (rq->slot == 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		rq->slot = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	}
+	if (rq->slot == 0)
+		rq->slot = util_wall_ms();
 	if (rq->say != NULL) {
 		snprintf(line, sizeof line, "schedule %s fires, slot %lld",
 		    name, (long long)rq->slot);
