@@ -160,25 +160,46 @@ grep -q "give an absolute path" "$TMP/err" || fail "relative: $(cat "$TMP/err")"
 r run --inventory "$TMP/inventory.json" --plan "$TMP/plan.json"
 [ $? = 2 ] || fail "remote run without --enqueue: not exit 2"
 
-# run --enqueue: refused to a read-only token, nothing queued.
-before=$(sq "$DB" "SELECT count(*) FROM queue")
+# run --enqueue: refused to a read-only token, nothing queued.  The lab
+# is down: the queued runs are of an inventory whose key files exist (the
+# daemon checks them) and are cancelled at once (it would try to run
+# them).
+mkdir "$TMP/cfg"
+sed -e "s#/root/.ssh/labrat_ed25519#$TMP/cfg/key#" \
+    -e "s#/root/.ssh/labrat_known_hosts#$TMP/cfg/known_hosts#" \
+    "$LABRAT_SOURCE_DIR/configs/lab-freebsd.json" >"$TMP/cfg/inv.json"
+: >"$TMP/cfg/key"
+: >"$TMP/cfg/known_hosts"
+chmod 600 "$TMP/cfg/key"
+cp "$LABRAT_SOURCE_DIR/configs/plan-reports.json" "$TMP/cfg/plan.json"
+cancel() {
+	code=$(curl -s -o /dev/null -w '%{http_code}' -X DELETE \
+	    -H "Authorization: Bearer $(cat "$TMP/rw")" "$BASE/queue/$1")
+	[ "$code" = 200 ] || [ "$code" = 409 ] || fail "cancel $1: $code"
+}
+before=$(sq "$DB" "SELECT count(*) FROM queue_items")
 "$LABRAT" --server "$URL" --token-file "$TMP/ro" run --enqueue \
-    --inventory "$TMP/inventory.json" --plan "$TMP/plan.json" \
+    --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" \
     >"$TMP/out" 2>"$TMP/err"
 [ $? = 1 ] || fail "read-only run --enqueue: not exit 1"
 grep -qF "$URL/api/v1/queue: HTTP 403" "$TMP/err" ||
     fail "read-only run --enqueue: $(cat "$TMP/err")"
-[ "$(sq "$DB" "SELECT count(*) FROM queue")" = "$before" ] ||
+[ "$(sq "$DB" "SELECT count(*) FROM queue_items")" = "$before" ] ||
     fail "a read-only token queued something"
-r run --enqueue --inventory "$TMP/inventory.json" --plan "$TMP/plan.json" \
+r run --enqueue --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" \
     --note "from afar" || fail "run --enqueue: $(cat "$TMP/err")"
-item=$(sq "$DB" "SELECT max(id) FROM queue")
+item=$(sq "$DB" "SELECT max(id) FROM queue_items")
+cancel "$item"
 grep -qF "queued as item $item (priority 200); labrat --server $URL queue shows it" \
     "$TMP/out" || fail "run --enqueue printed: $(cat "$TMP/out")"
-[ "$(sq "$DB" "SELECT count(*) FROM queue")" = $((before + 1)) ] ||
+[ "$(sq "$DB" "SELECT count(*) FROM queue_items")" = $((before + 1)) ] ||
     fail "run --enqueue queued not one item"
-r run --enqueue --inventory "$TMP/inventory.json" --plan "$TMP/plan.json" \
+r run --enqueue --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" \
     --format json || fail "run --enqueue --format json: $(cat "$TMP/err")"
+cancel $((item + 1))
+same_ok queue --format json
+jq -e --argjson i "$item" '.items[0].id == $i + 1 and .items[1].id == $i' \
+    "$TMP/remote" >/dev/null || fail "queue after enqueue: $(cat "$TMP/remote")"
 jq -e --argjson i $((item + 1)) '.item == $i and .kind == "run" and
     .state == "queued"' "$TMP/out" >/dev/null ||
     fail "run --enqueue --format json: $(cat "$TMP/out")"
