@@ -32,6 +32,8 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
 	{ "GET", "/api/v1/bisects/{id}/log", http_res_bisect_log, 0 },
 	{ "GET", "/api/v1/nights", http_res_nights, 0 },
+	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
+	{ "GET", "/api/v1/series", http_res_series, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 
