@@ -167,6 +167,8 @@ int	http_res_nights(struct http_req *, struct http_res *);
 /* http_res_series.c */
 int	http_res_series_keys(struct http_req *, struct http_res *);
 int	http_res_series(struct http_req *, struct http_res *);
+int	http_res_night(struct http_req *, struct http_res *);
+int	http_res_host_health(struct http_req *, struct http_res *);
 int	http_res_queue_add(struct http_req *, struct http_res *);
 int	http_res_queue_cancel(struct http_req *, struct http_res *);
 int	http_res_maintenance(struct http_req *, struct http_res *);

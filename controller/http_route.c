@@ -34,6 +34,8 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/nights", http_res_nights, 0 },
 	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
 	{ "GET", "/api/v1/series", http_res_series, 0 },
+	{ "GET", "/api/v1/nights/{id}", http_res_night, 0 },
+	{ "GET", "/api/v1/hosts/{link}/health", http_res_host_health, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 
