@@ -8,7 +8,8 @@
 #   X-CSRF-Token is 403 and changes nothing, with it it goes through (and a
 #   read-only token's session stays read-only); GET /api/v1/session gives
 #   the CSRF secret back; revoking the token ends its sessions; DELETE logs
-#   out (the cookie cleared, the session gone);
+#   out (the cookie cleared, the session gone); under https:// the cookie
+#   is also Secure;
 # - static files: every file of web/ the build embeds (web/** but
 #   README.md, package*.json, node_modules) is served byte for byte under
 #   /ui/ (gunzipped when it comes gzip-encoded, and plain when the client
@@ -242,6 +243,23 @@ req "$TMP/body" --path-as-is "$ROOT/../../etc/passwd"
 [ "$CODE" = 400 ] || fail "/../../etc/passwd -> $CODE"
 want 200 "$ROOT/ui/index.html"
 api_stop
+
+# ---- under https:// the cookie is Secure ---------------------------------
+if command -v openssl >/dev/null; then
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -keyout "$TMP/key.pem" -out "$TMP/cert.pem" -days 2 \
+	    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	    >/dev/null 2>&1 || fail "openssl req"
+	api_serve tls "$DB" "$(jq -n --arg c "$TMP/cert.pem" --arg k "$TMP/key.pem" \
+	    '{cert: $c, key: $k, reads: "token"}')" https
+	want 200 --cacert "$TMP/cert.pem" $H -X POST \
+	    -H "Authorization: Bearer $RO" "$BASE/session"
+	hdr Set-Cookie | grep -Eqx 'labrat_session=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure' ||
+		fail "https Set-Cookie '$(hdr Set-Cookie)'"
+	CT="Cookie: $(hdr Set-Cookie | sed 's/;.*//')"
+	want 200 --cacert "$TMP/cert.pem" -H "$CT" "$BASE/runs"
+	api_stop
+fi
 
 # ---- drain: SIGTERM with a request in flight -----------------------------
 api_serve drain "$DB" '{"reads": "open"}'
