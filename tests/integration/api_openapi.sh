@@ -107,9 +107,10 @@ DELETE $V/queue/{id} $V/queue/1
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "x"}
 EOT
 sed -n '1,31p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
-    "$TMP/ro.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/nights/{id}" \
+    "$TMP/ro.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/nights/{id},$V/session" \
     >"$TMP/ro.out" ||
 	fail "the reader's replies: $(cat "$TMP/ro.out")"
 grep -q "POST /api/v1/queue: 403 valid" "$TMP/ro.out" ||
