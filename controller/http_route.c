@@ -39,6 +39,8 @@ const struct http_route http_routes[] = {
 	{ "GET", "/", http_res_root, 0 },
 	{ "GET", "/ui/", http_res_ui, 0 },
 	{ "GET", "/ui/{path...}", http_res_ui, 0 },
+	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
+	{ "GET", "/api/v1/series", http_res_series, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 
