@@ -28,8 +28,12 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/hosts", http_res_hosts, 0 },
 	{ "POST", "/api/v1/hosts/{link}/maintenance", http_res_maintenance, 1 },
 	{ "GET", "/api/v1/schedules", http_res_schedules, 0 },
+	{ "POST", "/api/v1/schedules", http_res_schedule_add, 1 },
+	{ "DELETE", "/api/v1/schedules/{name}", http_res_schedule_rm, 1 },
 	{ "GET", "/api/v1/bisects", http_res_bisects, 0 },
+	{ "POST", "/api/v1/bisects", http_res_bisect_start, 1 },
 	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
+	{ "POST", "/api/v1/bisects/{id}/reset", http_res_bisect_reset, 1 },
 	{ "GET", "/api/v1/bisects/{id}/log", http_res_bisect_log, 0 },
 	{ "GET", "/api/v1/nights", http_res_nights, 0 },
 	{ NULL, NULL, NULL, 0 }
