@@ -6,9 +6,10 @@
 # 409, 413) validate against the document's schemas with python3-jsonschema
 # (Draft 2020-12, api_openapi.py), every documented GET answers 2xx once
 # (but bisects/{id} and its log: the store has no bisect, so their 404 is
-# what is validated).  The mutations: success and refusal (400, 403, 404,
-# 409) of each, the bisect item queued cancelled at once (or 409 when the
-# daemon claimed it already).  test_http_routes checks that the route table and
+# what is validated; GET session with a bearer token and no cookie: 401).
+# The mutations: success and refusal (400, 403, 404, 409) of each, the
+# bisect item queued cancelled at once (or 409 when the daemon claimed it
+# already).  test_http_routes checks that the route table and
 # the document name the same operations.
 # Brings up a lab (lab_up, in api_store).
 # ctest: smoke (also run in the sanitizer build: no crash, no leak)
@@ -97,10 +98,13 @@ POST $V/bisects $V/bisects $BIS
 DELETE $V/queue/{id} $V/queue/2
 POST $V/bisects $V/bisects {"link": "em", "good": "r1", "bad": "r2", "test": "rel.json"}
 POST $V/bisects/{id}/reset $V/bisects/999/reset
+POST $V/session $V/session
+GET $V/session $V/session
+DELETE $V/session $V/session
 EOT
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RW" \
-    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log" >"$TMP/rw.out" ||
+    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/session" >"$TMP/rw.out" ||
 	fail "the writer's replies: $(cat "$TMP/rw.out")"
 # The reader's mutations (403) and a bad token (401).
 cat >"$TMP/ro.txt" <<EOT
@@ -125,7 +129,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 42 ||
+grep -c valid "$TMP/rw.out" | grep -qx 45 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
