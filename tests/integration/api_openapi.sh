@@ -7,8 +7,10 @@
 # (Draft 2020-12, api_openapi.py), every documented GET answers 2xx once
 # (but bisects/{id} and its log, nights/{id}: the store has no bisect and
 # no night, so their 404 is what is validated; GET session with a bearer
-# token and no cookie: 401).  test_http_routes checks that the route table
-# and the document name the same operations.
+# token and no cookie: 401).  The mutations: success and refusal (400,
+# 403, 404, 409) of each, the bisect item queued cancelled at once (or 409
+# when the daemon claimed it already).  test_http_routes checks that the
+# route table and the document name the same operations.
 # Brings up a lab (lab_up, in api_store).
 # ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
@@ -37,11 +39,19 @@ sed -e "s#/root/.ssh/labrat_ed25519#$TMP/cfg/key#" \
 : >"$TMP/cfg/known_hosts"
 chmod 600 "$TMP/cfg/key"
 cp "$LABRAT_SOURCE_DIR/configs/plan-reports.json" "$TMP/cfg/plan.json"
+cp "$LABRAT_SOURCE_DIR/configs/bisect/em.json" "$TMP/cfg/test.json"
+cp "$LABRAT_SOURCE_DIR/configs/simlab/history.json" "$TMP/cfg/history.json"
 "$LABRAT" schedule add nightly --cron "0 3 * * *" --tz UTC \
     --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" --db "$DB" \
     >/dev/null 2>&1 || fail "schedule add"
 ENQ=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
     '{inventory: $i, plan: $p, note: "openapi"}')
+SCH=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
+    '{name: "api", cron: "0 3 29 2 *", tz: "Europe/Berlin", inventory: $i,
+    plan: $p, links: ["em"]}')
+BIS=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg t "$TMP/cfg/test.json" \
+    --arg r "$TMP/cfg/history.json" '{link: "em", good: "r200000",
+    bad: "r200300", test: $t, inventory: $i, revisions: $r}')
 V=/api/v1
 # One series of the run (em, TSO on, its workload, throughput) as a query.
 SK=$(curl -s "$BASE/series/keys?link=em" | jq -r '[.keys[] |
@@ -91,6 +101,15 @@ POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "op
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": 1}
+POST $V/schedules $V/schedules $SCH
+POST $V/schedules $V/schedules $SCH
+POST $V/schedules $V/schedules {"name": "x", "cron": 1}
+DELETE $V/schedules/{name} $V/schedules/api
+DELETE $V/schedules/{name} $V/schedules/api
+POST $V/bisects $V/bisects $BIS
+DELETE $V/queue/{id} $V/queue/2
+POST $V/bisects $V/bisects {"link": "em", "good": "r1", "bad": "r2", "test": "rel.json"}
+POST $V/bisects/{id}/reset $V/bisects/999/reset
 POST $V/session $V/session
 GET $V/session $V/session
 DELETE $V/session $V/session
@@ -105,6 +124,10 @@ cat >"$TMP/ro.txt" <<EOT
 POST $V/queue $V/queue $ENQ
 DELETE $V/queue/{id} $V/queue/1
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "x"}
+POST $V/schedules $V/schedules $SCH
+DELETE $V/schedules/{name} $V/schedules/nightly
+POST $V/bisects $V/bisects $BIS
+POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
 sed -n '1,31p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
@@ -121,7 +144,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 44 ||
+grep -c valid "$TMP/rw.out" | grep -qx 53 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
