@@ -307,7 +307,7 @@ http_res_run_report(struct http_req *req, struct http_res *res)
 		free(buf);
 		return http_problem(res, 400, "%s", err);
 	}
-	snprintf(res->regressions, sizeof res->regressions, "%d", nreg);
+	http_res_header(res, "X-Labrat-Regressions", "%d", nreg);
 	return http_body_take(res, 200, buf, len);
 }
 
@@ -492,6 +492,6 @@ http_res_compare(struct http_req *req, struct http_res *res)
 		/* The runs exist: nothing in common, or not readable. */
 		return http_problem(res, 400, "%s", err);
 	}
-	snprintf(res->regressions, sizeof res->regressions, "%d", nreg);
+	http_res_header(res, "X-Labrat-Regressions", "%d", nreg);
 	return http_body_take(res, 200, buf, len);
 }

@@ -137,6 +137,8 @@ int	store_len_ok(const char *what, const char *s, size_t max,
  * runs EXPLAIN QUERY PLAN on each and refuses a full scan of samples or
  * jobs. */
 extern const char *const store_api_sql[];
+/* The same for store_series.c. */
+extern const char *const store_series_sql[];
 
 /* A run's overview (struct store_run_info, store_runs.c) of the runs
  * aliased r: the SELECT's columns, and the row type that reads them. */
