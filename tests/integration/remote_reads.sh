@@ -7,11 +7,14 @@
 # --fail-on-regression), compare (--link, --width, --metric), schedule
 # list|show, hosts health, queue and bisect status|log, their errors too
 # (no such run, schedule or bisect); errors name the URL.  Mutations:
-# `run --enqueue` with a read-only token is refused (exit 1, the queue
-# unchanged), with a writing one it queues the item `labrat queue` then
-# shows on both sides; relative paths are refused before any request,
-# `bisect resume` and `bisect start` without --enqueue say they do not
-# work remotely (exit 2).
+# `run --enqueue`, `schedule add|rm`, `bisect start --enqueue` and
+# `bisect reset` with a read-only token are refused (exit 1, the database
+# unchanged); with a writing one run --enqueue queues the item `labrat
+# queue` then shows on both sides, schedule add and rm add and remove
+# (409 for a duplicate and 404 for a missing one: exit 1; 400 for a bad
+# cron: exit 2), bisect reset of no bisect is a 404; relative paths are
+# refused before any request, `bisect resume` and `run`/`bisect start`
+# without --enqueue say they do not work remotely (exit 2).
 # Brings up a lab (lab_up).
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
@@ -203,5 +206,60 @@ jq -e --argjson i "$item" '.items[0].id == $i + 1 and .items[1].id == $i' \
 jq -e --argjson i $((item + 1)) '.item == $i and .kind == "run" and
     .state == "queued"' "$TMP/out" >/dev/null ||
     fail "run --enqueue --format json: $(cat "$TMP/out")"
+
+# schedule add and rm, bisect start --enqueue and reset: a read-only
+# token is refused (exit 1, nothing changed), a writing one adds and
+# removes; the server's 400 (exit 2), 404 and 409 (exit 1) are named.
+ro() { "$LABRAT" --server "$URL" --token-file "$TMP/ro" "$@" \
+    >"$TMP/out" 2>"$TMP/err"; }
+nsched=$(sq "$DB" "SELECT count(*) FROM schedules")
+nq=$(sq "$DB" "SELECT count(*) FROM queue_items")
+ro schedule add far --cron "0 4 * * *" --inventory "$TMP/cfg/inv.json" \
+    --plan "$TMP/cfg/plan.json"
+[ $? = 1 ] || fail "read-only schedule add: not exit 1"
+grep -qF "$URL/api/v1/schedules: HTTP 403" "$TMP/err" ||
+    fail "read-only schedule add: $(cat "$TMP/err")"
+ro schedule rm nightly-em
+[ $? = 1 ] || fail "read-only schedule rm: not exit 1"
+ro bisect start --enqueue --link em --good r1 --bad r2 --test /t.json
+[ $? = 1 ] || fail "read-only bisect start: not exit 1"
+grep -qF "$URL/api/v1/bisects: HTTP 403" "$TMP/err" ||
+    fail "read-only bisect start: $(cat "$TMP/err")"
+ro bisect reset --bisect 1
+[ $? = 1 ] || fail "read-only bisect reset: not exit 1"
+grep -qF "HTTP 403" "$TMP/err" || fail "read-only reset: $(cat "$TMP/err")"
+[ "$(sq "$DB" "SELECT count(*) FROM schedules")" = "$nsched" ] &&
+    [ "$(sq "$DB" "SELECT count(*) FROM queue_items")" = "$nq" ] ||
+    fail "a read-only token changed the database"
+r schedule add far --cron "0 4 * * *" --tz Europe/Berlin --links em \
+    --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" ||
+    fail "schedule add: $(cat "$TMP/err")"
+grep -qx "schedule far added" "$TMP/out" || fail "schedule add: $(cat "$TMP/out")"
+same_ok schedule show far --format json
+jq -e '.tz == "Europe/Berlin" and .links == "em"' "$TMP/remote" >/dev/null ||
+    fail "schedule show far: $(cat "$TMP/remote")"
+same_ok schedule list
+r schedule add far --cron "0 4 * * *" --inventory "$TMP/cfg/inv.json" \
+    --plan "$TMP/cfg/plan.json"
+[ $? = 1 ] || fail "schedule add of an existing name: not exit 1"
+grep -qF "HTTP 409" "$TMP/err" || fail "duplicate: $(cat "$TMP/err")"
+r schedule add bad --cron "61 * * * *" --inventory "$TMP/cfg/inv.json" \
+    --plan "$TMP/cfg/plan.json"
+[ $? = 2 ] || fail "schedule add of a bad cron: not exit 2"
+grep -qF "HTTP 400: body.cron" "$TMP/err" || fail "bad cron: $(cat "$TMP/err")"
+r schedule add rel --cron "0 4 * * *" --inventory inv.json \
+    --plan "$TMP/cfg/plan.json"
+[ $? = 2 ] || fail "schedule add of a relative path: not exit 2"
+r schedule rm far || fail "schedule rm: $(cat "$TMP/err")"
+grep -qx "schedule far removed" "$TMP/out" || fail "rm: $(cat "$TMP/out")"
+r schedule rm far
+[ $? = 1 ] || fail "schedule rm of a removed one: not exit 1"
+grep -qF "HTTP 404" "$TMP/err" || fail "rm twice: $(cat "$TMP/err")"
+[ "$(sq "$DB" "SELECT count(*) FROM schedules")" = "$nsched" ] ||
+    fail "schedules after add and rm"
+r bisect reset --bisect 7
+[ $? = 1 ] || fail "bisect reset of no bisect: not exit 1"
+grep -qF "$URL/api/v1/bisects/7/reset: HTTP 404" "$TMP/err" ||
+    fail "bisect reset 7: $(cat "$TMP/err")"
 api_stop
 echo "remote_reads: ok"
