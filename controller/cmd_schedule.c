@@ -100,8 +100,12 @@ sched_add_exec(struct cmd_ctx *ctx)
 	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	s.name = ctx->argv[optind];
-	if (ctx->server != NULL)
+	if (ctx->server != NULL) {
+		/* The usage errors night_schedule_add() gives locally. */
+		if (night_schedule_given(&s, err, sizeof err) == -1)
+			return cmd_usage_error(ctx, "%s", err);
 		return sched_add_remote(ctx, &s);
+	}
 	config_errors_init(&errs);
 	rc = night_schedule_add(ctx->db, &s, NULL, &errs, err, sizeof err);
 	exit = CMD_EXIT_OK;
