@@ -59,10 +59,14 @@ async function start() {
     if (st.auth && st.auth.reads_open === false && !sessionStorage.getItem('labrat.csrf')) {
       await askToken('This daemon needs a token for reads.').catch(() => {});
     }
-    document.getElementById('who').textContent = `labrat ${st.version}`;
+    document.getElementById('who').dataset.version = `labrat ${st.version}`;
+    if (!document.getElementById('who').textContent) document.getElementById('who').textContent = `labrat ${st.version}`;
   } catch (e) {
     console.warn(e);
   }
+  document.getElementById('signin').addEventListener('click', () => {
+    askToken('Sign in to change things (a token that may write) or to read where reads need a token.').then(route, () => {});
+  });
   window.addEventListener('hashchange', route);
   route();
 }

@@ -17,14 +17,13 @@ BUILD=${LABRAT_BUILD_DIR:-$SRC/build}
 FIX=${LABRAT_NIGHTLY_FIXTURE:-$BUILD/fixtures/nightly.db}
 SHOTS=$BUILD/screenshots
 TMP=$(mktemp -d /tmp/labrat-dash.XXXXXX) || exit 1
-SPID= UPID=
+SPID=
 
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
 }
 cleanup() {
-	[ -n "$UPID" ] && kill "$UPID" 2>/dev/null
 	if [ -n "$SPID" ]; then
 		kill -TERM "$SPID" 2>/dev/null
 		wait "$SPID" 2>/dev/null
@@ -70,25 +69,48 @@ wait_log "$TMP/serve.err" "http: listening on http://127.0.0.1:$PORT" 20 ||
 	fail "labrat serve did not start http: $(cat "$TMP/serve.err")"
 ORIGIN=http://127.0.0.1:$PORT
 
-# Until the daemon serves /ui/ itself (IFACE-14b, branch session), the
-# page comes from tests/browser/uiserve.mjs: web/ with the daemon's CSP,
-# /api/ passed on to the daemon.
-code=$(curl -s -o /dev/null -w '%{http_code}' "$ORIGIN/ui/")
-if [ "$code" != 200 ]; then
-	UPORT=$(free_port)
-	node "$SRC/tests/browser/uiserve.mjs" "$SRC/web" "$UPORT" "$PORT" \
-	    >"$TMP/ui.out" 2>&1 &
-	UPID=$!
-	wait_log "$TMP/ui.out" "listening" 10 || fail "uiserve: $(cat "$TMP/ui.out")"
-	echo "# the daemon answers $code for /ui/: web/ served by tests/browser/uiserve.mjs"
-	ORIGIN=http://127.0.0.1:$UPORT
-fi
+# The page is labrat's own: web/ embedded in the binary (http_static.c).
+hdr() {
+	curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "$@" | tr -d '\r'
+}
+hdr "$ORIGIN/ui/" >"$TMP/ui.h"
+head -n 1 "$TMP/ui.h" | grep -q ' 200' || fail "GET /ui/: $(head -n 1 "$TMP/ui.h")"
+grep -qi "^content-security-policy: default-src 'self'" "$TMP/ui.h" ||
+	fail "GET /ui/: no CSP default-src 'self': $(cat "$TMP/ui.h")"
+grep -qi '^x-content-type-options: nosniff' "$TMP/ui.h" || fail "GET /ui/: no nosniff"
+hdr "$ORIGIN/ui/vendor/uPlot.iife.min.js" >"$TMP/up.h"
+grep -qi '^content-encoding: gzip' "$TMP/up.h" || fail "uPlot is not served gzip: $(cat "$TMP/up.h")"
+etag=$(sed -n 's/^[Ee][Tt][Aa][Gg]: *//p' "$TMP/up.h")
+[ -n "$etag" ] || fail "uPlot: no ETag"
+hdr -H "If-None-Match: $etag" "$ORIGIN/ui/vendor/uPlot.iife.min.js" | head -n 1 | grep -q ' 304' ||
+	fail "uPlot: If-None-Match $etag is not 304"
 
 rm -rf "$SHOTS"
 node "$SRC/tests/browser/dashboard.mjs" "$ORIGIN" "$SHOTS" ||
 	fail "the browser test failed (serve's log: $(tail -n 5 "$TMP/serve.err"))"
 n=$(ls "$SHOTS"/*.png 2>/dev/null | wc -l)
 [ "$n" -ge 16 ] || fail "$n screenshots in $SHOTS, want 16 (8 views x 2 sizes)"
+
+# A daemon whose reads need a token: the page asks for one once and uses
+# the session cookie; a read-only token's mutation is refused and the page
+# says so, a token that may write toggles maintenance.
+kill -TERM "$SPID"
+wait "$SPID" || fail "labrat serve exited $?: $(tail -n 20 "$TMP/serve.err")"
+SPID=
+RO=$("$LABRAT" token add dash-ro --read-only --db "$TMP/store.db" 2>/dev/null) || fail "token add --read-only"
+RW=$("$LABRAT" token add dash-rw --db "$TMP/store.db" 2>/dev/null) || fail "token add"
+PORT=$(free_port)
+jq -n --arg inv "$TMP/no-inventory.json" --arg listen "http://127.0.0.1:$PORT" \
+    '{inventories: [$inv], http: {listen: $listen, reads: "token"}}' \
+    >"$TMP/daemon2.json" || fail "daemon config 2"
+"$LABRAT" serve --db "$TMP/store.db" --config "$TMP/daemon2.json" \
+    >"$TMP/serve2.out" 2>"$TMP/serve2.err" &
+SPID=$!
+wait_log "$TMP/serve2.err" "http: listening on http://127.0.0.1:$PORT" 20 ||
+	fail "labrat serve (reads token) did not start: $(cat "$TMP/serve2.err")"
+DASH_RO=$RO DASH_RW=$RW node "$SRC/tests/browser/dashboard.mjs" \
+    "http://127.0.0.1:$PORT" "$SHOTS" --session ||
+	fail "the browser test with a token failed (serve's log: $(tail -n 5 "$TMP/serve2.err"))"
 
 kill -TERM "$SPID"
 wait "$SPID"
