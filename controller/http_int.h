@@ -191,6 +191,11 @@ int	http_res_bisects(struct http_req *, struct http_res *);
 int	http_res_bisect(struct http_req *, struct http_res *);
 int	http_res_bisect_log(struct http_req *, struct http_res *);
 int	http_res_nights(struct http_req *, struct http_res *);
+/* http_res_series.c */
+int	http_res_series_keys(struct http_req *, struct http_res *);
+int	http_res_series(struct http_req *, struct http_res *);
+int	http_res_night(struct http_req *, struct http_res *);
+int	http_res_host_health(struct http_req *, struct http_res *);
 int	http_res_queue_add(struct http_req *, struct http_res *);
 int	http_res_queue_cancel(struct http_req *, struct http_res *);
 int	http_res_maintenance(struct http_req *, struct http_res *);
