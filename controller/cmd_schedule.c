@@ -5,6 +5,7 @@
  * and show print through report_schedules().
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -78,6 +79,34 @@ sched_add_exec(struct cmd_ctx *ctx)
 	return exit;
 }
 
+/* list, show (GET) and rm (DELETE) from the daemon's API. */
+static int
+sched_remote(struct cmd_ctx *ctx, int which, const char *name)
+{
+	char	 seg[96], *path, *body = NULL;
+	size_t	 len;
+	int	 rc;
+
+	/* A name the store takes needs no encoding; another is no schedule. */
+	if (name != NULL && !store_sched_name_ok(name)) {
+		fprintf(stderr, "labrat schedule %s: no schedule \"%s\"\n",
+		    which == 's' ? "show" : "rm", name);
+		return CMD_EXIT_FAIL;
+	}
+	snprintf(seg, sizeof seg, "/api/v1/schedules%s%s", name != NULL ?
+	    "/" : "", name != NULL ? name : "");
+	path = cmd_remote_path(seg, (const char *const[]){ "format",
+	    which != 'r' ? ctx->format : NULL, NULL });
+	if (which != 'r')
+		rc = cmd_remote_print(ctx, path, NULL);
+	else if ((rc = cmd_remote_send(ctx, "DELETE", path, NULL, &body,
+	    &len)) == 0)
+		printf("schedule %s removed\n", name);
+	free(body);
+	free(path);
+	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+}
+
 /* list, show, rm: which = 'l', 's', 'r'. */
 static int
 sched_query(struct cmd_ctx *ctx, int which)
@@ -96,6 +125,8 @@ sched_query(struct cmd_ctx *ctx, int which)
 	    which == 'l' ? 0 : 1, which == 'l' ? "" : "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	name = which == 'l' ? NULL : ctx->argv[optind];
+	if (ctx->server != NULL)
+		return sched_remote(ctx, which, name);
 	if (which != 'r') {
 		if (strcmp(ctx->format, "json") == 0)
 			f = REPORT_JSON;
@@ -153,7 +184,7 @@ const struct cmd_entry cmd_schedule_list_entry = {
 	.args = "",
 	.summary = "Lists the schedules: name, cron expression, time zone, "
 	    "next firing in UTC and in the zone, last firing.",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = sched_list_exec,
 };
@@ -162,7 +193,7 @@ const struct cmd_entry cmd_schedule_show_entry = {
 	.name = "schedule show",
 	.args = "NAME",
 	.summary = "Shows one schedule (JSON includes the stored plan text).",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = sched_show_exec,
 };
@@ -171,6 +202,6 @@ const struct cmd_entry cmd_schedule_rm_entry = {
 	.name = "schedule rm",
 	.args = "NAME",
 	.summary = "Removes a schedule.",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.exec = sched_rm_exec,
 };
