@@ -210,6 +210,16 @@ const px = await page.evaluate(() => {
 ok(px.left > 0 && px.left < px.width, `culprit marker at ${px.left}px, outside the plot (0..${px.width})`);
 const rows = await page.$$eval('#v-trend tbody tr', (trs) => trs.map((t) => t.dataset.revision));
 ok(rows.includes(bstat.good) && rows.includes(bstat.bad), `trend points ${rows} lack ${bstat.good} or ${bstat.bad}`);
+// the points shown are the API's (GET /series when the daemon has it)
+if (!missing.includes('/series/keys')) {
+  const q = new URLSearchParams({ link: reg.link, knobs: reg.knobs, workload: reg.workload, metric: reg.metric, limit: '500' });
+  const ser = await api(`/series?${q}`);
+  const nightly = ser.points.filter((p) => p.night !== null);
+  const shownPts = await page.$$eval('#v-trend tbody tr', (trs) => trs.map((t) => [Number(t.dataset.run), Number(t.dataset.median)]));
+  ok(shownPts.length === nightly.length, `trend shows ${shownPts.length} points, the API has ${nightly.length} nights`);
+  for (const p of nightly) ok(shownPts.some(([r, m]) => r === p.run && Math.abs(m - p.median) < 1e-6), `trend lacks run ${p.run} median ${p.median}`);
+  ok(ser.marks.some((m) => m.kind === 'culprit' && m.revision === bis.culprit), 'GET /series has no culprit mark');
+}
 const regMark = await page.$(`#trend-graph .mark[data-kind="regression"]`);
 ok(regMark, 'the trend graph has no regression marker');
 await shoot('trend');

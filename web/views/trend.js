@@ -88,14 +88,18 @@ export async function render(el, args, q) {
   if (!k.link) {
     if (!keys.length) { put(el, h('h1', {}, 'Trend'), h('p', {}, 'No series yet.')); return; }
     // The first regressed series if there is one, else the first.
-    k = keys[0];
+    k = keys.find((x) => /throughput/.test(x.metric)) || keys[0];
     location.replace(trendHref(k));
     return;
   }
   const xmode = q.get('x') === 'date' ? 'date' : 'rev';
   const samples = q.get('samples') === '1';
   const data = (await seriesApi(k, samples)) || (await seriesFromNights(k));
-  const pts = data.points.slice().sort((a, b) => (a.run - b.run));
+  // Nights only by default (a bisect's runs re-measure old revisions);
+  // runs=all shows every run of the series.
+  const allRuns = q.get('runs') === 'all';
+  const pts = data.points.filter((p) => allRuns || p.night !== null && p.night !== undefined)
+    .sort((a, b) => (xmode === 'rev' ? revCmp(a.revision, b.revision) || a.run - b.run : a.run - b.run));
   const unit = data.unit || 'bit/s';
 
   // X: the revision's rank (culprits included, so they sit between the
@@ -127,12 +131,13 @@ export async function render(el, args, q) {
     h('h1', {}, `Trend: ${k.link} ${k.knobs}`),
     h('div', { class: 'controls' }, picker(keys, k),
       h('a', { class: 'button', href: link({ x: xmode === 'rev' ? 'date' : 'rev' }), id: 'trend-x' }, xmode === 'rev' ? 'x: revision (switch to date)' : 'x: date (switch to revision)'),
-      h('a', { class: 'button', href: link({ samples: samples ? null : '1' }) }, samples ? 'hide samples' : 'show samples')),
+      h('a', { class: 'button', href: link({ samples: samples ? null : '1' }) }, samples ? 'hide samples' : 'show samples'),
+      h('a', { class: 'button', href: link({ runs: allRuns ? null : 'all' }) }, allRuns ? 'nights only' : 'every run (bisects too)')),
     h('p', { class: 'muted' }, `${k.workload} · ${k.metric} · ${pts.length} points`, last ? [' · newest median ', h('strong', { id: 'trend-last' }, fmtValue(last.median, unit))] : null),
     graph, hover, marksList,
     h('details', {}, h('summary', {}, 'Points'), h('div', { class: 'scroll' }, h('table', { class: 'data' },
       h('thead', {}, h('tr', {}, ['Run', 'Night', 'Revision', 'n', 'Median', 'IQR', 'Started'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, pts.slice().reverse().map((p) => h('tr', { dataset: { run: String(p.run), revision: p.revision || '' } },
+      h('tbody', {}, pts.slice().reverse().map((p) => h('tr', { dataset: { run: String(p.run), revision: p.revision || '', median: String(p.median) } },
         h('td', {}, h('a', { href: `#/run/${p.run}` }, String(p.run))), h('td', {}, p.night ?? '–'), h('td', {}, p.revision ?? '–'),
         h('td', { class: 'num' }, p.n), h('td', { class: 'num' }, fmtValue(p.median, unit)),
         h('td', { class: 'num' }, p.q3 !== undefined && p.median ? fmtPct((p.q3 - p.q1) / p.median) : '–'), h('td', {}, time(p.started)))))))));
@@ -197,7 +202,8 @@ function placeMarks(u, graph, marks, t) {
     if (t.xmode === 'rev') x = t.rank.get(m.revision);
     else {
       // by date: a culprit sits at the first point at or after its revision
-      const p = t.pts.find((q) => (m.run ? q.run === m.run : revCmp(q.revision, m.revision) >= 0));
+      const p = m.kind === 'culprit' ? t.pts.find((q) => revCmp(q.revision, m.revision) >= 0)
+        : t.pts.find((q) => q.run === m.run) || t.pts.find((q) => revCmp(q.revision, m.revision) >= 0);
       x = p ? new Date(p.started).getTime() / 1000 : undefined;
     }
     if (x === undefined || !isFinite(x)) continue;
