@@ -99,7 +99,7 @@ export async function render(el, args, q) {
   // runs=all shows every run of the series.
   const allRuns = q.get('runs') === 'all';
   const pts = data.points.filter((p) => allRuns || p.night !== null && p.night !== undefined)
-    .sort((a, b) => (xmode === 'rev' ? revCmp(a.revision, b.revision) || a.run - b.run : a.run - b.run));
+    .sort((a, b) => (xmode === 'rev' ? revCmp(a.revision, b.revision) || a.run - b.run : toDate(a.started) - toDate(b.started)));
   const unit = data.unit || 'bit/s';
 
   // X: the revision's rank (culprits included, so they sit between the
@@ -208,8 +208,9 @@ function placeMarks(u, graph, marks, t) {
     }
     if (x === undefined || !isFinite(x)) continue;
     const left = u.valToPos(x, 'x');
-    over.append(h('div', { class: `mark mark-${m.kind}`, title: `${m.kind} ${m.revision}`,
-      dataset: { kind: m.kind, revision: m.revision, x: String(x), left: left.toFixed(1) }, style: null }));
+    const edge = left > over.clientWidth - 60 ? ' mark-edge' : '';
+    over.append(h('div', { class: `mark mark-${m.kind}${edge}`, title: `${m.kind} ${m.revision}`,
+      dataset: { kind: m.kind, revision: m.revision, x: String(x), left: left.toFixed(1) } }));
     over.lastChild.style.left = `${left}px`;
   }
 }
