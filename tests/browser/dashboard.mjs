@@ -231,6 +231,17 @@ await page.goBack();
 await page.waitForSelector('#trend-graph[data-ready="1"]');
 ok(!page.url().includes('x=date'), `back button: still at ${page.url()}`);
 
+// a second series on the graph (TSO off beside TSO on), then back
+const other = reg.knobs.replace(/tso=on/, 'tso=off');
+if (other !== reg.knobs && await page.$(`#trend-with option[value="${other}"]`)) {
+  await page.selectOption('#trend-with', other);
+  await page.waitForSelector('#trend-graph[data-ready="1"][data-series="2"]');
+  ok(decodeURIComponent(page.url()).includes(`with=${other}`), `add a series: URL ${page.url()}`);
+  clean('trend with two series');
+  await page.goBack();
+  await page.waitForSelector('#trend-graph[data-ready="1"][data-series="1"]');
+}
+
 // trend -> bisect
 await page.click(`.marks a[href="#/bisect/${bis.id}"]`);
 await page.waitForSelector('#bisect-culprit');

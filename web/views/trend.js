@@ -79,6 +79,25 @@ function picker(keys, cur) {
 }
 
 let plot = null;
+const PALETTE = ['#c46a00', '#1a7f37', '#8250df', '#b42318', '#0e7490'];
+const k0 = (t) => `${t.data.knobs || '(default knobs)'} (median, IQR band)`;
+
+// "Add a series": the other knobs of this link, workload and metric.
+function addPicker(keys, k, withKnobs) {
+  const others = keys.filter((x) => x.link === k.link && x.workload === k.workload && x.metric === k.metric && x.knobs !== k.knobs);
+  if (!others.length) return null;
+  const sel = h('select', { id: 'trend-with', 'aria-label': 'add a series to the graph' },
+    h('option', { value: '' }, 'add a series…'),
+    others.map((x) => h('option', { value: x.knobs, disabled: withKnobs.includes(x.knobs) }, x.knobs || '(default knobs)')));
+  sel.addEventListener('change', () => {
+    if (!sel.value) return;
+    const s = new URLSearchParams(location.hash.split('?')[1] || '');
+    s.append('with', sel.value);
+    location.hash = `#/trend?${s}`;
+  });
+  const clear = withKnobs.length ? h('a', { class: 'button', href: (() => { const s = new URLSearchParams(location.hash.split('?')[1] || ''); s.delete('with'); return `#/trend?${s}`; })() }, 'one series') : null;
+  return h('div', { class: 'controls' }, sel, clear, h('ul', { class: 'legend', id: 'trend-legend' }));
+}
 let unfit = null;
 
 export async function render(el, args, q) {
@@ -118,6 +137,18 @@ export async function render(el, args, q) {
     for (let j = 0; j < most; j++) cols.push(pts.map((p) => (p.samples && p.samples[j] !== undefined ? p.samples[j] / scale : null)));
   }
 
+  // Other knobs of the same link, workload and metric on the same graph
+  // (?with=KNOBS, repeatable), matched to this series' nights.
+  const withKnobs = q.getAll('with').filter((w) => w !== k.knobs);
+  const extras = [];
+  for (const w of withKnobs) {
+    const ek = { ...k, knobs: w };
+    const ed = (await seriesApi(ek, false)) || (await seriesFromNights(ek));
+    const byNight = new Map(ed.points.filter((p) => p.night !== null && p.night !== undefined).map((p) => [p.night, p]));
+    const byRun = new Map(ed.points.map((p) => [p.run, p]));
+    extras.push({ knobs: w, col: pts.map((p) => { const e = p.night !== null && p.night !== undefined ? byNight.get(p.night) : byRun.get(p.run); return e ? e.median / scale : null; }) });
+  }
+  for (const e of extras) cols.push(e.col);
   const share = new URLSearchParams(q);
   const link = (mods) => { const s = new URLSearchParams(share); for (const [a, b] of Object.entries(mods)) { if (b === null) s.delete(a); else s.set(a, b); } return `#/trend?${s}`; };
   const graph = h('div', { class: 'graph', id: 'trend-graph', dataset: { points: String(pts.length), unit: yunit } });
@@ -133,6 +164,7 @@ export async function render(el, args, q) {
       h('a', { class: 'button', href: link({ x: xmode === 'rev' ? 'date' : 'rev' }), id: 'trend-x' }, xmode === 'rev' ? 'x: revision (switch to date)' : 'x: date (switch to revision)'),
       h('a', { class: 'button', href: link({ samples: samples ? null : '1' }) }, samples ? 'hide samples' : 'show samples'),
       h('a', { class: 'button', href: link({ runs: allRuns ? null : 'all' }) }, allRuns ? 'nights only' : 'every run (bisects too)')),
+    addPicker(keys, k, withKnobs),
     h('p', { class: 'muted' }, `${k.workload} · ${k.metric} · ${pts.length} points`, last ? [' · newest median ', h('strong', { id: 'trend-last' }, fmtValue(last.median, unit))] : null),
     graph, hover, marksList,
     h('details', {}, h('summary', {}, 'Points'), h('div', { class: 'scroll' }, h('table', { class: 'data' },
@@ -142,7 +174,7 @@ export async function render(el, args, q) {
         h('td', { class: 'num' }, p.n), h('td', { class: 'num' }, fmtValue(p.median, unit)),
         h('td', { class: 'num' }, p.q3 !== undefined && p.median ? fmtPct((p.q3 - p.q1) / p.median) : '–'), h('td', {}, time(p.started)))))))));
 
-  el._trend = { cols, pts, revs, rank, data, xmode, yunit, unit, t0, graph, hover };
+  el._trend = { cols, pts, revs, rank, data, xmode, yunit, unit, t0, graph, hover, extras };
 }
 
 // Drawn once the view is in the document (uPlot measures its box).
@@ -151,7 +183,7 @@ export function mounted(el) {
   if (!t) return;
   if (plot) { plot.destroy(); plot = null; }
   if (unfit) { unfit(); unfit = null; }
-  const { cols, pts, revs, data, xmode, yunit, unit, graph, hover } = t;
+  const { cols, pts, revs, data, xmode, yunit, unit, graph, hover, extras } = t;
   const css = getComputedStyle(document.documentElement);
   const c = (n) => css.getPropertyValue(n).trim();
   const series = [
@@ -162,7 +194,11 @@ export function mounted(el) {
     { label: 'min', stroke: c('--muted'), width: 1, dash: [4, 4] },
     { label: 'max', stroke: c('--muted'), width: 1, dash: [4, 4] },
   ];
-  for (let i = 6; i < cols.length; i++) series.push({ label: `sample ${i - 5}`, stroke: c('--sample'), width: 0, paths: () => null, points: { show: true, size: 4, fill: c('--sample') } });
+  for (let i = 6; i < cols.length - extras.length; i++) series.push({ label: `sample ${i - 5}`, stroke: c('--sample'), width: 0, paths: () => null, points: { show: true, size: 4, fill: c('--sample') } });
+  extras.forEach((e, i) => series.push({ label: e.knobs, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: true, points: { show: true, size: 5 } }));
+  graph.dataset.series = String(1 + extras.length);
+  const legend = graph.parentElement.querySelector('#trend-legend');
+  if (legend) legend.replaceChildren(h('li', { class: 'key-main' }, k0(t)), ...extras.map((e, i) => h('li', { dataset: { color: String(i) } }, e.knobs)));
   const width = Math.max(280, graph.clientWidth);
   const opts = {
     width, height: Math.min(360, Math.round(width * 0.6)),
