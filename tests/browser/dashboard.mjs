@@ -195,6 +195,7 @@ await page.click(`a.regression[data-link="${reg.link}"][data-knobs="${reg.knobs}
 const tt = Date.now();
 await page.waitForSelector('#trend-graph[data-ready="1"]', { timeout: 20000 });
 const tTrend = Date.now() - tt;
+const trendUrl = page.url().slice(page.url().indexOf('#'));
 clean('trend');
 await noJunk('trend');
 ok(page.url().includes('#/trend?') && page.url().includes(`link=${reg.link}`), `the regression link went to ${page.url()}`);
@@ -298,7 +299,19 @@ for (const l of hosts.links) ok(await page.$(`#v-hosts tr[data-link="${l.link}"]
 await view('#/hosts');
 for (const l of hosts.links) ok(await page.$(`#v-hosts tr[data-link="${l.link}"][data-state="${l.state}"]`), `hosts: no row for ${l.link} ${l.state}`);
 
+// dark mode (prefers-color-scheme): a dark page, the graph drawn
+await page.emulateMedia({ colorScheme: 'dark' });
+await view(trendUrl);
+await page.waitForSelector('#trend-graph[data-ready="1"]');
+const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const lum = bg.match(/\d+/g).slice(0, 3).reduce((a, b) => a + Number(b), 0);
+ok(lum < 200, `dark mode: the page's background is ${bg}`);
+clean('dark');
+await page.screenshot({ path: path.join(shots, 'trend-dark-1280x800.png') });
+await page.emulateMedia({ colorScheme: 'light' });
+
 // keyboard: Tab reaches the navigation, Enter follows it; a sort button too
+await view('#/hosts');
 await page.reload();
 await page.waitForSelector('main[data-state="ready"] #v-hosts');
 let seen = [];
