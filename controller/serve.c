@@ -29,11 +29,7 @@ static int64_t		 serve_test_offset_ms;
 int64_t
 serve_now_ms(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
-	    serve_test_offset_ms;
+	return util_wall_ms() + serve_test_offset_ms;
 }
 
 static void
