@@ -232,6 +232,26 @@ await page.goBack();
 await page.waitForSelector('#trend-graph[data-ready="1"]');
 ok(!page.url().includes('x=date'), `back button: still at ${page.url()}`);
 
+// drag across the whole graph: "bisect this range" offers the first and
+// last night's revisions
+{
+  const box = await (await page.$('#trend-graph .u-over')).boundingBox();
+  await page.mouse.move(box.x + 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const href = await page.getAttribute('#trend-range a', 'href');
+  const revsShown = (await page.$$eval('#v-trend tbody tr', (trs) => trs.map((t) => t.dataset.revision))).sort();
+  ok(href && href.includes(`good=${revsShown[0]}`) && href.includes(`bad=${revsShown[revsShown.length - 1]}`),
+    `bisect this range: ${href}, want good=${revsShown[0]} bad=${revsShown[revsShown.length - 1]}`);
+  await page.click('#trend-range a');
+  await page.waitForSelector('#bisect-new');
+  ok((await page.inputValue('#bn-good')) === revsShown[0] && (await page.inputValue('#bn-link')) === reg.link, 'the bisect form is not filled in from the range');
+  await page.goBack();
+  await page.waitForSelector('#trend-graph[data-ready="1"]');
+}
+
 // a second series on the graph (TSO off beside TSO on), then back
 const other = reg.knobs.replace(/tso=on/, 'tso=off');
 if (other !== reg.knobs && await page.$(`#trend-with option[value="${other}"]`)) {

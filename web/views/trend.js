@@ -255,8 +255,10 @@ function selected(u, graph, t) {
   const box = graph.parentElement.querySelector('#trend-range') || h('p', { id: 'trend-range' });
   if (!box.isConnected) graph.after(box);
   if (u.select.width < 4) { box.replaceChildren(); return; }
-  const a = u.posToVal(u.select.left, 'x'), b = u.posToVal(u.select.left + u.select.width, 'x');
-  const inRange = t.pts.filter((_, i) => t.cols[0][i] >= a && t.cols[0][i] <= b);
+  // a point counts when its dot is within the selection (6 px of slack at
+  // the ends, so a drag from the plot's edge takes the edge's point)
+  const lo = u.select.left - 6, hi = u.select.left + u.select.width + 6;
+  const inRange = t.pts.filter((_, i) => { const x = u.valToPos(t.cols[0][i], 'x'); return x >= lo && x <= hi; });
   if (inRange.length < 2) { box.replaceChildren('Select at least two nights.'); return; }
   const good = inRange[0].revision, bad = inRange[inRange.length - 1].revision;
   box.replaceChildren(`Selected ${good}..${bad} (${inRange.length} points). `,
