@@ -240,9 +240,10 @@ char	*cmd_db_path(const char *opt);
  * ("/api/v1/queue?limit=5") with the token of ctx->token_file.
  * cmd_remote_send: method ("GET", "POST" with json, "DELETE") likewise.
  * Both: 0 with *body (heap, NUL-terminated, the caller frees) when the
- * reply is 2xx; -1 after saying on stderr, as "labrat NAME: ...", what
+ * reply is 2xx; else after saying on stderr, as "labrat NAME: ...", what
  * failed (the URL and the transport error, or the HTTP status and the
- * server's problem text).
+ * server's problem text): -1 (cmd_remote_get: any failure; send: a
+ * transport error) or the HTTP status (cmd_remote_send, cmd_remote_post).
  */
 int	cmd_remote_get(const struct cmd_ctx *, const char *path, char **body,
 	    size_t *len);
@@ -271,6 +272,27 @@ int	cmd_remote_abs(const struct cmd_ctx *, const char *opt,
 int	cmd_remote_newest(const struct cmd_ctx *, const char *path,
 	    const char *key, const char *const *skip, int64_t *id,
 	    const char *none);
+/*
+ * A mutation's JSON body: cmd_body_begin() gives the writer (NULL when out
+ * of memory: cmd_body_end() then fails too); cmd_remote_post() ends the
+ * body and POSTs it (cmd_remote_send()), freeing it.
+ */
+struct json_writer;
+struct cmd_body {
+	FILE			*fp;
+	char			*buf;
+	size_t			 len;
+	struct json_writer	*w;
+};
+struct json_writer *cmd_body_begin(struct cmd_body *);
+char	*cmd_body_end(struct cmd_body *);	/* heap, or NULL */
+int	cmd_remote_post(const struct cmd_ctx *, const char *path,
+	    struct cmd_body *, char **reply, size_t *len);
+/* What cmd_queued() prints, for the item the reply (POST /queue or
+ * /bisects) names, "labrat --server URL queue" / "server" instead of
+ * the database; CMD_EXIT_*. */
+int	cmd_queued_remote(const struct cmd_ctx *, const char *kind,
+	    const char *reply, size_t len);
 /* "labrat NAME: WHAT does not work with --server"; CMD_EXIT_USAGE. */
 int	cmd_remote_refuse(const struct cmd_ctx *, const char *what);
 

@@ -20,6 +20,8 @@
 #include "json.h"
 #include "log.h"
 #include "report.h"
+#include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 #define REMOTE_TOKEN_MAX	4096	/* a token file's size ceiling */
@@ -62,8 +64,8 @@ remote_token(const struct cmd_ctx *ctx, const char *path)
 
 /*
  * method path (json: POST's body) to ctx->server; want: a reply header to
- * keep.  0 with r filled when the reply is 2xx; -1 after saying what
- * failed (r->body freed).
+ * keep.  0 with r filled when the reply is 2xx; -1 (transport) or the
+ * HTTP status after saying what failed (r->body freed).
  */
 static int
 remote_send(const struct cmd_ctx *ctx, const char *method, const char *path,
@@ -107,15 +109,17 @@ remote_send(const struct cmd_ctx *ctx, const char *method, const char *path,
 	    ctx->server, path, r->status,
 	    util_term_safe(safe, sizeof safe, msg, (size_t)-1));
 	free(r->body);
+	rc = r->status > 0 && r->status < 1000 ? (int)r->status : -1;
 	memset(r, 0, sizeof *r);
-	return -1;
+	return rc;
 }
 
 int
 cmd_remote_get(const struct cmd_ctx *ctx, const char *path, char **body,
     size_t *len)
 {
-	return cmd_remote_send(ctx, "GET", path, NULL, body, len);
+	return cmd_remote_send(ctx, "GET", path, NULL, body, len) == 0 ? 0 :
+	    -1;
 }
 
 int
@@ -142,7 +146,7 @@ cmd_remote_print(const struct cmd_ctx *ctx, const char *path,
 	int			 rc = 0;
 
 	if (remote_send(ctx, "GET", path, NULL, regressions != NULL ?
-	    "X-Labrat-Regressions" : NULL, &r) == -1)
+	    "X-Labrat-Regressions" : NULL, &r) != 0)
 		return -1;
 	if (ctx->format != NULL && strcmp(ctx->format, "json") == 0 &&
 	    json_check_raw(r.body, r.len, raw, sizeof raw) != JSON_RAW_OK) {
@@ -220,4 +224,87 @@ cmd_remote_newest(const struct cmd_ctx *ctx, const char *path,
 		fprintf(stderr, "labrat %s: %s: %s\n", ctx->entry->name,
 		    ctx->server, none);
 	return rc == 1 ? 0 : -1;
+}
+
+struct json_writer *
+cmd_body_begin(struct cmd_body *b)
+{
+	memset(b, 0, sizeof *b);
+	if ((b->fp = open_memstream(&b->buf, &b->len)) == NULL)
+		return NULL;
+	b->w = json_writer_new(b->fp, 0);
+	return b->w;
+}
+
+char *
+cmd_body_end(struct cmd_body *b)
+{
+	char	err[256];
+	int	rc;
+
+	if (b->fp == NULL)
+		return NULL;
+	rc = json_writer_free(b->w, err, sizeof err);
+	if (fclose(b->fp) != 0 || rc == -1) {
+		free(b->buf);
+		return NULL;
+	}
+	return b->buf;
+}
+
+int
+cmd_remote_post(const struct cmd_ctx *ctx, const char *path,
+    struct cmd_body *b, char **reply, size_t *len)
+{
+	char	*json;
+	int	 rc;
+
+	*reply = NULL;
+	*len = 0;
+	if ((json = cmd_body_end(b)) == NULL) {
+		fprintf(stderr, "labrat %s: the request body cannot be "
+		    "written: out of memory\n", ctx->entry->name);
+		return -1;
+	}
+	rc = cmd_remote_send(ctx, "POST", path, json, reply, len);
+	free(json);
+	return rc;
+}
+
+int
+cmd_queued_remote(const struct cmd_ctx *ctx, const char *kind,
+    const char *reply, size_t len)
+{
+	struct json_writer	*w;
+	char			 err[256], v[64];
+	const char		*errstr;
+	long long		 item;
+
+	if ((report_remote_member(reply, len, "id", v, sizeof v) != 1 &&
+	    report_remote_member(reply, len, "queue", v, sizeof v) != 1) ||
+	    util_strtonum(v, 1, INT64_MAX, &item, &errstr) == -1) {
+		fprintf(stderr, "labrat %s: %s: the reply names no queue "
+		    "item: %.200s\n", ctx->entry->name, ctx->server,
+		    reply != NULL ? reply : "");
+		return CMD_EXIT_FAIL;
+	}
+	if (strcmp(ctx->format, "json") != 0) {
+		printf("queued as item %lld (priority %d); labrat --server %s "
+		    "queue shows it\n", item, STORE_PRIO_INTERACTIVE,
+		    ctx->server);
+		return fflush(stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+	}
+	w = json_writer_new(stdout, JSON_PRETTY);
+	json_begin_obj(w);
+	json_kv_int(w, "item", item);
+	json_kv_str(w, "kind", kind);
+	json_kv_int(w, "priority", STORE_PRIO_INTERACTIVE);
+	json_kv_str(w, "state", "queued");
+	json_kv_str(w, "server", ctx->server);
+	json_end_obj(w);
+	if (json_writer_free(w, err, sizeof err) == -1 || fflush(stdout) != 0) {
+		log_warnx("%s", err);
+		return CMD_EXIT_FAIL;
+	}
+	return CMD_EXIT_OK;
 }

@@ -12,11 +12,56 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "json.h"
 #include "night.h"
 #include "report.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
+
+/* --server: POST /api/v1/schedules; the paths as given (absolute). */
+static int
+sched_add_remote(struct cmd_ctx *ctx, const struct store_sched *s)
+{
+	struct cmd_body		 b;
+	struct json_writer	*w;
+	const char		*p, *c;
+	char			*reply;
+	size_t			 len;
+	int			 rc;
+
+	if (cmd_remote_abs(ctx, "--inventory", s->inventory_path) == -1 ||
+	    cmd_remote_abs(ctx, "--plan", s->plan_path) == -1)
+		return CMD_EXIT_USAGE;
+	if ((w = cmd_body_begin(&b)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "name", s->name);
+		json_kv_str(w, "cron", s->cron);
+		json_kv_str(w, "tz", s->tz);
+		json_kv_str(w, "inventory", s->inventory_path);
+		json_kv_str(w, "plan", s->plan_path);
+		if (s->links[0] != '\0') {
+			json_key(w, "links");
+			json_begin_arr(w);
+			for (p = s->links; p != NULL; p = c != NULL ? c + 1 :
+			    NULL) {
+				c = strchr(p, ',');
+				json_put_strn(w, p, c != NULL ? (size_t)(c - p) :
+				    strlen(p));
+			}
+			json_end_arr(w);
+		}
+		if (s->revisions != NULL)
+			json_kv_str(w, "revisions", s->revisions);
+		json_end_obj(w);
+	}
+	rc = cmd_remote_post(ctx, "/api/v1/schedules", &b, &reply, &len);
+	free(reply);
+	if (rc != 0)
+		return rc == 400 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	printf("schedule %s added\n", s->name);
+	return CMD_EXIT_OK;
+}
 
 static int
 sched_add_exec(struct cmd_ctx *ctx)
@@ -55,6 +100,12 @@ sched_add_exec(struct cmd_ctx *ctx)
 	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	s.name = ctx->argv[optind];
+	if (ctx->server != NULL) {
+		/* The usage errors night_schedule_add() gives locally. */
+		if (night_schedule_given(&s, err, sizeof err) == -1)
+			return cmd_usage_error(ctx, "%s", err);
+		return sched_add_remote(ctx, &s);
+	}
 	config_errors_init(&errs);
 	rc = night_schedule_add(ctx->db, &s, NULL, &errs, err, sizeof err);
 	exit = CMD_EXIT_OK;
@@ -168,7 +219,7 @@ const struct cmd_entry cmd_schedule_add_entry = {
 		{ "--links L1,L2", "Only these links of the plan." },
 		{ "--revisions SOURCE", "The revision source, as bisect's." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.exec = sched_add_exec,
 };
 

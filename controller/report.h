@@ -169,6 +169,10 @@ void	report_api_error(const char *body, size_t len, char *out,
 	    size_t outlen);
 int	report_remote_first_id(const char *body, size_t len, const char *key,
 	    const char *const *skip, int64_t *id, char *err, size_t errlen);
+/* The reply object's member key (a string, or an integer as digits) into
+ * out: 1, 0 when absent or of another type, -1 when not a JSON object. */
+int	report_remote_member(const char *body, size_t len, const char *key,
+	    char *out, size_t outlen);
 
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */

@@ -113,3 +113,24 @@ report_remote_first_id(const char *body, size_t len, const char *key,
 	json_object_put(root);
 	return rc;
 }
+
+int
+report_remote_member(const char *body, size_t len, const char *key,
+    char *out, size_t outlen)
+{
+	struct json_object	*root, *v;
+	char			 err[64];
+	int			 rc = 0;
+
+	out[0] = '\0';
+	if ((root = remote_parse(body, len, err, sizeof err)) == NULL)
+		return -1;
+	if (json_object_object_get_ex(root, key, &v) &&
+	    (json_object_is_type(v, json_type_string) ||
+	    json_object_is_type(v, json_type_int))) {
+		snprintf(out, outlen, "%s", json_object_get_string(v));
+		rc = 1;
+	}
+	json_object_put(root);
+	return rc;
+}
