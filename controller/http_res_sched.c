@@ -137,10 +137,12 @@ http_res_schedule_add(struct http_req *req, struct http_res *res)
 	    http_mut_path(o, "plan", 1, &plan, res) == -1 ||
 	    sched_links(o, &links, res) == -1 ||
 	    sched_revisions(o, &revs, res) == -1) {
+		free(links);
 		json_object_put(o);
 		return -1;
 	}
 	if (name == NULL || cron == NULL) {
+		free(links);
 		json_object_put(o);
 		return http_problem(res, 400, "body.%s: required",
 		    name == NULL ? "name" : "cron");

@@ -8,7 +8,8 @@
 #   next firing; a duplicate 409; DELETE schedules/{name} removes it (then
 #   404), as `labrat schedule list` shows;
 # - POST bisects queues the item `labrat bisect start --enqueue` queues
-#   (kind, priority, payload alike); 409 while the link is in maintenance;
+#   (kind, priority, payload alike); 409 while a live controller drives a
+#   bisect on the link, and while the link is in maintenance;
 # - POST bisects/{id}/reset on a finished bisect marks it reset as `labrat
 #   bisect status` shows (then 409), 409 for one a live controller drives,
 #   404 for none;
@@ -172,13 +173,16 @@ grep -q "reset" "$TMP/status" || fail "bisect status: $(cat "$TMP/status")"
 	fail "bisect 1000 is not reset in the store"
 refused 409 -H "$W" -X POST "$BASE/bisects/1000/reset"
 refused 409 -H "$W" -d '{}' "$BASE/bisects/1001/reset"
-sq "$DB" "DELETE FROM bisects WHERE id = 1001"
 
 # ---- bisect start ------------------------------------------------------------
 BB=$(jq -cn --arg i "$C/inv.json" --arg t "$C/test.json" \
     --arg r "$C/history.json" '{link: "em", good: "r200000", bad: "r200300",
     test: $t, inventory: $i, revisions: $r, leave_on_culprit: true}')
 bb() { printf '%s' "$BB" | jq -c "$1"; }
+# A bisect a live controller drives on em: no second one.
+refused 409 -H "$W" -d "$BB" "$BASE/bisects"
+jqb .error | grep -q "bisect 1001 runs on link em" || fail "409 says: $(jqb .error)"
+sq "$DB" "DELETE FROM bisects WHERE id = 1001"
 refused 401 -d "$BB" "$BASE/bisects"
 refused 403 -H "$A" -d "$BB" "$BASE/bisects"
 for c in '.foo = 1|foo' '.replay = "/x.log"|replay' 'del(.link)|link' \
