@@ -260,24 +260,17 @@ http_res_run_report(struct http_req *req, struct http_res *res)
 	struct store_run	 run;
 	char			 err[1024], *buf = NULL;
 	size_t			 len = 0;
-	FILE			*fp;
 	int64_t			 id;
-	int			 rc;
+	int			 stored;
 
 	if (no_params(req, res) == -1 || path_run(req, res, &run) == -1)
 		return -1;
 	id = run.id;
 	store_run_free(&run);
-	if ((fp = open_memstream(&buf, &len)) == NULL)
-		return http_problem(res, 500, "out of memory");
-	rc = report_run(req->dbpath, id, 0, NULL, REPORT_JSON, fp, NULL,
-	    err, sizeof err);
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == -1) {
-		free(buf);
+	/* The verdicts stored when the run finished, else computed. */
+	if (report_run_json(req->st, req->dbpath, id, &buf, &len, &stored,
+	    err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
-	}
 	return http_body_take(res, 200, buf, len);
 }
 
