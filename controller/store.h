@@ -594,6 +594,19 @@ struct store_api_runs_q {
 int	store_api_runs(struct store *, const struct store_api_runs_q *,
 	    struct store_run **runs, size_t *n, char *err, size_t errlen);
 
+/* ---- bulk loading (store_bulk.c) --------------------------------------- */
+
+/*
+ * Every queued job of run_id, in seq order, finished with results[i] in
+ * ONE transaction (queued -> running -> DONE or FAILED, its samples; no
+ * raw output): what a claim and store_job_finish() per job record, for
+ * loading many runs fast (bench/api_bench, an import).  n must be the
+ * number of queued jobs.  0, or -1 with err and nothing changed.
+ */
+int	store_run_bulk_finish(struct store *, int64_t run_id,
+	    const struct store_job_result *results, size_t n, char *err,
+	    size_t errlen);
+
 /* ---- stored verdicts (store_verdict.c, schema 14: run_verdicts) ------ */
 
 /*
