@@ -481,6 +481,7 @@ struct config_http {
 	int	 timeout_s;		/* idle timeout per connection, default 30 */
 	int	 max_body;		/* bytes, default 65536 */
 	int	 rate_per_min;		/* requests per token per minute, default 600 */
+	char	*static_dir;		/* serve /ui/ from this directory; NULL: embedded */
 };
 struct config_daemon {
 	char	*path;

@@ -42,7 +42,7 @@ static const char *const dm_keys_limits[] = { "max_jobs", "max_bisects",
 	NULL };
 static const char *const dm_keys_http[] = { "listen", "cert", "key",
 	"reads", "allow_remote_plain", "max_connections", "per_address",
-	"timeout_s", "max_body", "rate_per_min", NULL };
+	"timeout_s", "max_body", "rate_per_min", "static_dir", NULL };
 static const char *const dm_http_reads[] = { "token", "open", NULL };
 
 static char *
@@ -509,6 +509,24 @@ dm_http_tls(struct config_walk *w, struct json_object *o,
 		h->key = dm_resolve(w, key);
 }
 
+/* "static_dir": /ui/ from this directory (development), relative to the
+ * config's; http_start() opens it. */
+static void
+dm_http_static(struct config_walk *w, struct json_object *o,
+    struct config_http *h)
+{
+	const char	*dir = NULL;
+
+	if (config_get_str(w, "http", o, "static_dir", 0, CONFIG_PATH_MAX,
+	    &dir) != 1 || dir == NULL)
+		return;
+	if (*dir == '\0') {
+		config_werr(w, "http.static_dir", "is empty");
+		return;
+	}
+	h->static_dir = dm_resolve(w, dir);
+}
+
 static void
 dm_http(struct config_walk *w, struct json_object *root,
     struct config_daemon *d)
@@ -556,6 +574,7 @@ dm_http(struct config_walk *w, struct json_object *root,
 	    &h->max_body);
 	config_get_int(w, "http", o, "rate_per_min", 0, 1, 1000000,
 	    &h->rate_per_min);
+	dm_http_static(w, o, h);
 }
 
 static void
@@ -665,6 +684,7 @@ config_daemon_free(struct config_daemon *d)
 		free(d->http->listen);
 		free(d->http->cert);
 		free(d->http->key);
+		free(d->http->static_dir);
 		free(d->http);
 	}
 	config_argv_free(d->inventories);

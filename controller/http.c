@@ -16,6 +16,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -37,6 +39,10 @@
 #define HTTP_THREADS_DEFAULT	4
 #define HTTP_CONN_MEMORY	(32 * 1024)	/* request line + headers */
 #define HTTP_PEM_MAX		(1024 * 1024)
+/* Every reply (the dashboard's above all): nothing but our own origin. */
+#define HTTP_CSP	"default-src 'self'; img-src 'self' data:; " \
+			"style-src 'self'; script-src 'self'; " \
+			"connect-src 'self'; frame-ancestors 'none'"
 
 struct http_pool {
 	pthread_mutex_t	  mtx;
@@ -60,6 +66,10 @@ struct http_server {
 	char			*listen, *version, *inventory, *dbpath;
 	char			*cert_pem, *key_pem;
 	int			 reads_open;
+	int			 tls;
+	int			 static_fd;	/* http.static_dir, or -1 */
+	struct http_sessions	*sessions;
+	atomic_int		 inflight;	/* requests begun, not done */
 	size_t			 max_body;
 	int			 rate_per_min;
 	atomic_int		 draining;
@@ -89,6 +99,47 @@ http_conf_from_config(struct http_conf *c, const struct config_http *h)
 	c->timeout_s = h->timeout_s;
 	c->max_body = (size_t)h->max_body;
 	c->rate_per_min = h->rate_per_min;
+	c->static_dir = h->static_dir;
+}
+
+int
+http_tls(const struct http_server *s)
+{
+	return s->tls;
+}
+
+int
+http_reads_open(const struct http_server *s)
+{
+	return s->reads_open;
+}
+
+int
+http_static_dirfd(const struct http_server *s)
+{
+	return s->static_fd;
+}
+
+struct http_sessions *
+http_sessions(struct http_server *s)
+{
+	return s->sessions;
+}
+
+const char *
+http_req_header(const struct http_req *req, const char *name)
+{
+	if (req->conn == NULL)
+		return NULL;
+	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+const char *
+http_req_cookie(const struct http_req *req, const char *name)
+{
+	if (req->conn == NULL)
+		return NULL;
+	return MHD_lookup_connection_value(req->conn, MHD_COOKIE_KIND, name);
 }
 
 int64_t
@@ -158,6 +209,8 @@ http_send(struct MHD_Connection *c, struct http_res *res)
 {
 	struct MHD_Response	*r;
 	enum MHD_Result		 ret;
+	size_t			 i;
+	int			 cache = 0;
 
 	r = MHD_create_response_from_buffer(res->len, res->body,
 	    MHD_RESPMEM_MUST_FREE);
@@ -168,8 +221,16 @@ http_send(struct MHD_Connection *c, struct http_res *res)
 	res->body = NULL;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 	    res->ctype != NULL ? res->ctype : "application/json");
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	for (i = 0; i < res->nhdr; i++) {
+		MHD_add_response_header(r, res->hdr[i].name,
+		    res->hdr[i].value);
+		cache |= strcasecmp(res->hdr[i].name, "Cache-Control") == 0;
+	}
+	if (!cache)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+		    "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Content-Security-Policy", HTTP_CSP);
 	if (res->status == MHD_HTTP_METHOD_NOT_ALLOWED && res->allow[0])
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, res->allow);
 	if (res->status == MHD_HTTP_SERVICE_UNAVAILABLE)
@@ -219,25 +280,64 @@ http_rate_ok(struct http_server *s, int64_t token_id)
 }
 
 /*
- * Bearer auth: a given token is always checked (a bad one is 401 even
- * where reads are open); mutations need one that may write (403).  0 to
- * go on, -1 with the reply in res.
+ * The session cookie's auth (no Authorization header): 1 when the cookie
+ * names a live session whose token is still valid (req filled), 0 when
+ * there is no such session (the request goes on as one without a token),
+ * -1 with the reply in res (the store failed).  A revoked or deleted
+ * token ends every session of it.
  */
 static int
-http_auth(struct http_server *s, struct http_req *req,
-    const struct http_route *rt, struct http_res *res)
+http_auth_cookie(struct http_server *s, struct http_req *req,
+    struct http_res *res)
 {
-	struct http_auth	 a;
-	const char		*h = req->authorization;
+	struct http_session	 ses;
+	struct store_token	 t;
+	const char		*id = http_req_cookie(req, HTTP_SESSION_COOKIE);
 	char			 err[256];
 	int			 r;
 
-	if (h == NULL) {
-		if (rt->mutation || !s->reads_open)
-			return http_problem(res, 401, "a bearer token is "
-			    "needed (Authorization: Bearer lrt_...)");
+	if (id == NULL || http_session_find(s->sessions, id, util_wall_ms(),
+	    &ses) != 1)
+		return 0;
+	if ((r = store_token_get(req->st, ses.token_id, &t, err,
+	    sizeof err)) == -1) {
+		log_warnx("http: session token check: %s", err);
+		return http_problem(res, 503, "the token could not be "
+		    "checked");
+	}
+	if (r == 0 || t.revoked_ms != 0) {
+		log_info("http: token id %lld %s: its sessions end",
+		    (long long)ses.token_id, r == 0 ? "is gone" : "revoked");
+		http_session_drop_token(s->sessions, ses.token_id);
 		return 0;
 	}
+	req->token_id = t.id;
+	req->read_only = t.read_only;
+	req->via_session = 1;
+	snprintf(req->token_name, sizeof req->token_name, "%s", t.name);
+	snprintf(req->session_id, sizeof req->session_id, "%s", ses.id);
+	/* Anything but a read, with the cookie, proves it comes from our
+	 * page: the CSRF secret only the page was given. */
+	if (strcmp(req->method, "GET") != 0 &&
+	    strcmp(req->method, "HEAD") != 0) {
+		id = http_req_header(req, "X-CSRF-Token");
+		if (id == NULL || strlen(id) != HTTP_B64_32 ||
+		    !util_ct_equal(id, ses.csrf, HTTP_B64_32))
+			return http_problem(res, 403, "csrf token missing or "
+			    "wrong");
+	}
+	return 1;
+}
+
+/* A bearer token in h: 0 with req filled, -1 with the reply in res. */
+static int
+http_auth_bearer(struct http_req *req, const struct http_route *rt,
+    const char *h, struct http_res *res)
+{
+	struct http_auth	 a;
+	char			 err[256];
+	int			 r;
+
 	if (strncasecmp(h, "Bearer ", 7) != 0)
 		return http_problem(res, 401, "only Bearer tokens are "
 		    "accepted");
@@ -257,13 +357,55 @@ http_auth(struct http_server *s, struct http_req *req,
 	req->token_id = a.token_id;
 	req->read_only = a.read_only;
 	snprintf(req->token_name, sizeof req->token_name, "%s", a.name);
-	if (!http_rate_ok(s, a.token_id))
-		return http_problem(res, 429, "token %s: over %d requests a "
-		    "minute", a.name, s->rate_per_min);
-	if (rt->mutation && a.read_only)
-		return http_problem(res, 403, "token %s is read-only",
-		    a.name);
 	return 0;
+}
+
+/*
+ * Auth: a bearer token, when given, is always checked (a bad one is 401
+ * even where reads are open); without one, the session cookie (mutations
+ * with it need X-CSRF-Token); mutations need a token that may write
+ * (403).  The rate is per token however it came.  0 to go on, -1 with
+ * the reply in res.
+ */
+static int
+http_auth(struct http_server *s, struct http_req *req,
+    const struct http_route *rt, struct http_res *res)
+{
+	const char	*h = req->authorization;
+	int		 r;
+
+	if (h != NULL) {
+		if (http_auth_bearer(req, rt, h, res) == -1)
+			return -1;
+	} else if ((r = http_auth_cookie(s, req, res)) == -1) {
+		return -1;
+	} else if (r == 0) {
+		if (rt->mutation || !s->reads_open)
+			return http_problem(res, 401, "a bearer token is "
+			    "needed (Authorization: Bearer lrt_...)");
+		return 0;
+	}
+	if (!http_rate_ok(s, req->token_id))
+		return http_problem(res, 429, "token %s: over %d requests a "
+		    "minute", req->token_name, s->rate_per_min);
+	if (rt->mutation && req->read_only)
+		return http_problem(res, 403, "token %s is read-only",
+		    req->token_name);
+	return 0;
+}
+
+/*
+ * The target to parse: "/ui/" (the dashboard's page) is "/ui" with
+ * req->dir set, since the parser refuses a trailing "/" everywhere.
+ */
+static const char *
+http_target(struct http_req *req, const char *t, char *buf, size_t len)
+{
+	if (strncmp(t, "/ui/", 4) != 0 || (t[4] != '\0' && t[4] != '?'))
+		return t;
+	snprintf(buf, len, "/ui%s", t + 4);
+	req->dir = 1;
+	return buf;
 }
 
 /* Runs one complete request: parse, route, auth, handler. */
@@ -273,7 +415,8 @@ http_handle(struct http_server *s, struct MHD_Connection *c,
 {
 	struct http_req		*req;
 	const struct http_route	*rt;
-	char			 err[256];
+	const char		*target;
+	char			 err[256], tbuf[HTTP_URI_MAX + 2];
 
 	if (atomic_load(&s->draining)) {
 		http_problem(res, 503, "the daemon is stopping");
@@ -286,6 +429,7 @@ http_handle(struct http_server *s, struct MHD_Connection *c,
 	}
 	req = xcalloc(1, sizeof *req);
 	req->srv = s;
+	req->conn = c;
 	req->method = method;
 	req->dbpath = s->dbpath;
 	req->body = hc->body;
@@ -297,13 +441,19 @@ http_handle(struct http_server *s, struct MHD_Connection *c,
 		    HTTP_URI_MAX);
 		goto out;
 	}
-	if (http_uri_parse(hc->target, strlen(hc->target), &req->uri, err,
+	target = http_target(req, hc->target, tbuf, sizeof tbuf);
+	if (http_uri_parse(target, strlen(target), &req->uri, err,
 	    sizeof err) == -1) {
 		http_problem(res, 400, "%s", err);
 		goto out;
 	}
 	if ((rt = http_route_find(req, res)) == NULL)
 		goto out;
+	if (HTTP_ROUTE_OPEN(rt)) {
+		if (rt->fn(req, res) == -1 && res->body == NULL)
+			http_problem(res, 500, "internal error");
+		goto out;
+	}
 	if ((req->st = http_pool_take(s, err, sizeof err)) == NULL) {
 		log_warnx("http: %s", err);
 		http_problem(res, 503, "the store cannot be opened");
@@ -365,10 +515,11 @@ http_access(void *cls, struct MHD_Connection *c, const char *url,
 static void *
 http_uri_log(void *cls, const char *uri, struct MHD_Connection *c)
 {
+	struct http_server	*s = cls;
 	struct http_conn	*hc = xcalloc(1, sizeof *hc);
 
-	(void)cls;
 	(void)c;
+	atomic_fetch_add(&s->inflight, 1);
 	if (uri != NULL && strlen(uri) <= HTTP_URI_MAX)
 		hc->target = xstrdup(uri);
 	return hc;
@@ -378,13 +529,14 @@ static void
 http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     enum MHD_RequestTerminationCode toe)
 {
+	struct http_server	*s = cls;
 	struct http_conn	*hc = *con_cls;
 
-	(void)cls;
 	(void)c;
 	(void)toe;
 	if (hc == NULL)
 		return;
+	atomic_fetch_sub(&s->inflight, 1);
 	free(hc->target);
 	free(hc->body);
 	free(hc);
@@ -464,6 +616,9 @@ http_free(struct http_server *s)
 
 	for (i = 0; i < s->pool.n; i++)
 		store_close(s->pool.st[i]);
+	if (s->static_fd != -1)
+		close(s->static_fd);
+	http_sessions_free(s->sessions);
 	free(s->pool.st);
 	free(s->pool.busy);
 	pthread_mutex_destroy(&s->pool.mtx);
@@ -493,6 +648,15 @@ http_start(const struct http_conf *conf, const char *dbpath,
 	s = xcalloc(1, sizeof *s);
 	pthread_mutex_init(&s->pool.mtx, NULL);
 	pthread_mutex_init(&s->rmtx, NULL);
+	s->static_fd = -1;
+	s->sessions = http_sessions_new(0);
+	if (conf->static_dir != NULL && (s->static_fd = open(conf->static_dir,
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		util_seterr(err, errlen, "http.static_dir %s: %s",
+		    conf->static_dir, strerror(errno));
+		http_free(s);
+		return -1;
+	}
 	if (http_sockaddr(conf->listen, &ss, &tls, &v6, err, errlen) == -1 ||
 	    (tls && http_read_pems(s, conf, err, errlen) == -1)) {
 		http_free(s);
@@ -504,6 +668,7 @@ http_start(const struct http_conf *conf, const char *dbpath,
 	    NULL;
 	s->dbpath = xstrdup(dbpath);
 	s->reads_open = conf->reads_open;
+	s->tls = tls;
 	s->max_body = conf->max_body > 0 ? conf->max_body : 64 * 1024;
 	s->rate_per_min = conf->rate_per_min;
 	s->started_ms = util_wall_ms();
@@ -536,8 +701,9 @@ http_start(const struct http_conf *conf, const char *dbpath,
 		http_free(s);
 		return -1;
 	}
-	log_info("http: listening on %s, reads %s", s->listen,
-	    s->reads_open ? "open" : "need a token");
+	log_info("http: listening on %s, reads %s, /ui/ from %s", s->listen,
+	    s->reads_open ? "open" : "need a token", conf->static_dir != NULL ?
+	    conf->static_dir : "the embedded files");
 	*out = s;
 	return 0;
 }
@@ -556,6 +722,19 @@ http_drain(struct http_server *s)
 {
 	if (s != NULL)
 		atomic_store(&s->draining, 1);
+}
+
+int
+http_drain_wait(struct http_server *s, int timeout_ms)
+{
+	int64_t	end = util_wall_ms() + timeout_ms;
+	int	n;
+
+	if (s == NULL)
+		return 0;
+	while ((n = atomic_load(&s->inflight)) > 0 && util_wall_ms() < end)
+		usleep(20 * 1000);
+	return n;
 }
 
 void

@@ -6,8 +6,11 @@
  * per token), the route table and its dispatch (http_route.c: 404, 405
  * with Allow, JSON problem objects {"error": "...", "status": N}), the
  * pure path and query-string parser (http_query.c), the resources
- * (http_res_*.c), bearer tokens (http_token.c) and the store connections
- * its worker threads read with (one per thread of libmicrohttpd's pool).
+ * (http_res_*.c), bearer tokens (http_token.c), the dashboard's session
+ * cookies with their CSRF secrets (http_session.c), the dashboard's files
+ * under /ui/ (http_static.c: compiled in, or http.static_dir) and the
+ * store connections its worker threads read with (one per thread of
+ * libmicrohttpd's pool).
  */
 #ifndef LABRAT_HTTP_H
 #define LABRAT_HTTP_H
@@ -33,6 +36,7 @@ struct http_conf {
 	/* What GET /api/v1/status reports. */
 	const char	*version;
 	const char	*inventory;	/* default inventory of POST /queue, may be NULL */
+	const char	*static_dir;	/* serve /ui/ from here; NULL: embedded */
 };
 
 struct http_server;
@@ -52,6 +56,12 @@ int	http_start(const struct http_conf *, const char *dbpath,
 int	http_port(const struct http_server *);
 /* From now on every request is answered 503 (the daemon is stopping). */
 void	http_drain(struct http_server *);
+/*
+ * After http_drain(): waits until no request is in flight (each has had
+ * its 503, or its reply if it was running already), at most timeout_ms.
+ * How many are left.
+ */
+int	http_drain_wait(struct http_server *, int timeout_ms);
 /* Stops the listener, waits for the running requests, frees.  NULL ok. */
 void	http_stop(struct http_server *);
 

@@ -1,7 +1,8 @@
 /*
  * http_int.h: the http module's private parts: the parsed request URI
  * (http_query.c, pure), a request and its response as the handlers see
- * them, the route table (http_route.c) and the resources (http_res_*.c).
+ * them, the route table (http_route.c), the resources (http_res_*.c), the
+ * session table (http_session.c) and the static files (http_static.c).
  */
 #ifndef LABRAT_HTTP_INT_H
 #define LABRAT_HTTP_INT_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "http.h"
 #include "json.h"
@@ -83,6 +85,7 @@ int	http_query_only(const struct http_uri *, const char *const *allowed,
 /* ---- a request and its response --------------------------------------- */
 
 #define HTTP_VARS_MAX	4
+#define HTTP_HDRS_MAX	8
 
 struct http_req {
 	struct http_server	*srv;
@@ -98,7 +101,18 @@ struct http_req {
 	int64_t			 token_id;	/* 0: no token */
 	int			 read_only;	/* the token's */
 	char			 token_name[64];
+	int			 via_session;	/* authenticated by the cookie */
+	char			 session_id[64];	/* its id, when via_session */
+	int			 dir;		/* the target was "/ui/" */
+	void			*conn;		/* libmicrohttpd's connection */
 };
+
+/* A request header (case-insensitive name) or a cookie's value, or NULL. */
+const char *http_req_header(const struct http_req *, const char *name);
+const char *http_req_cookie(const struct http_req *, const char *name);
+/* Whether the server listens on https:// (cookies get Secure). */
+int	http_tls(const struct http_server *);
+int	http_reads_open(const struct http_server *);
 
 struct http_res {
 	int		 status;
@@ -106,7 +120,18 @@ struct http_res {
 	size_t		 len;
 	const char	*ctype;		/* NULL: application/json */
 	char		 allow[64];	/* 405: the methods the path has */
+	/* Further headers; a Cache-Control here replaces the default
+	 * no-store. */
+	struct http_hdr {
+		const char	*name;		/* a literal */
+		char		 value[320];
+	}		 hdr[HTTP_HDRS_MAX];
+	size_t		 nhdr;
 };
+
+/* Adds a header to res (silently dropped past HTTP_HDRS_MAX). */
+void	http_res_header(struct http_res *, const char *name, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
 
 /* The response is a problem object {"error": msg, "status": status}. */
 int	http_problem(struct http_res *, int status, const char *fmt, ...)
@@ -135,6 +160,8 @@ struct http_route {
 	http_handler	 fn;
 	int		 mutation;	/* needs a token that may write */
 };
+/* Routes outside /api/ (the dashboard's files) need no auth, no store. */
+#define HTTP_ROUTE_OPEN(rt)	(strncmp((rt)->pattern, "/api/", 5) != 0)
 
 extern const struct http_route http_routes[];
 
@@ -164,9 +191,82 @@ int	http_res_bisects(struct http_req *, struct http_res *);
 int	http_res_bisect(struct http_req *, struct http_res *);
 int	http_res_bisect_log(struct http_req *, struct http_res *);
 int	http_res_nights(struct http_req *, struct http_res *);
+/* http_res_series.c */
+int	http_res_series_keys(struct http_req *, struct http_res *);
+int	http_res_series(struct http_req *, struct http_res *);
 int	http_res_queue_add(struct http_req *, struct http_res *);
 int	http_res_queue_cancel(struct http_req *, struct http_res *);
 int	http_res_maintenance(struct http_req *, struct http_res *);
+
+int	http_res_session_new(struct http_req *, struct http_res *);
+int	http_res_session_get(struct http_req *, struct http_res *);
+int	http_res_session_end(struct http_req *, struct http_res *);
+int	http_res_root(struct http_req *, struct http_res *);
+int	http_res_ui(struct http_req *, struct http_res *);
+
+/* ---- sessions (http_session.c) ---------------------------------------- */
+
+/*
+ * The dashboard's sessions, in memory only (a restart asks for the token
+ * again): a cookie id and a CSRF secret, each 32 bytes of getrandom(2) in
+ * unpadded base64url (43 characters), the token they stand for and when
+ * they expire.  At most cap sessions: a new one evicts the oldest.  Every
+ * call takes the table's mutex; what it returns is a copy.
+ */
+#define HTTP_SESSION_CAP	1024
+#define HTTP_SESSION_TTL_MS	(12LL * 3600 * 1000)
+#define HTTP_SESSION_COOKIE	"labrat_session"
+#define HTTP_B64_32		43	/* base64url of 32 bytes */
+
+struct http_session {
+	char	id[HTTP_B64_32 + 1];
+	char	csrf[HTTP_B64_32 + 1];
+	int64_t	token_id;
+	int64_t	created_ms, expires_ms;
+};
+struct http_sessions;
+
+/* A table of at most cap (0: HTTP_SESSION_CAP) sessions; free: NULL ok. */
+struct http_sessions *http_sessions_new(size_t cap);
+void	http_sessions_free(struct http_sessions *);
+/* A new session of token_id from now_ms (expires now + ttl_ms): 0 with
+ * *out, -1 when getrandom fails (err). */
+int	http_session_new(struct http_sessions *, int64_t token_id,
+	    int64_t now_ms, int64_t ttl_ms, struct http_session *out,
+	    char *err, size_t errlen);
+/* 1 with *out when id names a live session (an expired one is removed:
+ * 0), 0 when unknown.  The ids are compared in constant time. */
+int	http_session_find(struct http_sessions *, const char *id,
+	    int64_t now_ms, struct http_session *out);
+/* Removes the session id: 1, or 0 when there is none. */
+int	http_session_remove(struct http_sessions *, const char *id);
+/* Removes every session of token_id (it was revoked); how many. */
+size_t	http_session_drop_token(struct http_sessions *, int64_t token_id);
+size_t	http_session_count(struct http_sessions *);
+/* The server's table. */
+struct http_sessions *http_sessions(struct http_server *);
+
+/* getrandom(2) into buf: 0, or -1 with err (http_token.c). */
+int	http_random(void *buf, size_t len, char *err, size_t errlen);
+/* Unpadded base64url of n bytes into out (4 * n / 3 + 2 bytes). */
+void	http_b64url(const uint8_t *in, size_t n, char *out);
+
+/* ---- static files (http_static.c) ------------------------------------- */
+
+#define HTTP_ETAG_MAX	48
+/* The Content-Type of a file name by its extension (octet-stream else). */
+const char *http_static_ctype(const char *name);
+/* A strong ETag: "\"" + hex of SHA-256's first 16 bytes [+ "-gz"] + "\"". */
+void	http_static_etag(const void *data, size_t len, int gz,
+	    char out[HTTP_ETAG_MAX]);
+/* Whether an If-None-Match header value matches etag (a list, W/, "*"). */
+int	http_static_etag_match(const char *inm, const char *etag);
+/* Whether an Accept-Encoding header value allows gzip (q > 0). */
+int	http_static_gzip_ok(const char *accept_encoding);
+/* Cache-Control of a file: index.html no-cache, vendor/ max-age. */
+const char *http_static_cache(const char *name);
+/* The directory http.static_dir names, or -1 for the embedded set. */
+int	http_static_dirfd(const struct http_server *);
 
 /* The server, for the resources that report on it. */
 int64_t	http_started_ms(const struct http_server *);

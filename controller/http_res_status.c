@@ -1,6 +1,7 @@
 /*
  * http_res_status: GET /api/v1/status, the daemon itself: version, pid,
- * uptime and the store's schema version (this binary's newest beside it).
+ * uptime, the store's schema version (this binary's newest beside it) and
+ * how it authenticates ("auth": whether reads need a token; sessions).
  */
 #include <unistd.h>
 
@@ -30,6 +31,11 @@ http_res_status(struct http_req *req, struct http_res *res)
 	    (util_wall_ms() - http_started_ms(req->srv)) / 1000);
 	json_kv_int(w, "schema_version", v);
 	json_kv_int(w, "schema_latest", store_schema_latest());
+	json_key(w, "auth");
+	json_begin_obj(w);
+	json_kv_bool(w, "reads_open", http_reads_open(req->srv));
+	json_kv_bool(w, "session", 1);
+	json_end_obj(w);
 	json_end_obj(w);
 	return http_json_end(&j, res);
 }

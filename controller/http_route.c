@@ -32,6 +32,15 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
 	{ "GET", "/api/v1/bisects/{id}/log", http_res_bisect_log, 0 },
 	{ "GET", "/api/v1/nights", http_res_nights, 0 },
+	{ "POST", "/api/v1/session", http_res_session_new, 0 },
+	{ "GET", "/api/v1/session", http_res_session_get, 0 },
+	{ "DELETE", "/api/v1/session", http_res_session_end, 0 },
+	/* The dashboard (http_static.c), outside /api/v1: no auth. */
+	{ "GET", "/", http_res_root, 0 },
+	{ "GET", "/ui/", http_res_ui, 0 },
+	{ "GET", "/ui/{path...}", http_res_ui, 0 },
+	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
+	{ "GET", "/api/v1/series", http_res_series, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 
@@ -43,6 +52,21 @@ http_body_take(struct http_res *res, int status, char *text, size_t len)
 	res->len = len;
 	res->status = status;
 	return 0;
+}
+
+void
+http_res_header(struct http_res *res, const char *name, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (res->nhdr == HTTP_HDRS_MAX)
+		return;
+	res->hdr[res->nhdr].name = name;
+	va_start(ap, fmt);
+	vsnprintf(res->hdr[res->nhdr].value, sizeof res->hdr[0].value, fmt,
+	    ap);
+	va_end(ap);
+	res->nhdr++;
 }
 
 int
@@ -103,7 +127,11 @@ http_json_end(struct http_json *j, struct http_res *res)
 	return 0;
 }
 
-/* Does pattern match u's segments?  Fills req->var with its "{...}". */
+/*
+ * Does pattern match u's segments?  Fills req->var with its "{...}".  A
+ * last "{NAME...}" takes one or more segments (the rest of the path; its
+ * var is the first, the handler reads req->uri.seg for the others).
+ */
 static int
 route_match(const char *pattern, struct http_req *req)
 {
@@ -120,6 +148,9 @@ route_match(const char *pattern, struct http_req *req)
 			if (req->nvar == HTTP_VARS_MAX)
 				return 0;
 			req->var[req->nvar++] = req->uri.seg[i];
+			if (n > 5 && memcmp(p + n - 4, "...}", 4) == 0 &&
+			    p[n] == '\0')
+				return 1;	/* the rest of the path */
 		} else if (strlen(req->uri.seg[i]) != n ||
 		    memcmp(req->uri.seg[i], p, n) != 0)
 			return 0;

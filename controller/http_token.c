@@ -12,6 +12,7 @@
 #include <sys/random.h>
 
 #include "http.h"
+#include "http_int.h"
 #include "util.h"
 
 #define TOKEN_PREFIX	"lrt_"
@@ -22,8 +23,8 @@
  * request would serialise a busy API on the database's write lock. */
 #define TOKEN_USED_EVERY_MS	1000
 
-static int
-token_random(void *buf, size_t len, char *err, size_t errlen)
+int
+http_random(void *buf, size_t len, char *err, size_t errlen)
 {
 	uint8_t	*p = buf;
 	ssize_t	 n;
@@ -77,8 +78,8 @@ token_unhex(const char *in, uint8_t *out, size_t n)
 }
 
 /* RFC 4648 section 5, without padding: 32 bytes give 43 characters. */
-static void
-token_b64url(const uint8_t *in, size_t n, char *out)
+void
+http_b64url(const uint8_t *in, size_t n, char *out)
 {
 	static const char	a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
 	    "opqrstuvwxyz0123456789-_";
@@ -135,9 +136,9 @@ http_token_add(struct store *st, const char *name, int read_only,
 		    STORE_TOKEN_NAME_MAX);
 		return -1;
 	}
-	if (token_random(rnd, sizeof rnd, err, errlen) == -1 ||
-	    token_random(salt, sizeof salt, err, errlen) == -1 ||
-	    token_random(filler, sizeof filler, err, errlen) == -1)
+	if (http_random(rnd, sizeof rnd, err, errlen) == -1 ||
+	    http_random(salt, sizeof salt, err, errlen) == -1 ||
+	    http_random(filler, sizeof filler, err, errlen) == -1)
 		return -1;
 	token_hex(salt, sizeof salt, salt_hex);
 	/*
@@ -149,7 +150,7 @@ http_token_add(struct store *st, const char *name, int read_only,
 	if (store_token_insert(st, name, read_only, salt_hex, hash,
 	    util_wall_ms(), &id, err, errlen) == -1)
 		return -1;
-	token_b64url(rnd, sizeof rnd, b64);
+	http_b64url(rnd, sizeof rnd, b64);
 	n = snprintf(buf, sizeof buf, TOKEN_PREFIX "%lld_%s", (long long)id,
 	    b64);
 	if (n < 0 || (size_t)n >= secretlen) {

@@ -29,11 +29,7 @@ static int64_t		 serve_test_offset_ms;
 int64_t
 serve_now_ms(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
-	    serve_test_offset_ms;
+	return util_wall_ms() + serve_test_offset_ms;
 }
 
 static void
@@ -305,6 +301,10 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	if (store_daemon_beat(st, sv.owner, 1, e, sizeof e) == -1)
 		log_warnx("heartbeat: %s", e);
 	pthread_join(worker, NULL);
+	/* The requests in flight get their reply (a 503) before the
+	 * listener goes. */
+	if (http_drain_wait(hs, 5000) > 0)
+		log_warnx("http: requests still in flight after 5 s, cut");
 	http_stop(hs);
 	if (store_daemon_unregister(st, sv.owner, e, sizeof e) == -1)
 		log_warnx("unregister: %s", e);

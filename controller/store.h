@@ -628,6 +628,88 @@ int	store_verdict_get(struct store *, int64_t run_id, char **json,
 int	store_verdict_drop_from(struct store *, int64_t run_id, int64_t *n,
 	    char *err, size_t errlen);
 
+/*
+ * The series of GET /api/v1/series (store_series.c): one link + knobs key
+ * + workload + metric across runs.  A workload is named as regression
+ * records name it: the job's params when they start with its tool
+ * ("iperf3:len=128k,nodelay=on"), else "TOOL:PARAMS".  Only done jobs and
+ * whole-transfer values (interval 0) count, as in a report.
+ */
+#define STORE_WORKLOAD_MAX	(STORE_PARAMS_MAX + STORE_TOOL_MAX)
+
+/* The workload name of tool + params into buf (cut to len). */
+void	store_workload_name(const char *tool, const char *params, char *buf,
+	    size_t len);
+
+/* A series that exists: runs = the runs with a done job of it, last_run
+ * the newest of them. */
+struct store_api_key {
+	char	 link[STORE_NAME_MAX];
+	char	 knobs[STORE_KEY_MAX];
+	char	 tool[STORE_TOOL_MAX];
+	char	 params[STORE_PARAMS_MAX];
+	char	 workload[STORE_WORKLOAD_MAX];
+	char	 metric[STORE_NAME_MAX];
+	char	 unit[STORE_NAME_MAX];
+	int64_t	 runs, last_run;
+};
+/* Every series of link (NULL: of every link), by link, knobs, workload,
+ * metric.  *keys: heap array, free(). */
+int	store_api_series_keys(struct store *, const char *link,
+	    struct store_api_key **keys, size_t *n, char *err, size_t errlen);
+
+struct store_api_series_q {
+	const char	*link, *knobs, *workload, *metric;
+	size_t		 limit;		/* runs per page; 0 = 50 */
+	int64_t		 after;		/* runs with ids below; 0 = newest */
+};
+/* One run's values of the series (one point per run and client kernel
+ * revision, as the report groups them), values in job order. */
+struct store_api_point {
+	int64_t	 run, night, bisect;	/* night, bisect: 0 = none */
+	char	 kind[16];		/* the run's kind */
+	char	 revision[STORE_NAME_MAX];	/* "" unknown */
+	char	 unit[STORE_NAME_MAX];
+	int64_t	 started;		/* the run's created_at */
+	double	*values;
+	int64_t	*jobs;
+	size_t	 n;
+};
+/* A night whose verdicts found a regression on the link (kind
+ * "regression": run = the night's run, revision = the night's), or the
+ * culprit of a bisect on the link ("culprit": run = its newest step run
+ * that measured the culprit, night = the night that opened its record).
+ * knobs, workload, metric: the regressed series; same: it is this one. */
+struct store_api_mark {
+	char	 kind[16];
+	int64_t	 run, night, bisect, regression;	/* 0 = none */
+	char	 revision[STORE_NAME_MAX];
+	char	 knobs[STORE_KEY_MAX];
+	char	 workload[STORE_WORKLOAD_MAX];
+	char	 metric[STORE_NAME_MAX];
+	double	 change;		/* regression: against its baseline */
+	int	 same;
+};
+/* A page: points newest run first; marks whose run lies in the page's
+ * run range (from its oldest run, or 0 on the last page, to after - 1;
+ * marks without a run on the first page), newest first; next_after the
+ * cursor of the next page or 0. */
+struct store_api_series {
+	struct store_api_point	*points;
+	size_t			 npoints;
+	struct store_api_mark	*marks;
+	size_t			 nmarks;
+	int64_t			 next_after;
+};
+int	store_api_series(struct store *, const struct store_api_series_q *,
+	    struct store_api_series *out, char *err, size_t errlen);
+void	store_api_series_free(struct store_api_series *);
+
+/* GET /api/v1/hosts/{link}/health: whether the store knows link at all (a
+ * health row, a transition or a job on it): 1, 0, -1. */
+int	store_api_link_known(struct store *, const char *link, char *err,
+	    size_t errlen);
+
 /* ---- testing ------------------------------------------------------------ */
 
 /* Called inside store_job_finish()'s transaction after each sample row

@@ -220,6 +220,12 @@ int	store_health_list(struct store *, struct store_health **, size_t *,
 struct store_health_tr { int64_t id, at; char *link, *from, *to, *who, *why; };
 int	store_health_transitions(struct store *, const char *link, size_t limit,
 	    struct store_health_tr **, size_t *, char *err, size_t errlen);
+/* A link's transitions with ids below after (0: from the newest), newest
+ * first, at most limit (0 = 50): GET /api/v1/hosts/{link}/health
+ * (store_series.c, an API read). */
+int	store_api_health_history(struct store *, const char *link,
+	    int64_t after, size_t limit, struct store_health_tr **, size_t *,
+	    char *err, size_t errlen);
 void	store_health_free(struct store_health *);
 void	store_healths_free(struct store_health *, size_t);
 void	store_health_trs_free(struct store_health_tr *, size_t);

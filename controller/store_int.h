@@ -137,5 +137,7 @@ int	store_len_ok(const char *what, const char *s, size_t max,
  * runs EXPLAIN QUERY PLAN on each and refuses a full scan of samples or
  * jobs. */
 extern const char *const store_api_sql[];
+/* The same for store_series.c. */
+extern const char *const store_series_sql[];
 
 #endif

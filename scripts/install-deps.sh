@@ -10,7 +10,7 @@ set -eu
 
 PKGS="build-essential cmake pkg-config git
 libssh2-1-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev
-libcmocka-dev sqlite3
+libcmocka-dev sqlite3 zlib1g-dev
 openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps iputils-ping
 psmisc util-linux kmod jq tzdata
 groff-base man-db systemd

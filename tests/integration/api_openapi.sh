@@ -6,7 +6,7 @@
 # 409, 413) validate against the document's schemas with python3-jsonschema
 # (Draft 2020-12, api_openapi.py), every documented GET answers 2xx once
 # (but bisects/{id} and its log: the store has no bisect, so their 404 is
-# what is validated).  test_http_routes checks that the route table and
+# what is validated; GET session with a bearer token and no cookie: 401).  test_http_routes checks that the route table and
 # the document name the same operations.
 # Brings up a lab (lab_up, in api_store).
 # ctest: smoke (also run in the sanitizer build: no crash, no leak)
@@ -78,10 +78,13 @@ POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "op
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": 1}
+POST $V/session $V/session
+GET $V/session $V/session
+DELETE $V/session $V/session
 EOT
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RW" \
-    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log" >"$TMP/rw.out" ||
+    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/session" >"$TMP/rw.out" ||
 	fail "the writer's replies: $(cat "$TMP/rw.out")"
 # The reader's mutations (403) and a bad token (401).
 cat >"$TMP/ro.txt" <<EOT
@@ -102,7 +105,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 33 ||
+grep -c valid "$TMP/rw.out" | grep -qx 36 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||

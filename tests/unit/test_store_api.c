@@ -4,6 +4,7 @@
  * scan samples or jobs whole (each read must use an index there); then
  * store_api_runs() on real rows: newest first, the id cursor, the state,
  * kind and link filters, bound (SQL metacharacters are plain text).
+ * store_series_sql[] (store_series.c) gets the same plan check.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,33 +35,47 @@ open_db(void)
 	return st;
 }
 
+/* EXPLAIN QUERY PLAN of each of sql[]: no full scan of samples or jobs.
+ * The statements name jobs and samples unaliased, so the plan names them. */
 static void
-test_plans(void **state)
+check_plans(struct store *st, const char *const *sql, const char *what)
 {
-	struct store	*st = open_db();
 	sqlite3_stmt	*stmt;
 	const char	*d;
 	char		*q;
 	size_t		 i;
 
-	(void)state;
-	assert_non_null(store_api_sql[0]);
-	for (i = 0; store_api_sql[i] != NULL; i++) {
-		q = xasprintf("EXPLAIN QUERY PLAN %s", store_api_sql[i]);
-		assert_int_equal(sqlite3_prepare_v2(st->db, q, -1, &stmt,
-		    NULL), SQLITE_OK);
+	assert_non_null(sql[0]);
+	for (i = 0; sql[i] != NULL; i++) {
+		q = xasprintf("EXPLAIN QUERY PLAN %s", sql[i]);
+		if (sqlite3_prepare_v2(st->db, q, -1, &stmt, NULL) !=
+		    SQLITE_OK) {
+			print_error("%s[%zu]: %s\n%s\n", what, i,
+			    sqlite3_errmsg(st->db), sql[i]);
+			fail();
+		}
 		while (sqlite3_step(stmt) == SQLITE_ROW) {
 			d = (const char *)sqlite3_column_text(stmt, 3);
 			if (strstr(d, "SCAN samples") != NULL ||
 			    strstr(d, "SCAN jobs") != NULL) {
-				print_error("store_api_sql[%zu]: %s\n%s\n", i,
-				    d, store_api_sql[i]);
+				print_error("%s[%zu]: %s\n%s\n", what, i, d,
+				    sql[i]);
 				fail();
 			}
 		}
 		sqlite3_finalize(stmt);
 		free(q);
 	}
+}
+
+static void
+test_plans(void **state)
+{
+	struct store	*st = open_db();
+
+	(void)state;
+	check_plans(st, store_api_sql, "store_api_sql");
+	check_plans(st, store_series_sql, "store_series_sql");
 	store_close(st);
 	fx_db_remove(db);
 }
