@@ -19,10 +19,10 @@
  *    connections, 64 per address) over that store.
  * 3. A load client (plain sockets, one thread per client, one connection
  *    per request): p50/p95/p99 latency of GET /status (the reference),
- *    /runs, /runs/{newest}/report (stored), /bisects/{id} and the report
+ *    /runs, /runs/{newest}/report (stored), /bisects/{id}, /series
+ *    (nic00's TSO on at MTU 9000: 50 runs' points) and the report
  *    computed (a run without stored verdicts), at 1 and 32 concurrent
- *    clients; then the daemon's peak RSS (VmHWM).  The trend series
- *    (/series) is TODO until branch series lands.
+ *    clients; then the daemon's peak RSS (VmHWM).
  *
  * usage: bench_api_bench [-d DB] [-k] [-L LABRAT] [-n REQUESTS]
  *        [-r RUNS] [-l LINKS] [-p REPS] [-v VERDICTS]
@@ -688,8 +688,11 @@ main(int argc, char **argv)
 		    (long long)ids.bisect);
 		load(path, nc, N(nc), &f);
 		row("bisects/N", nc, &f, &ref);
-		printf("%-22s %3d TODO: GET /api/v1/series is on branch "
-		    "series, not merged yet\n", "series", nc);
+		/* nic00's TSO on at MTU 9000: the trend with the drop. */
+		load("/api/v1/series?link=nic00&knobs=mtu%3D9000%2Ctso%3Don"
+		    "&workload=iperf3%3Alen%3D128k%2Ctime%3D30"
+		    "&metric=throughput_bps", nc, N(nc), &f);
+		row("series (50 points)", nc, &f, &ref);
 		/* Without stored verdicts: computed per request (before). */
 		snprintf(path, sizeof path, "/api/v1/runs/%lld/report",
 		    (long long)ids.computed);
