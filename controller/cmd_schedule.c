@@ -1,8 +1,10 @@
 /*
  * labrat schedule add|list|show|rm: the daemon's schedules in the
  * database; `labrat serve` fires them (cmd_schedule_fire.c: in the
- * foreground).  add checks and stores through night_schedule_add(), list
- * and show print through report_schedules().
+ * foreground).  add checks (the name and the options given too) and
+ * stores through night_schedule_add(), as POST /api/v1/schedules does;
+ * list and show print through report_schedules(), rm is store_sched_rm()
+ * as DELETE /api/v1/schedules/{name}.
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,17 +54,8 @@ sched_add_exec(struct cmd_ctx *ctx)
 	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	s.name = ctx->argv[optind];
-	if (!store_sched_name_ok(s.name))
-		return cmd_usage_error(ctx, "NAME \"%s\": must match "
-		    "^[A-Za-z0-9._-]{1,64}$", s.name);
-	if (s.cron == NULL)
-		return cmd_usage_error(ctx, "--cron EXPR missing");
-	if (s.inventory_path == NULL)
-		return cmd_usage_error(ctx, "--inventory FILE missing");
-	if (s.plan_path == NULL)
-		return cmd_usage_error(ctx, "--plan FILE missing");
 	config_errors_init(&errs);
-	rc = night_schedule_add(ctx->db, &s, &errs, err, sizeof err);
+	rc = night_schedule_add(ctx->db, &s, NULL, &errs, err, sizeof err);
 	exit = CMD_EXIT_OK;
 	if (rc == NIGHT_NAMED_BAD && errs.n > 0) {
 		cmd_config_errors(&errs);

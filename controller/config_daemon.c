@@ -518,12 +518,8 @@ dm_http_static(struct config_walk *w, struct json_object *o,
 	const char	*dir = NULL;
 
 	if (config_get_str(w, "http", o, "static_dir", 0, CONFIG_PATH_MAX,
-	    &dir) != 1 || dir == NULL)
-		return;
-	if (*dir == '\0') {
-		config_werr(w, "http.static_dir", "is empty");
-		return;
-	}
+	    &dir) != 1 || dir == NULL || *dir == '\0')
+		return;	/* config_get_str() said what is wrong */
 	h->static_dir = dm_resolve(w, dir);
 }
 

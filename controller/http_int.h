@@ -194,15 +194,46 @@ int	http_res_nights(struct http_req *, struct http_res *);
 /* http_res_series.c */
 int	http_res_series_keys(struct http_req *, struct http_res *);
 int	http_res_series(struct http_req *, struct http_res *);
+int	http_res_night(struct http_req *, struct http_res *);
+int	http_res_host_health(struct http_req *, struct http_res *);
 int	http_res_queue_add(struct http_req *, struct http_res *);
 int	http_res_queue_cancel(struct http_req *, struct http_res *);
 int	http_res_maintenance(struct http_req *, struct http_res *);
+int	http_res_bisect_start(struct http_req *, struct http_res *);
+int	http_res_bisect_reset(struct http_req *, struct http_res *);
+int	http_res_schedule_add(struct http_req *, struct http_res *);
+int	http_res_schedule_rm(struct http_req *, struct http_res *);
 
 int	http_res_session_new(struct http_req *, struct http_res *);
 int	http_res_session_get(struct http_req *, struct http_res *);
 int	http_res_session_end(struct http_req *, struct http_res *);
 int	http_res_root(struct http_req *, struct http_res *);
 int	http_res_ui(struct http_req *, struct http_res *);
+
+/* ---- mutation bodies (http_res_mut.c) --------------------------------- */
+
+#define HTTP_MUT_PATH_MAX 1024	/* a path member, bytes */
+
+struct json_object;
+/*
+ * The body as a JSON object (json_check_raw(), then json-c) with only the
+ * members keys (NULL-terminated); NULL with a 400 in res naming what is
+ * wrong ("body.foo: unknown member").  The caller puts the object.
+ */
+struct json_object *http_mut_body(struct http_req *, struct http_res *,
+	    const char *const *keys);
+/* A string member (1 to max bytes, no NUL): 1 with *out (the object's),
+ * 0 absent (*out untouched), -1 with a 400 naming "body.KEY". */
+int	http_mut_str(struct json_object *, const char *key, size_t max,
+	    const char **out, struct http_res *);
+/* A path member: as http_mut_str(), absolute; absent and required -> 400. */
+int	http_mut_path(struct json_object *, const char *key, int required,
+	    const char **out, struct http_res *);
+/* A boolean member: 1 with *out, 0 absent, -1 with a 400. */
+int	http_mut_bool(struct json_object *, const char *key, int *out,
+	    struct http_res *);
+/* A link name: [A-Za-z0-9._-], 1 to STORE_NAME_MAX - 1 bytes. */
+int	http_link_name_ok(const char *);
 
 /* ---- sessions (http_session.c) ---------------------------------------- */
 

@@ -28,10 +28,18 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/hosts", http_res_hosts, 0 },
 	{ "POST", "/api/v1/hosts/{link}/maintenance", http_res_maintenance, 1 },
 	{ "GET", "/api/v1/schedules", http_res_schedules, 0 },
+	{ "POST", "/api/v1/schedules", http_res_schedule_add, 1 },
+	{ "DELETE", "/api/v1/schedules/{name}", http_res_schedule_rm, 1 },
 	{ "GET", "/api/v1/bisects", http_res_bisects, 0 },
+	{ "POST", "/api/v1/bisects", http_res_bisect_start, 1 },
 	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
+	{ "POST", "/api/v1/bisects/{id}/reset", http_res_bisect_reset, 1 },
 	{ "GET", "/api/v1/bisects/{id}/log", http_res_bisect_log, 0 },
 	{ "GET", "/api/v1/nights", http_res_nights, 0 },
+	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
+	{ "GET", "/api/v1/series", http_res_series, 0 },
+	{ "GET", "/api/v1/nights/{id}", http_res_night, 0 },
+	{ "GET", "/api/v1/hosts/{link}/health", http_res_host_health, 0 },
 	{ "POST", "/api/v1/session", http_res_session_new, 0 },
 	{ "GET", "/api/v1/session", http_res_session_get, 0 },
 	{ "DELETE", "/api/v1/session", http_res_session_end, 0 },
@@ -39,8 +47,6 @@ const struct http_route http_routes[] = {
 	{ "GET", "/", http_res_root, 0 },
 	{ "GET", "/ui/", http_res_ui, 0 },
 	{ "GET", "/ui/{path...}", http_res_ui, 0 },
-	{ "GET", "/api/v1/series/keys", http_res_series_keys, 0 },
-	{ "GET", "/api/v1/series", http_res_series, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 

@@ -109,6 +109,36 @@ test_defaults(void **state)
 	config_errors_free(&e);
 }
 
+/* http.static_dir: relative to the config's directory; absent: NULL. */
+static void
+test_static_dir(void **state)
+{
+	static const char	 rel[] = "{\"inventories\": [\"i.json\"], "
+	    "\"http\": {\"static_dir\": \"web\"}}";
+	static const char	 abs[] = "{\"inventories\": [\"i.json\"], "
+	    "\"http\": {\"static_dir\": \"/srv/ui\"}}";
+	static const char	 none[] = "{\"inventories\": [\"i.json\"], "
+	    "\"http\": {}}";
+	struct config_errors	 e;
+	struct config_daemon	*d;
+
+	(void)state;
+	config_errors_init(&e);
+	assert_int_equal(config_daemon_parse("/etc/labrat/d.json", rel,
+	    sizeof rel - 1, &d, &e), 0);
+	assert_string_equal(d->http->static_dir, "/etc/labrat/web");
+	config_daemon_free(d);
+	assert_int_equal(config_daemon_parse("/etc/labrat/d.json", abs,
+	    sizeof abs - 1, &d, &e), 0);
+	assert_string_equal(d->http->static_dir, "/srv/ui");
+	config_daemon_free(d);
+	assert_int_equal(config_daemon_parse("/etc/labrat/d.json", none,
+	    sizeof none - 1, &d, &e), 0);
+	assert_null(d->http->static_dir);
+	config_daemon_free(d);
+	config_errors_free(&e);
+}
+
 #define INV	"\"inventories\": [\"i.json\"]"
 #define SRC(x)	"{" INV ", \"revision_sources\": [" x "]}"
 #define NOTIFY(x) "{" INV ", \"notify\": " x "}"
@@ -213,6 +243,10 @@ static const struct {
 	{ "{" INV ", \"confirm\": -1}",
 	  "d.json: confirm: -1 is out of range 0-2147483647" },
 	{ "[1]", "d.json: the top level is not a JSON object" },
+	{ "{" INV ", \"http\": {\"static_dir\": \"\"}}",
+	  "d.json: http.static_dir: must not be empty" },
+	{ "{" INV ", \"http\": {\"static_dir\": 1}}",
+	  "d.json: http.static_dir: 1 is not a string" },
 };
 
 static void
@@ -290,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_static_dir),
 		cmocka_unit_test(test_all_errors),
 		cmocka_unit_test(test_detect),
 	};
