@@ -261,15 +261,16 @@ http_res_run_report(struct http_req *req, struct http_res *res)
 	char			 err[1024], *buf = NULL;
 	size_t			 len = 0;
 	int64_t			 id;
-	int			 stored;
+	int			 stored, nreg = 0;
 
 	if (no_params(req, res) == -1 || path_run(req, res, &run) == -1)
 		return -1;
 	id = run.id;
 	store_run_free(&run);
-	/* The verdicts stored when the run finished, else computed. */
+	/* The verdicts stored when the run finished, else computed; nreg
+	 * is their regression count (stored with them). */
 	if (report_run_json(req->st, req->dbpath, id, &buf, &len, &stored,
-	    err, sizeof err) == -1)
+	    &nreg, err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
 	return http_body_take(res, 200, buf, len);
 }

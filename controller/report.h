@@ -74,13 +74,15 @@ int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
  * report_run_json: the JSON `labrat report RUN --format json` prints: the
  * stored bytes when run_id has a row of this format (*stored = 1), else
  * computed by report_run() over db_path (*stored = 0).  *json is heap
- * (the caller frees it), *len its length.  0 or -1 with err.
+ * (the caller frees it), *len its length, *regressions how many it found
+ * (report_run()'s count).  0 or -1 with err.
  */
 #define REPORT_VERDICT_FORMAT	1
 int	report_verdict_save(struct store *, int64_t run_id, char *err,
 	    size_t errlen);
 int	report_run_json(struct store *, const char *db_path, int64_t run_id,
-	    char **json, size_t *len, int *stored, char *err, size_t errlen);
+	    char **json, size_t *len, int *stored, int *regressions, char *err,
+	    size_t errlen);
 
 /*
  * The detect parameters run_id was measured with (report_params.c): the

@@ -19,7 +19,7 @@
  */
 static int
 verdict_json(struct store *st, int64_t run_id, char **json, size_t *len,
-    int64_t *baseline, char *err, size_t errlen)
+    int64_t *baseline, int *nreg, char *err, size_t errlen)
 {
 	struct detect_params	 p;
 	struct detect_result	 res;
@@ -40,6 +40,7 @@ verdict_json(struct store *st, int64_t run_id, char **json, size_t *len,
 	    report_write(st, &res, REPORT_JSON, fp, err, errlen) == 0)
 		rc = 0;
 	*baseline = res.baseline_run > 0 ? res.baseline_run : 0;
+	*nreg = report_count_regressions(&res);
 	detect_result_free(&res);
 	if (fclose(fp) != 0 && rc == 0) {
 		util_seterr(err, errlen, "run %lld: stored verdicts: out of "
@@ -61,29 +62,30 @@ report_verdict_save(struct store *st, int64_t run_id, char *err,
 	char	*json;
 	size_t	 len;
 	int64_t	 baseline;
-	int	 rc;
+	int	 rc, nreg;
 
 	if (store_verdict_drop_from(st, run_id, NULL, err, errlen) == -1 ||
-	    verdict_json(st, run_id, &json, &len, &baseline, err,
+	    verdict_json(st, run_id, &json, &len, &baseline, &nreg, err,
 	    errlen) == -1)
 		return -1;
 	rc = store_verdict_put(st, run_id, REPORT_VERDICT_FORMAT, baseline,
-	    json, len, err, errlen);
+	    nreg, json, len, err, errlen);
 	free(json);
 	return rc;
 }
 
 int
 report_run_json(struct store *st, const char *db_path, int64_t run_id,
-    char **json, size_t *len, int *stored, char *err, size_t errlen)
+    char **json, size_t *len, int *stored, int *regressions, char *err,
+    size_t errlen)
 {
 	FILE	*fp;
 	int64_t	 baseline;
 	int	 format, r, rc;
 
 	*stored = 0;
-	r = store_verdict_get(st, run_id, json, len, &format, &baseline, err,
-	    errlen);
+	r = store_verdict_get(st, run_id, json, len, &format, &baseline,
+	    regressions, err, errlen);
 	if (r == -1)
 		return -1;
 	if (r == 1 && format == REPORT_VERDICT_FORMAT) {
@@ -98,8 +100,8 @@ report_run_json(struct store *st, const char *db_path, int64_t run_id,
 		    (long long)run_id);
 		return -1;
 	}
-	rc = report_run(db_path, run_id, 0, NULL, REPORT_JSON, fp, NULL, err,
-	    errlen);
+	rc = report_run(db_path, run_id, 0, NULL, REPORT_JSON, fp, regressions,
+	    err, errlen);
 	if (fclose(fp) != 0 && rc == 0) {
 		util_seterr(err, errlen, "report of run %lld: out of memory",
 		    (long long)run_id);

@@ -613,18 +613,19 @@ int	store_run_bulk_finish(struct store *, int64_t run_id,
  * A run's report JSON as the run module stored it when the run finished
  * (report_verdict_save()).  store_verdict_put: replaces run_id's row.
  * store_verdict_get: 1 with *json (heap, NUL-terminated, the caller frees
- * it), *len, *format and *baseline_run (0: none), 0 when none is stored,
+ * it), *len, *format, *baseline_run (0: none) and *regressions (how many
+ * it found), 0 when none is stored,
  * -1 with err.  store_verdict_drop_from: deletes run_id's row and those
  * of the runs after it that have a job on one of run_id's links (their
  * default baseline may change when run_id is resumed or finishes); *n
  * (may be NULL): how many.  0 or -1 with err.
  */
 int	store_verdict_put(struct store *, int64_t run_id, int format,
-	    int64_t baseline_run, const char *json, size_t len, char *err,
-	    size_t errlen);
+	    int64_t baseline_run, int regressions, const char *json,
+	    size_t len, char *err, size_t errlen);
 int	store_verdict_get(struct store *, int64_t run_id, char **json,
-	    size_t *len, int *format, int64_t *baseline_run, char *err,
-	    size_t errlen);
+	    size_t *len, int *format, int64_t *baseline_run,
+	    int *regressions, char *err, size_t errlen);
 int	store_verdict_drop_from(struct store *, int64_t run_id, int64_t *n,
 	    char *err, size_t errlen);
 

@@ -11,18 +11,19 @@
 
 int
 store_verdict_put(struct store *st, int64_t run_id, int format,
-    int64_t baseline_run, const char *json, size_t len, char *err,
-    size_t errlen)
+    int64_t baseline_run, int regressions, const char *json, size_t len,
+    char *err, size_t errlen)
 {
 	sqlite3_stmt	*stmt;
 
 	stmt = store_prep(st, "store run verdicts", err, errlen,
 	    "INSERT OR REPLACE INTO run_verdicts (run_id, format, "
-	    "baseline_run, stored_ms, report) VALUES (?, ?, ?, ?, ?)",
-	    "IinI", run_id, format, baseline_run, store_now());
+	    "baseline_run, regressions, stored_ms, report) VALUES (?, ?, ?, "
+	    "?, ?, ?)", "IiniI", run_id, format, baseline_run, regressions,
+	    store_now());
 	if (stmt == NULL)
 		return -1;
-	if (sqlite3_bind_text(stmt, 5, json, (int)len,
+	if (sqlite3_bind_text(stmt, 6, json, (int)len,
 	    SQLITE_TRANSIENT) != SQLITE_OK) {
 		store_err(st, "store run verdicts", err, errlen);
 		sqlite3_finalize(stmt);
@@ -33,8 +34,8 @@ store_verdict_put(struct store *st, int64_t run_id, int format,
 
 int
 store_verdict_get(struct store *st, int64_t run_id, char **json,
-    size_t *len, int *format, int64_t *baseline_run, char *err,
-    size_t errlen)
+    size_t *len, int *format, int64_t *baseline_run, int *regressions,
+    char *err, size_t errlen)
 {
 	sqlite3_stmt	*stmt;
 	const void	*p;
@@ -43,7 +44,7 @@ store_verdict_get(struct store *st, int64_t run_id, char **json,
 	*json = NULL;
 	*len = 0;
 	stmt = store_prep(st, "read run verdicts", err, errlen,
-	    "SELECT format, coalesce(baseline_run, 0), report FROM "
+	    "SELECT format, coalesce(baseline_run, 0), regressions, report FROM "
 	    "run_verdicts WHERE run_id = ?", "I", run_id);
 	if (stmt == NULL)
 		return -1;
@@ -59,8 +60,9 @@ store_verdict_get(struct store *st, int64_t run_id, char **json,
 	}
 	*format = sqlite3_column_int(stmt, 0);
 	*baseline_run = sqlite3_column_int64(stmt, 1);
-	p = sqlite3_column_text(stmt, 2);
-	*len = (size_t)sqlite3_column_bytes(stmt, 2);
+	*regressions = sqlite3_column_int(stmt, 2);
+	p = sqlite3_column_text(stmt, 3);
+	*len = (size_t)sqlite3_column_bytes(stmt, 3);
 	*json = xmalloc(*len + 1);
 	if (*len > 0)
 		memcpy(*json, p, *len);

@@ -6,7 +6,9 @@
 -- writes it at every finish (a resumed run's finish rewrites it).  format
 -- is the version of report_json()'s output it was written by (a labrat
 -- whose JSON differs ignores the row and recomputes).  baseline_run is the
--- run it was judged against (NULL: none found).  When a run is resumed or
+-- run it was judged against (NULL: none found); regressions how many it
+-- found, within the run and run over run (what `labrat report
+-- --fail-on-regression` exits on).  When a run is resumed or
 -- finishes, the rows of later runs that share a link with it are deleted:
 -- their default baseline (the newest earlier done run on the same pairs)
 -- may have become, or stopped being, that run.  Times are milliseconds
@@ -16,6 +18,7 @@ CREATE TABLE run_verdicts (
 	run_id		INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
 	format		INTEGER NOT NULL,
 	baseline_run	INTEGER,
+	regressions	INTEGER NOT NULL DEFAULT 0,
 	stored_ms	INTEGER NOT NULL,
 	report		TEXT NOT NULL
 );

@@ -130,14 +130,17 @@ cli_json(int64_t run)
 }
 
 /* report_run_json() (the API's GET /runs/{id}/report); *stored. */
+static int	api_nreg;
+
 static char *
 api_json(struct store *st, int64_t run, int *stored)
 {
 	char	*json, err[512];
 	size_t	 len;
 
-	if (report_run_json(st, dbpath, run, &json, &len, stored, err,
-	    sizeof err) == -1)
+	api_nreg = -1;
+	if (report_run_json(st, dbpath, run, &json, &len, stored, &api_nreg,
+	    err, sizeof err) == -1)
 		fail_msg("report_run_json %lld: %s", (long long)run, err);
 	assert_int_equal(strlen(json), len);
 	return json;
@@ -162,12 +165,14 @@ test_stored_is_cli(void **state)
 
 	api = api_json(st, 2, &stored);
 	assert_int_equal(stored, 0);
+	assert_int_equal(api_nreg, 1);
 	cli = cli_json(2);
 	assert_string_equal(api, cli);
 	free(api);
 	save(st, 2);
 	api = api_json(st, 2, &stored);
 	assert_int_equal(stored, 1);
+	assert_int_equal(api_nreg, 1);	/* TSO on, stored with the bytes */
 	assert_string_equal(api, cli);
 	/* The regression of TSO on is in it; run 1 failed: no baseline. */
 	assert_non_null(strstr(api, "\"verdict\":\"regression\""));
@@ -219,13 +224,14 @@ test_format(void **state)
 	int		 stored;
 
 	assert_int_equal(store_verdict_put(st, 3, REPORT_VERDICT_FORMAT, 0,
-	    "{\"x\": 1}\n", 9, err, sizeof err), 0);
+	    7, "{\"x\": 1}\n", 9, err, sizeof err), 0);
 	api = api_json(st, 3, &stored);
 	assert_int_equal(stored, 1);
 	assert_string_equal(api, "{\"x\": 1}\n");
+	assert_int_equal(api_nreg, 7);
 	free(api);
 	assert_int_equal(store_verdict_put(st, 3, REPORT_VERDICT_FORMAT + 1,
-	    0, "{\"x\": 1}\n", 9, err, sizeof err), 0);
+	    0, 7, "{\"x\": 1}\n", 9, err, sizeof err), 0);
 	api = api_json(st, 3, &stored);
 	assert_int_equal(stored, 0);
 	cli = cli_json(3);
