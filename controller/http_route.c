@@ -30,6 +30,7 @@ const struct http_route http_routes[] = {
 	{ "GET", "/api/v1/schedules", http_res_schedules, 0 },
 	{ "POST", "/api/v1/schedules", http_res_schedule_add, 1 },
 	{ "DELETE", "/api/v1/schedules/{name}", http_res_schedule_rm, 1 },
+	{ "GET", "/api/v1/schedules/{name}", http_res_schedule, 0 },
 	{ "GET", "/api/v1/bisects", http_res_bisects, 0 },
 	{ "POST", "/api/v1/bisects", http_res_bisect_start, 1 },
 	{ "GET", "/api/v1/bisects/{id}", http_res_bisect, 0 },
@@ -47,6 +48,7 @@ const struct http_route http_routes[] = {
 	{ "GET", "/", http_res_root, 0 },
 	{ "GET", "/ui/", http_res_ui, 0 },
 	{ "GET", "/ui/{path...}", http_res_ui, 0 },
+	{ "GET", "/api/v1/compare", http_res_compare, 0 },
 	{ NULL, NULL, NULL, 0 }
 };
 

@@ -102,6 +102,10 @@ struct night_sched_added {
 enum night_named_rc night_schedule_add(const char *db_path,
 	    struct store_sched *s, struct night_sched_added *out,
 	    struct config_errors *errs, char *err, size_t errlen);
+/* Its first check alone (the name; cron, inventory and plan given), for
+ * the remote CLI before it sends them: 0, or -1 with err. */
+int	night_schedule_given(const struct store_sched *, char *err,
+	    size_t errlen);
 
 /*
  * `labrat schedule fire NAME`: loads the daemon config at config_path

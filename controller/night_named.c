@@ -139,6 +139,15 @@ named_given(const struct store_sched *s, struct night_sched_added *out,
 	return -1;
 }
 
+int
+night_schedule_given(const struct store_sched *s, char *err, size_t errlen)
+{
+	struct night_sched_added	out;
+
+	memset(&out, 0, sizeof out);
+	return named_given(s, &out, err, errlen);
+}
+
 enum night_named_rc
 night_schedule_add(const char *db_path, struct store_sched *s,
     struct night_sched_added *outp, struct config_errors *errs, char *err,

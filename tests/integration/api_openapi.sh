@@ -79,6 +79,9 @@ GET $V/jobs/{id}/samples $V/jobs/999999/samples
 GET $V/queue $V/queue
 GET $V/hosts $V/hosts
 GET $V/schedules $V/schedules
+GET $V/schedules/{name} $V/schedules/nightly?format=text
+GET $V/schedules/{name} $V/schedules/nosuch
+GET $V/compare $V/compare?a=1&b=1
 GET $V/bisects $V/bisects
 GET $V/bisects/{id} $V/bisects/1
 GET $V/bisects/{id}/log $V/bisects/1/log
@@ -129,7 +132,7 @@ DELETE $V/schedules/{name} $V/schedules/nightly
 POST $V/bisects $V/bisects $BIS
 POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
-sed -n '1,31p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,34p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
@@ -144,7 +147,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 53 ||
+grep -c valid "$TMP/rw.out" | grep -qx 56 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
