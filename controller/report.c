@@ -589,8 +589,8 @@ resolve_run(struct store *st, int64_t *run_id, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-count_regressions(const struct detect_result *res)
+int
+report_count_regressions(const struct detect_result *res)
 {
 	size_t	i;
 	int	n = 0;
@@ -625,7 +625,7 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (baseline_run < 0)
 		res.baseline_run = -1;	/* off, not "none found" */
 	if (regressions != NULL)
-		*regressions = count_regressions(&res);
+		*regressions = report_count_regressions(&res);
 	rc = report_write(st, &res, f, fp, err, errlen);
 fail:
 	detect_result_free(&res);

@@ -60,6 +60,31 @@ int	report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	    int *regressions, char *err, size_t errlen);
 
 /*
+ * Stored verdicts (report_verdict.c, schema 14).  REPORT_VERDICT_FORMAT
+ * is the version of report_json()'s output: bump it whenever the report
+ * JSON changes, so that rows written by an older labrat are recomputed
+ * rather than served.
+ *
+ * report_verdict_save: what report_run(db, run_id, 0, NULL, REPORT_JSON)
+ * prints (the default baseline as of now), stored as run_id's verdicts
+ * after dropping run_id's row and those of later runs on its links
+ * (store_verdict_drop_from()).  The run module calls it when a run
+ * finishes.  0 or -1 with err.
+ *
+ * report_run_json: the JSON `labrat report RUN --format json` prints: the
+ * stored bytes when run_id has a row of this format (*stored = 1), else
+ * computed by report_run() over db_path (*stored = 0).  *json is heap
+ * (the caller frees it), *len its length, *regressions how many it found
+ * (report_run()'s count).  0 or -1 with err.
+ */
+#define REPORT_VERDICT_FORMAT	1
+int	report_verdict_save(struct store *, int64_t run_id, char *err,
+	    size_t errlen);
+int	report_run_json(struct store *, const char *db_path, int64_t run_id,
+	    char **json, size_t *len, int *stored, int *regressions, char *err,
+	    size_t errlen);
+
+/*
  * The detect parameters run_id was measured with (report_params.c): the
  * stats section of the plan text it stored, or the defaults when it
  * stored none or one that no longer parses (logged), metric (NULL =

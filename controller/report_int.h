@@ -24,6 +24,8 @@ const char *report_metric_desc(const struct detect_params *, char *buf,
 	    size_t len);
 /* 1 when the metric is throughput (shown in Mbit/s, "slower"). */
 int	 report_is_throughput(const struct store_series *);
+/* The regressions of a result: within the run and run over run. */
+int	report_count_regressions(const struct detect_result *);
 int	report_json(struct store *, const struct detect_result *, FILE *,
 	    char *err, size_t errlen);
 /* report_facts.c: the run's host facts, reported and declared (st may be

@@ -11,6 +11,7 @@
 #include "executor.h"
 #include "log.h"
 #include "matrix.h"
+#include "report.h"
 #include "run.h"
 #include "run_int.h"
 #include "ssh.h"
@@ -244,6 +245,10 @@ run_resume(const char *db_path, int64_t id, const char *owner, int force,
 	    store_run_set_owner(r->st, id, r->owner, &r->who, err,
 	    errlen) == -1)
 		goto out;
+	/* Its stored verdicts, and those later runs judged against it,
+	 * no longer hold: the finish writes them again. */
+	if (store_verdict_drop_from(r->st, id, NULL, e, sizeof e) == -1)
+		log_warnx("run %lld: %s", (long long)id, e);
 	log_info("run %lld: resuming, %lld interrupted jobs requeued",
 	    (long long)id, (long long)n);
 	rc = RUN_OK;
@@ -293,9 +298,17 @@ int
 run_finish(struct run *r, const struct executor_summary *sum, char *err,
     size_t errlen)
 {
-	return store_run_finish(r->st, r->id, sum->failed > 0 ?
+	char	e[1024];
+
+	if (store_run_finish(r->st, r->id, sum->failed > 0 ?
 	    STORE_RUN_FAILED : STORE_RUN_DONE, sum->failed > 0 ?
-	    "some jobs failed" : NULL, err, errlen);
+	    "some jobs failed" : NULL, err, errlen) == -1)
+		return -1;
+	/* The verdicts the API serves; without them it recomputes. */
+	if (report_verdict_save(r->st, r->id, e, sizeof e) == -1)
+		log_warnx("run %lld: verdicts not stored (the API will "
+		    "compute them per request): %s", (long long)r->id, e);
+	return 0;
 }
 
 /* The executor could not start: the run is failed, nothing was touched. */

@@ -599,6 +599,41 @@ int	store_api_run_infos(struct store *, const struct store_api_runs_q *,
 	    struct store_run_info **infos, size_t *n, char *err,
 	    size_t errlen);
 
+/* ---- bulk loading (store_bulk.c) --------------------------------------- */
+
+/*
+ * Every queued job of run_id, in seq order, finished with results[i] in
+ * ONE transaction (queued -> running -> DONE or FAILED, its samples; no
+ * raw output): what a claim and store_job_finish() per job record, for
+ * loading many runs fast (bench/api_bench, an import).  n must be the
+ * number of queued jobs.  0, or -1 with err and nothing changed.
+ */
+int	store_run_bulk_finish(struct store *, int64_t run_id,
+	    const struct store_job_result *results, size_t n, char *err,
+	    size_t errlen);
+
+/* ---- stored verdicts (store_verdict.c, schema 14: run_verdicts) ------ */
+
+/*
+ * A run's report JSON as the run module stored it when the run finished
+ * (report_verdict_save()).  store_verdict_put: replaces run_id's row.
+ * store_verdict_get: 1 with *json (heap, NUL-terminated, the caller frees
+ * it), *len, *format, *baseline_run (0: none) and *regressions (how many
+ * it found), 0 when none is stored,
+ * -1 with err.  store_verdict_drop_from: deletes run_id's row and those
+ * of the runs after it that have a job on one of run_id's links (their
+ * default baseline may change when run_id is resumed or finishes); *n
+ * (may be NULL): how many.  0 or -1 with err.
+ */
+int	store_verdict_put(struct store *, int64_t run_id, int format,
+	    int64_t baseline_run, int regressions, const char *json,
+	    size_t len, char *err, size_t errlen);
+int	store_verdict_get(struct store *, int64_t run_id, char **json,
+	    size_t *len, int *format, int64_t *baseline_run,
+	    int *regressions, char *err, size_t errlen);
+int	store_verdict_drop_from(struct store *, int64_t run_id, int64_t *n,
+	    char *err, size_t errlen);
+
 /*
  * The series of GET /api/v1/series (store_series.c): one link + knobs key
  * + workload + metric across runs.  A workload is named as regression

@@ -5,7 +5,8 @@
 # main yet).  Reads need a token here ("reads": "token").
 # - real content: the run and its job counts, filters, the job pages and
 #   their cursor, one job's samples as the store holds them, the report
-#   byte for byte equal to `labrat report RUN --format json`;
+#   byte for byte equal to `labrat report RUN --format json` and to the
+#   verdicts the run stored when it finished;
 # - auth: no token, a wrong one, a revoked one -> 401; a read-only token
 #   on every mutation -> 403; nothing changed in the database by any of
 #   them; a writing token queues the same item `labrat run --enqueue`
@@ -99,6 +100,12 @@ req "$TMP/report.api" -H "$A" "$BASE/runs/$RUN/report"
 	fail "labrat report"
 cmp "$TMP/report.api" "$TMP/report.cli" ||
 	fail "the API's report differs from labrat report --format json"
+# The verdicts the run stored when it finished (schema 14) are those bytes.
+[ "$(sq "$DB" "SELECT count(*) FROM run_verdicts WHERE run_id = $RUN")" = 1 ] ||
+	fail "run $RUN stored no verdicts when it finished"
+sqlite3 "$DB" "SELECT writefile('$TMP/report.db', report) FROM run_verdicts WHERE run_id = $RUN" >/dev/null
+cmp "$TMP/report.db" "$TMP/report.cli" ||
+	fail "run $RUN's stored verdicts differ from labrat report --format json"
 jq -e '.series | length == 2' "$TMP/report.api" >/dev/null ||
 	fail "the report has not 2 series"
 for p in queue hosts schedules bisects nights; do
