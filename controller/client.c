@@ -45,9 +45,10 @@ client_check(const struct client_request *rq, char *err, size_t errlen)
 		return -1;
 	}
 	if (rq->method != NULL && strcmp(rq->method, "GET") != 0 &&
-	    strcmp(rq->method, "POST") != 0) {
-		util_seterr(err, errlen, "%s: method %s: GET or POST only",
-		    rq->url, rq->method);
+	    strcmp(rq->method, "POST") != 0 &&
+	    strcmp(rq->method, "DELETE") != 0) {
+		util_seterr(err, errlen, "%s: method %s: GET, POST or DELETE "
+		    "only", rq->url, rq->method);
 		return -1;
 	}
 	for (i = 0; rq->headers != NULL && rq->headers[i] != NULL; i++)
@@ -58,6 +59,18 @@ client_check(const struct client_request *rq, char *err, size_t errlen)
 			return -1;
 		}
 	return 0;
+}
+
+/* The reply's header name (its last value) into resp->header. */
+static void
+client_header(CURL *c, const char *name, struct client_response *resp)
+{
+	struct curl_header	*h;
+
+	resp->header[0] = '\0';
+	if (name != NULL && curl_easy_header(c, name, 0, CURLH_HEADER, -1,
+	    &h) == CURLHE_OK && h->value != NULL)
+		snprintf(resp->header, sizeof resp->header, "%s", h->value);
 }
 
 int
@@ -99,6 +112,8 @@ client_request(const struct client_request *rq, struct client_response *resp,
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "labrat");
+	if (rq->method != NULL && strcmp(rq->method, "DELETE") == 0)
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "DELETE");
 	if (post) {
 		curl_easy_setopt(c, CURLOPT_POST, 1L);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS,
@@ -133,6 +148,7 @@ client_request(const struct client_request *rq, struct client_response *resp,
 	if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK &&
 	    ra > 0)
 		resp->retry_after_s = ra > 86400 ? 86400 : (long)ra;
+	client_header(c, rq->want_header, resp);
 	resp->len = sink.b.len;
 	resp->body = buf_release(&sink.b);
 	curl_easy_cleanup(c);

@@ -18,7 +18,8 @@
 
 struct client_request {
 	const char	*url;		/* http:// or https:// */
-	const char	*method;	/* "GET" or "POST" (NULL = "GET") */
+	const char	*method;	/* "GET", "POST" or "DELETE" (NULL =
+					 * "GET"); only POST sends body */
 	const char	*body;		/* POST body, may be NULL (empty) */
 	int		 connect_timeout_ms;	/* 0 = 5 s */
 	int		 timeout_ms;		/* whole request, 0 = 30 s */
@@ -28,6 +29,8 @@ struct client_request {
 					 * terminated; NULL = none */
 	const char	*cafile;	/* PEM CA bundle for https, NULL =
 					 * the system's */
+	const char	*want_header;	/* a reply header to keep in
+					 * resp->header, NULL = none */
 };
 
 struct client_response {
@@ -37,6 +40,8 @@ struct client_response {
 	long	 retry_after_s;	/* the reply's Retry-After in seconds (a
 				 * date made relative), -1 when absent
 				 * or 0 */
+	char	 header[64];	/* rq->want_header's value, "" when absent
+				 * (cut to 63 bytes) */
 };
 
 /* curl_global_init(); call once before threads.  0 or -1. */
@@ -121,5 +126,24 @@ int	client_api_get(const struct client_api *, const char *path,
 int	client_api_post(const struct client_api *, const char *path,
 	    const char *json, char **body, size_t *len, long *status,
 	    char *err, size_t errlen);
+
+/* Any of them: method "GET", "POST" (json) or "DELETE"; the reply's
+ * header want (NULL = none) into r->header. */
+struct client_api_reply {
+	char	*body;		/* NUL-terminated, free() */
+	size_t	 len;
+	long	 status;
+	char	 header[64];
+};
+/*
+ * Appends "?key=value" to the path in b ("&key=value" once b holds a "?"),
+ * value percent-encoded (all but A-Z a-z 0-9 - . _ ~).  A buf past its
+ * ceiling stays so (buf_append()'s refusal).
+ */
+struct buf;
+void	client_api_query(struct buf *, const char *key, const char *value);
+int	client_api_send(const struct client_api *, const char *method,
+	    const char *path, const char *json, const char *want,
+	    struct client_api_reply *r, char *err, size_t errlen);
 
 #endif

@@ -86,10 +86,10 @@ api_url(const struct client_api *a, const char *path, char **url, char *err,
 	return 0;
 }
 
-static int
-api_do(const struct client_api *a, const char *method, const char *path,
-    const char *json, char **body, size_t *len, long *status, char *err,
-    size_t errlen)
+int
+client_api_send(const struct client_api *a, const char *method,
+    const char *path, const char *json, const char *want,
+    struct client_api_reply *out, char *err, size_t errlen)
 {
 	struct client_request	 rq;
 	struct client_response	 r;
@@ -99,9 +99,7 @@ api_do(const struct client_api *a, const char *method, const char *path,
 				    API_TIMEOUT_S;
 	int			 attempt, nh = 0, rc;
 
-	*body = NULL;
-	*len = 0;
-	*status = 0;
+	memset(out, 0, sizeof *out);
 	if (api_url(a, path, &url, err, errlen) == -1)
 		return -1;
 	if (a->token != NULL && a->token[0] != '\0') {
@@ -115,6 +113,7 @@ api_do(const struct client_api *a, const char *method, const char *path,
 	rq.method = method;
 	rq.body = json;
 	rq.content_type = json != NULL ? "application/json" : NULL;
+	rq.want_header = want;
 	rq.headers = hdrs;
 	rq.cafile = a->cafile;
 	rq.timeout_ms = (int)(t > 3600 ? 3600000 : t * 1000);
@@ -128,15 +127,31 @@ api_do(const struct client_api *a, const char *method, const char *path,
 		api_sleep_ms(api_wait_ms(attempt, r.retry_after_s));
 	}
 	if (rc == 0) {
-		*body = r.body;
-		*len = r.len;
-		*status = r.status;
+		out->body = r.body;
+		out->len = r.len;
+		out->status = r.status;
+		memcpy(out->header, r.header, sizeof out->header);
 	}
 	if (auth != NULL) {
 		explicit_bzero(auth, strlen(auth));
 		free(auth);
 	}
 	free(url);
+	return rc;
+}
+
+static int
+api_do(const struct client_api *a, const char *method, const char *path,
+    const char *json, char **body, size_t *len, long *status, char *err,
+    size_t errlen)
+{
+	struct client_api_reply	r;
+	int			rc;
+
+	rc = client_api_send(a, method, path, json, NULL, &r, err, errlen);
+	*body = r.body;
+	*len = r.len;
+	*status = r.status;
 	return rc;
 }
 
@@ -154,4 +169,21 @@ client_api_post(const struct client_api *a, const char *path,
 {
 	return api_do(a, "POST", path, json != NULL ? json : "", body, len,
 	    status, err, errlen);
+}
+
+void
+client_api_query(struct buf *b, const char *key, const char *value)
+{
+	static const char	hex[] = "0123456789ABCDEF";
+	const unsigned char	*p;
+
+	buf_printf(b, "%c%s=", memchr(b->data != NULL ? b->data : "", '?',
+	    b->len) != NULL ? '&' : '?', key);
+	for (p = (const unsigned char *)value; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p) != NULL)
+			buf_printf(b, "%c", *p);
+		else
+			buf_printf(b, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
+	}
 }

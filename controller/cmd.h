@@ -236,13 +236,64 @@ int	cmd_queued(const char *kind, int64_t item, const char *db, int json);
 char	*cmd_db_path(const char *opt);
 
 /*
- * cmd_remote.c: GET path ("/api/v1/queue?limit=5") from ctx->server with
- * the token of ctx->token_file.  0 with *body (heap, NUL-terminated, the
- * caller frees) when the reply is 200; -1 after saying on stderr, as
- * "labrat NAME: ...", what failed (the URL and the transport error, or
- * the HTTP status and the server's problem text).
+ * cmd_remote.c, the remote CLI (ctx->server).  cmd_remote_get: GET path
+ * ("/api/v1/queue?limit=5") with the token of ctx->token_file.
+ * cmd_remote_send: method ("GET", "POST" with json, "DELETE") likewise.
+ * Both: 0 with *body (heap, NUL-terminated, the caller frees) when the
+ * reply is 2xx; else after saying on stderr, as "labrat NAME: ...", what
+ * failed (the URL and the transport error, or the HTTP status and the
+ * server's problem text): -1 (cmd_remote_get: any failure; send: a
+ * transport error) or the HTTP status (cmd_remote_send, cmd_remote_post).
  */
 int	cmd_remote_get(const struct cmd_ctx *, const char *path, char **body,
 	    size_t *len);
+int	cmd_remote_send(const struct cmd_ctx *, const char *method,
+	    const char *path, const char *json, char **body, size_t *len);
+/*
+ * GETs path and writes the reply to stdout as received (after
+ * json_check_raw() when ctx->format is json).  regressions (may be NULL)
+ * gets the reply's X-Labrat-Regressions count (a reply without one is an
+ * error).  0, or -1 after saying why.
+ */
+int	cmd_remote_print(const struct cmd_ctx *, const char *path,
+	    int *regressions);
+/* path with kv's pairs ({key, value, ..., NULL}; a NULL value is left
+ * out) as its query, encoded; heap. */
+char	*cmd_remote_path(const char *path, const char *const *kv);
+/* A path option for the controller: 0 when path is NULL or absolute, -1
+ * after saying a relative one cannot be sent. */
+int	cmd_remote_abs(const struct cmd_ctx *, const char *opt,
+	    const char *path);
+/*
+ * The newest id of the list GET path replies (its array key, newest
+ * first; objects whose "kind" is one of skip passed over): 0 with *id, -1
+ * after saying so (none: "labrat NAME: SERVER: NONE").
+ */
+int	cmd_remote_newest(const struct cmd_ctx *, const char *path,
+	    const char *key, const char *const *skip, int64_t *id,
+	    const char *none);
+/*
+ * A mutation's JSON body: cmd_body_begin() gives the writer (NULL when out
+ * of memory: cmd_body_end() then fails too); cmd_remote_post() ends the
+ * body and POSTs it (cmd_remote_send()), freeing it.
+ */
+struct json_writer;
+struct cmd_body {
+	FILE			*fp;
+	char			*buf;
+	size_t			 len;
+	struct json_writer	*w;
+};
+struct json_writer *cmd_body_begin(struct cmd_body *);
+char	*cmd_body_end(struct cmd_body *);	/* heap, or NULL */
+int	cmd_remote_post(const struct cmd_ctx *, const char *path,
+	    struct cmd_body *, char **reply, size_t *len);
+/* What cmd_queued() prints, for the item the reply (POST /queue or
+ * /bisects) names, "labrat --server URL queue" / "server" instead of
+ * the database; CMD_EXIT_*. */
+int	cmd_queued_remote(const struct cmd_ctx *, const char *kind,
+	    const char *reply, size_t len);
+/* "labrat NAME: WHAT does not work with --server"; CMD_EXIT_USAGE. */
+int	cmd_remote_refuse(const struct cmd_ctx *, const char *what);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "hunt.h"
+#include "json.h"
 #include "log.h"
 #include "util.h"
 
@@ -103,6 +104,53 @@ cli_enqueue(const char *db, const struct hunt_request *rq, int json)
 	return cmd_queued("bisect", item, db, json);
 }
 
+/* --server: POST /api/v1/bisects, queued for the daemon (--enqueue). */
+static int
+bisect_remote(struct cmd_ctx *ctx, const struct hunt_request *rq,
+    int enqueue)
+{
+	struct cmd_body		 b;
+	struct json_writer	*w;
+	char			*reply;
+	size_t			 len;
+	int			 rc;
+
+	if (!enqueue)
+		return cmd_remote_refuse(ctx, "a bisect without --enqueue "
+		    "(add --enqueue: the daemon runs it)");
+	if (rq->link == NULL || rq->good == NULL || rq->bad == NULL ||
+	    rq->test == NULL)
+		return cmd_usage_error(ctx, "%s missing", rq->link == NULL ?
+		    "--link LINK" : rq->good == NULL ? "--good REV" :
+		    rq->bad == NULL ? "--bad REV" : "--test FILE");
+	if (rq->replay != NULL)
+		return cmd_usage_error(ctx, "--replay is not queued: run it "
+		    "without --enqueue");
+	if (cmd_remote_abs(ctx, "--inventory", rq->inventory) == -1 ||
+	    cmd_remote_abs(ctx, "--test", rq->test) == -1)
+		return CMD_EXIT_USAGE;
+	if ((w = cmd_body_begin(&b)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "link", rq->link);
+		json_kv_str(w, "good", rq->good);
+		json_kv_str(w, "bad", rq->bad);
+		json_kv_str(w, "test", rq->test);
+		if (rq->inventory != NULL)
+			json_kv_str(w, "inventory", rq->inventory);
+		if (rq->revisions != NULL)
+			json_kv_str(w, "revisions", rq->revisions);
+		if (rq->leave_on_culprit)
+			json_kv_bool(w, "leave_on_culprit", 1);
+		json_end_obj(w);
+	}
+	if ((rc = cmd_remote_post(ctx, "/api/v1/bisects", &b, &reply,
+	    &len)) != 0)
+		return rc == 400 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	rc = cmd_queued_remote(ctx, "bisect", reply, len);
+	free(reply);
+	return rc;
+}
+
 static int
 bisect_start(struct cmd_ctx *ctx)
 {
@@ -141,6 +189,8 @@ bisect_start(struct cmd_ctx *ctx)
 	}
 	if (cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
+	if (ctx->server != NULL)
+		return bisect_remote(ctx, &rq, enqueue);
 	if (rq.inventory == NULL || rq.link == NULL || rq.good == NULL ||
 	    rq.bad == NULL || rq.test == NULL)
 		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
@@ -192,7 +242,7 @@ const struct cmd_entry cmd_bisect_start_entry = {
 		    "running it here; refused when no live daemon serves it "
 		    "(and with --replay). Prints the queue item." },
 		{ NULL, NULL } },
-	.flags = CMD_DB | CMD_SSH,
+	.flags = CMD_DB | CMD_SSH | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = bisect_start,
 };

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "hunt.h"
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 static int
@@ -30,6 +31,35 @@ cli_reset(const char *db, int64_t id)
 		fprintf(stderr, "labrat: bisect %lld reset (was %s)%s%s\n",
 		    (long long)rid, was, done[0] != '\0' ? "; " : "", done);
 	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+}
+
+/* POST /api/v1/bisects/{id}/reset (id 0: the newest the server lists);
+ * the same line as cli_reset() from the reply's bisect, was, hosts. */
+static int
+reset_remote(struct cmd_ctx *ctx, int64_t id)
+{
+	char	path[80], rid[32], was[32], hosts[2048], *reply;
+	char	safe[64], safe2[2048];
+	size_t	len;
+
+	if (id == 0 && cmd_remote_newest(ctx, "/api/v1/bisects", "bisects",
+	    NULL, &id, "no bisects yet") == -1)
+		return CMD_EXIT_FAIL;
+	snprintf(path, sizeof path, "/api/v1/bisects/%lld/reset",
+	    (long long)id);
+	if (cmd_remote_send(ctx, "POST", path, "{}", &reply, &len) != 0)
+		return CMD_EXIT_FAIL;
+	if (report_remote_member(reply, len, "bisect", rid, sizeof rid) != 1)
+		snprintf(rid, sizeof rid, "%lld", (long long)id);
+	if (report_remote_member(reply, len, "was", was, sizeof was) != 1)
+		snprintf(was, sizeof was, "?");
+	report_remote_member(reply, len, "hosts", hosts, sizeof hosts);
+	free(reply);
+	fprintf(stderr, "labrat: bisect %s reset (was %s)%s%s\n", rid,
+	    util_term_safe(safe, sizeof safe, was, (size_t)-1),
+	    hosts[0] != '\0' ? "; " : "", hosts[0] != '\0' ?
+	    util_term_safe(safe2, sizeof safe2, hosts, (size_t)-1) : "");
+	return CMD_EXIT_OK;
 }
 
 static int
@@ -74,6 +104,8 @@ bisect_reset_exec(struct cmd_ctx *ctx)
 
 	if (cmd_bisect_opts(ctx, &id, NULL) == -1)
 		return CMD_EXIT_USAGE;
+	if (ctx->server != NULL)
+		return reset_remote(ctx, id);
 	return cli_reset(ctx->db, id);
 }
 
@@ -101,6 +133,6 @@ const struct cmd_entry cmd_bisect_reset_entry = {
 	    "the revision they ran before it, and marks it reset.",
 	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ NULL, NULL } },
-	.flags = CMD_DB | CMD_SSH,
+	.flags = CMD_DB | CMD_SSH | CMD_REMOTE,
 	.exec = bisect_reset_exec,
 };

@@ -57,6 +57,21 @@ cmd_bisect_opts(struct cmd_ctx *ctx, int64_t *id, int *quiet)
 	return cmd_positionals(ctx, optind, 0, 0, "");
 }
 
+/* GET /api/v1/bisects/{id}[/log] (id 0: the newest the server lists). */
+static int
+bisect_remote(struct cmd_ctx *ctx, int64_t id, int log)
+{
+	char	path[96];
+
+	if (id == 0 && cmd_remote_newest(ctx, "/api/v1/bisects", "bisects",
+	    NULL, &id, "no bisects yet") == -1)
+		return CMD_EXIT_FAIL;
+	snprintf(path, sizeof path, "/api/v1/bisects/%lld%s?format=%s",
+	    (long long)id, log ? "/log" : "", ctx->format);
+	return cmd_remote_print(ctx, path, NULL) == 0 ? CMD_EXIT_OK :
+	    CMD_EXIT_FAIL;
+}
+
 static int
 bisect_status(struct cmd_ctx *ctx)
 {
@@ -65,6 +80,8 @@ bisect_status(struct cmd_ctx *ctx)
 
 	if (cmd_bisect_opts(ctx, &id, NULL) == -1)
 		return CMD_EXIT_USAGE;
+	if (ctx->server != NULL)
+		return bisect_remote(ctx, id, what == 2);
 	return bisect_cli_show(ctx->db, id, what, strcmp(ctx->format,
 	    "json") == 0, stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
@@ -75,7 +92,7 @@ const struct cmd_entry cmd_bisect_status_entry = {
 	.summary = "Shows a bisect's state, its range and each step so far.",
 	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = bisect_status,
 };
@@ -88,7 +105,7 @@ const struct cmd_entry cmd_bisect_log_entry = {
 	    "takes.",
 	.options = (const struct cmd_option[]){ CMD_BISECT_ID_OPT,
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = bisect_status,
 };

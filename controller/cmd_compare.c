@@ -13,6 +13,25 @@
 #include "report.h"
 #include "util.h"
 
+/* GET /api/v1/compare with the same options; printed as received. */
+static int
+compare_remote(struct cmd_ctx *ctx, long long a, long long b,
+    const struct report_compare_opts *o, int *nreg)
+{
+	char	sa[24], sb[24], sw[24], *p;
+	int	rc;
+
+	snprintf(sa, sizeof sa, "%lld", a);
+	snprintf(sb, sizeof sb, "%lld", b);
+	snprintf(sw, sizeof sw, "%d", o->width);
+	p = cmd_remote_path("/api/v1/compare", (const char *const[]){
+	    "a", sa, "b", sb, "link", o->link, "knobs", o->knobs,
+	    "metric", o->metric, "width", o->width > 0 ? sw : NULL, NULL });
+	rc = cmd_remote_print(ctx, p, nreg);
+	free(p);
+	return rc;
+}
+
 static int
 compare_exec(struct cmd_ctx *ctx)
 {
@@ -60,12 +79,13 @@ compare_exec(struct cmd_ctx *ctx)
 	if (util_strtonum(argv[optind + 1], 1, INT64_MAX, &b, &errstr) == -1)
 		return cmd_usage_error(ctx, "RUN_B %s: run id is %s",
 		    argv[optind + 1], errstr);
-	rc = report_compare(ctx->db, a, b, &o, stdout, &nreg, err,
-	    sizeof err);
-	if (rc == -1) {
+	if (ctx->server != NULL)
+		rc = compare_remote(ctx, a, b, &o, &nreg);
+	else if ((rc = report_compare(ctx->db, a, b, &o, stdout, &nreg, err,
+	    sizeof err)) == -1)
 		fprintf(stderr, "labrat compare: %s\n", err);
+	if (rc == -1)
 		return CMD_EXIT_USAGE;
-	}
 	return nreg > 0 ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }
 
@@ -86,6 +106,6 @@ const struct cmd_entry cmd_compare_entry = {
 		{ "--width N", "Width of the plot, 20-400 columns (default: "
 		    "74)." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.exec = compare_exec,
 };

@@ -14,6 +14,18 @@
 
 #define HOSTS_HEALTH_TRANSITIONS	10
 
+/* GET /api/v1/hosts with the same number of transitions. */
+static int
+hosts_health_remote(struct cmd_ctx *ctx)
+{
+	char	path[80];
+
+	snprintf(path, sizeof path, "/api/v1/hosts?limit=%d&format=%s",
+	    HOSTS_HEALTH_TRANSITIONS, ctx->format);
+	return cmd_remote_print(ctx, path, NULL) == 0 ? CMD_EXIT_OK :
+	    CMD_EXIT_FAIL;
+}
+
 static int
 hosts_health_exec(struct cmd_ctx *ctx)
 {
@@ -24,6 +36,8 @@ hosts_health_exec(struct cmd_ctx *ctx)
 	if (cmd_getopt(ctx, longopts) != -1 ||
 	    cmd_positionals(ctx, optind, 0, 0, "") == -1)
 		return CMD_EXIT_USAGE;
+	if (ctx->server != NULL)
+		return hosts_health_remote(ctx);
 	if (health_show(ctx->db, HOSTS_HEALTH_TRANSITIONS,
 	    strcmp(ctx->format, "json") == 0, stdout, err, sizeof err) == -1) {
 		log_warnx("hosts health: %s", err);
@@ -42,7 +56,7 @@ const struct cmd_entry cmd_hosts_health_entry = {
 	    "never checked is unknown. Jobs run on good and unknown links "
 	    "only.",
 	.options = NULL,
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = hosts_health_exec,
 };

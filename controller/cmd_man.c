@@ -64,7 +64,7 @@ void
 cmd_man_print(FILE *fp)
 {
 	const struct cmd_option	*o;
-	size_t			 i;
+	size_t			 i, n;
 
 	fprintf(fp, ".\\\" labrat.1, written by `labrat help --man` from "
 	    "the command table\n.TH LABRAT 1 \"\" \"labrat %s\" \"labrat "
@@ -82,12 +82,15 @@ cmd_man_print(FILE *fp)
 	fputs(".SH REMOTE OPTIONS\nThese commands take the options below to "
 	    "ask a daemon's HTTP API (labrat serve) instead of the database, "
 	    "and print the same:", fp);
-	for (i = 0; i < cmd_table_len; i++)
+	for (i = 0, n = 0; i < cmd_table_len; i++)
 		if (cmd_table[i]->flags & CMD_REMOTE) {
-			fputs(" ", fp);
+			fputs(n++ > 0 ? ", " : " ", fp);
 			roff(fp, cmd_table[i]->name);
 		}
-	fputs(".\n", fp);
+	fputs(".  Remotely, run and bisect start only queue (\\-\\-enqueue: "
+	    "the daemon runs them), and their file options must be absolute "
+	    "paths on the daemon's host.  Any other command refuses \\-\\-server "
+	    "(\"works on the local database only\", exit 2).\n", fp);
 	for (o = cmd_remote_options; o->flag != NULL; o++)
 		man_option(fp, o->flag, o->help);
 	fputs(".SH COMMANDS\n", fp);

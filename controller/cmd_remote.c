@@ -1,20 +1,27 @@
 /*
- * cmd_remote: the remote CLI's one request helper (cmd.h): the commands
- * that take --server (CMD_REMOTE) GET their JSON from the daemon's HTTP
- * API through client_api and print it with the same report formatter the
- * local path uses.  The token is read from --token-file (the secret alone
- * on its first line, as `labrat token add NAME > FILE` writes it).
+ * cmd_remote: the remote CLI's request helpers (cmd.h): the commands that
+ * take --server (CMD_REMOTE) send their request to the daemon's HTTP API
+ * through client_api.  A read asks for the command's --format and prints
+ * the reply as received: the server wrote it with the same formatter call
+ * the local command makes (JSON is checked first).  The token is read
+ * from --token-file (the secret alone on its first line, as `labrat token
+ * add NAME > FILE` writes it).
  */
 #include <sys/stat.h>
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
 #include "cmd.h"
+#include "json.h"
 #include "log.h"
 #include "report.h"
+#include "store.h"
+#include "store_daemon.h"
 #include "util.h"
 
 #define REMOTE_TOKEN_MAX	4096	/* a token file's size ceiling */
@@ -55,17 +62,20 @@ remote_token(const struct cmd_ctx *ctx, const char *path)
 	return s;
 }
 
-int
-cmd_remote_get(const struct cmd_ctx *ctx, const char *path, char **body,
-    size_t *len)
+/*
+ * method path (json: POST's body) to ctx->server; want: a reply header to
+ * keep.  0 with r filled when the reply is 2xx; -1 (transport) or the
+ * HTTP status after saying what failed (r->body freed).
+ */
+static int
+remote_send(const struct cmd_ctx *ctx, const char *method, const char *path,
+    const char *json, const char *want, struct client_api_reply *r)
 {
 	struct client_api	 a;
 	char			 err[1024], msg[512], safe[1024], *tok = NULL;
-	long			 status;
 	int			 rc;
 
-	*body = NULL;
-	*len = 0;
+	memset(r, 0, sizeof *r);
 	if (ctx->token_file != NULL &&
 	    (tok = remote_token(ctx, ctx->token_file)) == NULL)
 		return -1;
@@ -80,8 +90,9 @@ cmd_remote_get(const struct cmd_ctx *ctx, const char *path, char **body,
 	a.token = tok;
 	a.cafile = ctx->cafile;
 	a.timeout_s = REMOTE_TIMEOUT_S;
-	a.retries = REMOTE_RETRIES;
-	rc = client_api_get(&a, path, body, len, &status, err, sizeof err);
+	/* A mutation is not repeated: a 503 may have come after it. */
+	a.retries = strcmp(method, "GET") == 0 ? REMOTE_RETRIES : 0;
+	rc = client_api_send(&a, method, path, json, want, r, err, sizeof err);
 	if (tok != NULL) {
 		explicit_bzero(tok, strlen(tok));
 		free(tok);
@@ -91,14 +102,209 @@ cmd_remote_get(const struct cmd_ctx *ctx, const char *path, char **body,
 		    util_term_safe(safe, sizeof safe, err, (size_t)-1));
 		return -1;
 	}
-	if (status == 200)
+	if (r->status >= 200 && r->status < 300)
 		return 0;
-	report_api_error(*body, *len, msg, sizeof msg);
+	report_api_error(r->body, r->len, msg, sizeof msg);
 	fprintf(stderr, "labrat %s: %s%s: HTTP %ld: %s\n", ctx->entry->name,
-	    ctx->server, path, status,
+	    ctx->server, path, r->status,
 	    util_term_safe(safe, sizeof safe, msg, (size_t)-1));
-	free(*body);
-	*body = NULL;
-	*len = 0;
+	free(r->body);
+	rc = r->status > 0 && r->status < 1000 ? (int)r->status : -1;
+	memset(r, 0, sizeof *r);
+	return rc;
+}
+
+int
+cmd_remote_get(const struct cmd_ctx *ctx, const char *path, char **body,
+    size_t *len)
+{
+	return cmd_remote_send(ctx, "GET", path, NULL, body, len) == 0 ? 0 :
+	    -1;
+}
+
+int
+cmd_remote_send(const struct cmd_ctx *ctx, const char *method,
+    const char *path, const char *json, char **body, size_t *len)
+{
+	struct client_api_reply	r;
+	int			rc;
+
+	rc = remote_send(ctx, method, path, json, NULL, &r);
+	*body = r.body;
+	*len = r.len;
+	return rc;
+}
+
+int
+cmd_remote_print(const struct cmd_ctx *ctx, const char *path,
+    int *regressions)
+{
+	struct client_api_reply	 r;
+	const char		*errstr;
+	char			 raw[256];
+	long long		 n = 0;
+	int			 rc = 0;
+
+	if (remote_send(ctx, "GET", path, NULL, regressions != NULL ?
+	    "X-Labrat-Regressions" : NULL, &r) != 0)
+		return -1;
+	if (ctx->format != NULL && strcmp(ctx->format, "json") == 0 &&
+	    json_check_raw(r.body, r.len, raw, sizeof raw) != JSON_RAW_OK) {
+		fprintf(stderr, "labrat %s: %s%s: the reply is not JSON: %s\n",
+		    ctx->entry->name, ctx->server, path, raw);
+		rc = -1;
+	} else if (regressions != NULL && util_strtonum(r.header, 0,
+	    INT32_MAX, &n, &errstr) == -1) {
+		fprintf(stderr, "labrat %s: %s%s: no X-Labrat-Regressions "
+		    "count in the reply\n", ctx->entry->name, ctx->server,
+		    path);
+		rc = -1;
+	} else if (fwrite(r.body, 1, r.len, stdout) != r.len ||
+	    fflush(stdout) == EOF) {
+		fprintf(stderr, "labrat %s: writing the output: %s\n",
+		    ctx->entry->name, strerror(errno));
+		rc = -1;
+	}
+	if (regressions != NULL)
+		*regressions = (int)n;
+	free(r.body);
+	return rc;
+}
+
+char *
+cmd_remote_path(const char *path, const char *const *kv)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b, 8192);
+	buf_printf(&b, "%s", path);
+	for (i = 0; kv[i] != NULL; i += 2)
+		if (kv[i + 1] != NULL)
+			client_api_query(&b, kv[i], kv[i + 1]);
+	return buf_release(&b);
+}
+
+int
+cmd_remote_abs(const struct cmd_ctx *ctx, const char *opt, const char *path)
+{
+	if (path == NULL || path[0] == '/')
+		return 0;
+	fprintf(stderr, "labrat %s: %s %s: with --server, paths are on the "
+	    "controller: give an absolute path (it cannot be resolved from "
+	    "here)\n", ctx->entry->name, opt, path);
 	return -1;
+}
+
+int
+cmd_remote_refuse(const struct cmd_ctx *ctx, const char *what)
+{
+	fprintf(stderr, "labrat %s: %s does not work with --server (%s): "
+	    "run it on the controller\n", ctx->entry->name, what,
+	    ctx->server);
+	return CMD_EXIT_USAGE;
+}
+
+int
+cmd_remote_newest(const struct cmd_ctx *ctx, const char *path,
+    const char *key, const char *const *skip, int64_t *id, const char *none)
+{
+	char	err[512], *body;
+	size_t	len;
+	int	rc;
+
+	if (cmd_remote_get(ctx, path, &body, &len) == -1)
+		return -1;
+	rc = report_remote_first_id(body, len, key, skip, id, err, sizeof err);
+	free(body);
+	if (rc == -1)
+		fprintf(stderr, "labrat %s: %s%s: %s\n", ctx->entry->name,
+		    ctx->server, path, err);
+	else if (rc == 0)
+		fprintf(stderr, "labrat %s: %s: %s\n", ctx->entry->name,
+		    ctx->server, none);
+	return rc == 1 ? 0 : -1;
+}
+
+struct json_writer *
+cmd_body_begin(struct cmd_body *b)
+{
+	memset(b, 0, sizeof *b);
+	if ((b->fp = open_memstream(&b->buf, &b->len)) == NULL)
+		return NULL;
+	b->w = json_writer_new(b->fp, 0);
+	return b->w;
+}
+
+char *
+cmd_body_end(struct cmd_body *b)
+{
+	char	err[256];
+	int	rc;
+
+	if (b->fp == NULL)
+		return NULL;
+	rc = json_writer_free(b->w, err, sizeof err);
+	if (fclose(b->fp) != 0 || rc == -1) {
+		free(b->buf);
+		return NULL;
+	}
+	return b->buf;
+}
+
+int
+cmd_remote_post(const struct cmd_ctx *ctx, const char *path,
+    struct cmd_body *b, char **reply, size_t *len)
+{
+	char	*json;
+	int	 rc;
+
+	*reply = NULL;
+	*len = 0;
+	if ((json = cmd_body_end(b)) == NULL) {
+		fprintf(stderr, "labrat %s: the request body cannot be "
+		    "written: out of memory\n", ctx->entry->name);
+		return -1;
+	}
+	rc = cmd_remote_send(ctx, "POST", path, json, reply, len);
+	free(json);
+	return rc;
+}
+
+int
+cmd_queued_remote(const struct cmd_ctx *ctx, const char *kind,
+    const char *reply, size_t len)
+{
+	struct json_writer	*w;
+	char			 err[256], v[64];
+	const char		*errstr;
+	long long		 item;
+
+	if ((report_remote_member(reply, len, "id", v, sizeof v) != 1 &&
+	    report_remote_member(reply, len, "queue", v, sizeof v) != 1) ||
+	    util_strtonum(v, 1, INT64_MAX, &item, &errstr) == -1) {
+		fprintf(stderr, "labrat %s: %s: the reply names no queue "
+		    "item: %.200s\n", ctx->entry->name, ctx->server,
+		    reply != NULL ? reply : "");
+		return CMD_EXIT_FAIL;
+	}
+	if (strcmp(ctx->format, "json") != 0) {
+		printf("queued as item %lld (priority %d); labrat --server %s "
+		    "queue shows it\n", item, STORE_PRIO_INTERACTIVE,
+		    ctx->server);
+		return fflush(stdout) == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+	}
+	w = json_writer_new(stdout, JSON_PRETTY);
+	json_begin_obj(w);
+	json_kv_int(w, "item", item);
+	json_kv_str(w, "kind", kind);
+	json_kv_int(w, "priority", STORE_PRIO_INTERACTIVE);
+	json_kv_str(w, "state", "queued");
+	json_kv_str(w, "server", ctx->server);
+	json_end_obj(w);
+	if (json_writer_free(w, err, sizeof err) == -1 || fflush(stdout) != 0) {
+		log_warnx("%s", err);
+		return CMD_EXIT_FAIL;
+	}
+	return CMD_EXIT_OK;
 }

@@ -14,6 +14,35 @@
 #include "report.h"
 #include "util.h"
 
+/*
+ * GET /api/v1/runs/{run}/report (run 0: the newest run the server lists
+ * that is not a bisect step, as report_run() picks it) with the options
+ * as parameters; the reply printed as received.  0 or -1 after saying.
+ */
+static int
+report_remote(struct cmd_ctx *ctx, long long run, long long base,
+    const char *metric, int *nreg)
+{
+	char	 b[24], path[64], *p;
+	int64_t	 id = run;
+	int	 rc;
+
+	if (id == 0 && cmd_remote_newest(ctx, "/api/v1/runs?limit=500",
+	    "runs", (const char *const[]){ "bisect", "health", NULL }, &id,
+	    "no matrix run yet (only bisect steps and health checks, or "
+	    "none)") == -1)
+		return -1;
+	snprintf(b, sizeof b, "%lld", base);
+	snprintf(path, sizeof path, "/api/v1/runs/%lld/report", (long long)id);
+	p = cmd_remote_path(path, (const char *const[]){
+	    "baseline", base > 0 ? b : NULL,
+	    "no_baseline", base == -1 ? "1" : NULL,
+	    "metric", metric, "format", ctx->format, NULL });
+	rc = cmd_remote_print(ctx, p, nreg);
+	free(p);
+	return rc;
+}
+
 static int
 report_exec(struct cmd_ctx *ctx)
 {
@@ -61,12 +90,13 @@ report_exec(struct cmd_ctx *ctx)
 	if (report_format_parse(ctx->format, &fmt) == -1)
 		return cmd_usage_error(ctx, "--format %s: unknown to the "
 		    "report module", ctx->format);
-	rc = report_run(ctx->db, run, base, metric, fmt, stdout, &nreg, err,
-	    sizeof err);
-	if (rc == -1) {
+	if (ctx->server != NULL)
+		rc = report_remote(ctx, run, base, metric, &nreg);
+	else if ((rc = report_run(ctx->db, run, base, metric, fmt, stdout,
+	    &nreg, err, sizeof err)) == -1)
 		fprintf(stderr, "labrat report: %s\n", err);
+	if (rc == -1)
 		return CMD_EXIT_FAIL;
-	}
 	return failreg && nreg > 0 ? CMD_EXIT_FAIL : CMD_EXIT_OK;
 }
 
@@ -89,7 +119,7 @@ const struct cmd_entry cmd_report_entry = {
 		{ "--fail-on-regression", "Exit 1 when a regression was "
 		    "found." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json|csv|junit",
 	.exec = report_exec,
 };

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "json.h"
 #include "log.h"
 #include "run.h"
 #include "util.h"
@@ -35,6 +36,39 @@ run_enqueue_cli(const struct run_request *rq, int json)
 	if (rc != RUN_OK)
 		return rc == RUN_CONFIG ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
 	return cmd_queued("run", item, rq->db_path, json);
+}
+
+/* --server: POST /api/v1/queue (the daemon runs it); paths as given. */
+static int
+run_remote(struct cmd_ctx *ctx, const struct run_request *rq, int enqueue)
+{
+	struct cmd_body		 b;
+	struct json_writer	*w;
+	char			*reply;
+	size_t			 len;
+	int			 rc;
+
+	if (!enqueue || rq->resume > 0)
+		return cmd_remote_refuse(ctx, rq->resume > 0 ? "--resume" :
+		    "a run without --enqueue (add --enqueue: the daemon runs "
+		    "it)");
+	if (cmd_remote_abs(ctx, "--inventory", rq->inventory) == -1 ||
+	    cmd_remote_abs(ctx, "--plan", rq->plan) == -1)
+		return CMD_EXIT_USAGE;
+	if ((w = cmd_body_begin(&b)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "inventory", rq->inventory);
+		json_kv_str(w, "plan", rq->plan);
+		if (rq->note != NULL)
+			json_kv_str(w, "note", rq->note);
+		json_end_obj(w);
+	}
+	if ((rc = cmd_remote_post(ctx, "/api/v1/queue", &b, &reply,
+	    &len)) != 0)
+		return rc == 400 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	rc = cmd_queued_remote(ctx, "run", reply, len);
+	free(reply);
+	return rc;
 }
 
 static int
@@ -94,6 +128,8 @@ run_exec(struct cmd_ctx *ctx)
 	if (enqueue && rq.resume > 0)
 		return cmd_usage_error(ctx, "--enqueue queues a new run: not "
 		    "with --resume");
+	if (ctx->server != NULL)
+		return run_remote(ctx, &rq, enqueue);
 	if (rq.resume == 0 && (rq.inventory == NULL || rq.plan == NULL))
 		return cmd_usage_error(ctx, "%s missing", rq.inventory == NULL ?
 		    "--inventory FILE" : "--plan FILE");
@@ -133,7 +169,7 @@ const struct cmd_entry cmd_run_entry = {
 		    "shown by labrat runs and report; with --resume it "
 		    "replaces the note." },
 		{ NULL, NULL } },
-	.flags = CMD_DB | CMD_SSH,
+	.flags = CMD_DB | CMD_SSH | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = run_exec,
 };

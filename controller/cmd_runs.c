@@ -1,7 +1,7 @@
 /*
  * cmd_runs: `labrat runs [--limit N]`: the runs of the database, newest
  * first (id, kind, state, started, revision, links, jobs, plan, notes);
- * --format json for an array of objects.  Exit 0, 1 when the database
+ * --format json for {"runs": [objects], "next_after"}.  Exit 0, 1 when the database
  * cannot be read, 2 on bad usage.  cmd_list_exec() is also `labrat
  * queue`'s: both are report_list().
  */
@@ -14,32 +14,18 @@
 #include "report.h"
 #include "util.h"
 
-/* The same listing from the daemon's API (--server). */
+/* The same listing from the daemon's API (--server), in ctx's format. */
 static int
 list_remote(struct cmd_ctx *ctx, enum report_list what, long long limit)
 {
-	char	path[80], err[1024], *body;
-	size_t	len;
-	int	rc;
+	char	path[96];
 
 	/* The API takes no 0 (= all): a huge limit it cuts to its cap. */
-	snprintf(path, sizeof path, "/api/v1/%s?limit=%lld",
+	snprintf(path, sizeof path, "/api/v1/%s?limit=%lld&format=%s",
 	    what == REPORT_LIST_QUEUE ? "queue" : "runs", limit > 0 ? limit :
-	    1000000000LL);
-	if (cmd_remote_get(ctx, path, &body, &len) == -1)
-		return CMD_EXIT_FAIL;
-	rc = report_list_remote(what, body, len, ctx->format, stdout, err,
-	    sizeof err);
-	free(body);
-	if (rc == -2)
-		return cmd_usage_error(ctx, "--format %s: unknown to the "
-		    "report module", ctx->format);
-	if (rc == -1) {
-		fprintf(stderr, "labrat %s: %s%s: %s\n", ctx->entry->name,
-		    ctx->server, path, err);
-		return CMD_EXIT_FAIL;
-	}
-	return CMD_EXIT_OK;
+	    1000000000LL, ctx->format);
+	return cmd_remote_print(ctx, path, NULL) == 0 ? CMD_EXIT_OK :
+	    CMD_EXIT_FAIL;
 }
 
 int
@@ -98,7 +84,7 @@ const struct cmd_entry cmd_runs_entry = {
 	.options = (const struct cmd_option[]){
 		{ "--limit N", "Only the N newest runs." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = runs_exec,
 };

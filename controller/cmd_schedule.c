@@ -1,19 +1,67 @@
 /*
  * labrat schedule add|list|show|rm: the daemon's schedules in the
  * database; `labrat serve` fires them (cmd_schedule_fire.c: in the
- * foreground).  add checks and stores through night_schedule_add(), list
- * and show print through report_schedules().
+ * foreground).  add checks (the name and the options given too) and
+ * stores through night_schedule_add(), as POST /api/v1/schedules does;
+ * list and show print through report_schedules(), rm is store_sched_rm()
+ * as DELETE /api/v1/schedules/{name}.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "config.h"
+#include "json.h"
 #include "night.h"
 #include "report.h"
 #include "store.h"
 #include "store_daemon.h"
 #include "util.h"
+
+/* --server: POST /api/v1/schedules; the paths as given (absolute). */
+static int
+sched_add_remote(struct cmd_ctx *ctx, const struct store_sched *s)
+{
+	struct cmd_body		 b;
+	struct json_writer	*w;
+	const char		*p, *c;
+	char			*reply;
+	size_t			 len;
+	int			 rc;
+
+	if (cmd_remote_abs(ctx, "--inventory", s->inventory_path) == -1 ||
+	    cmd_remote_abs(ctx, "--plan", s->plan_path) == -1)
+		return CMD_EXIT_USAGE;
+	if ((w = cmd_body_begin(&b)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "name", s->name);
+		json_kv_str(w, "cron", s->cron);
+		json_kv_str(w, "tz", s->tz);
+		json_kv_str(w, "inventory", s->inventory_path);
+		json_kv_str(w, "plan", s->plan_path);
+		if (s->links[0] != '\0') {
+			json_key(w, "links");
+			json_begin_arr(w);
+			for (p = s->links; p != NULL; p = c != NULL ? c + 1 :
+			    NULL) {
+				c = strchr(p, ',');
+				json_put_strn(w, p, c != NULL ? (size_t)(c - p) :
+				    strlen(p));
+			}
+			json_end_arr(w);
+		}
+		if (s->revisions != NULL)
+			json_kv_str(w, "revisions", s->revisions);
+		json_end_obj(w);
+	}
+	rc = cmd_remote_post(ctx, "/api/v1/schedules", &b, &reply, &len);
+	free(reply);
+	if (rc != 0)
+		return rc == 400 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+	printf("schedule %s added\n", s->name);
+	return CMD_EXIT_OK;
+}
 
 static int
 sched_add_exec(struct cmd_ctx *ctx)
@@ -52,17 +100,14 @@ sched_add_exec(struct cmd_ctx *ctx)
 	if (cmd_positionals(ctx, optind, 1, 1, "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	s.name = ctx->argv[optind];
-	if (!store_sched_name_ok(s.name))
-		return cmd_usage_error(ctx, "NAME \"%s\": must match "
-		    "^[A-Za-z0-9._-]{1,64}$", s.name);
-	if (s.cron == NULL)
-		return cmd_usage_error(ctx, "--cron EXPR missing");
-	if (s.inventory_path == NULL)
-		return cmd_usage_error(ctx, "--inventory FILE missing");
-	if (s.plan_path == NULL)
-		return cmd_usage_error(ctx, "--plan FILE missing");
+	if (ctx->server != NULL) {
+		/* The usage errors night_schedule_add() gives locally. */
+		if (night_schedule_given(&s, err, sizeof err) == -1)
+			return cmd_usage_error(ctx, "%s", err);
+		return sched_add_remote(ctx, &s);
+	}
 	config_errors_init(&errs);
-	rc = night_schedule_add(ctx->db, &s, &errs, err, sizeof err);
+	rc = night_schedule_add(ctx->db, &s, NULL, &errs, err, sizeof err);
 	exit = CMD_EXIT_OK;
 	if (rc == NIGHT_NAMED_BAD && errs.n > 0) {
 		cmd_config_errors(&errs);
@@ -76,6 +121,34 @@ sched_add_exec(struct cmd_ctx *ctx)
 		printf("schedule %s added\n", s.name);
 	config_errors_free(&errs);
 	return exit;
+}
+
+/* list, show (GET) and rm (DELETE) from the daemon's API. */
+static int
+sched_remote(struct cmd_ctx *ctx, int which, const char *name)
+{
+	char	 seg[96], *path, *body = NULL;
+	size_t	 len;
+	int	 rc;
+
+	/* A name the store takes needs no encoding; another is no schedule. */
+	if (name != NULL && !store_sched_name_ok(name)) {
+		fprintf(stderr, "labrat schedule %s: no schedule \"%s\"\n",
+		    which == 's' ? "show" : "rm", name);
+		return CMD_EXIT_FAIL;
+	}
+	snprintf(seg, sizeof seg, "/api/v1/schedules%s%s", name != NULL ?
+	    "/" : "", name != NULL ? name : "");
+	path = cmd_remote_path(seg, (const char *const[]){ "format",
+	    which != 'r' ? ctx->format : NULL, NULL });
+	if (which != 'r')
+		rc = cmd_remote_print(ctx, path, NULL);
+	else if ((rc = cmd_remote_send(ctx, "DELETE", path, NULL, &body,
+	    &len)) == 0)
+		printf("schedule %s removed\n", name);
+	free(body);
+	free(path);
+	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 
 /* list, show, rm: which = 'l', 's', 'r'. */
@@ -96,6 +169,8 @@ sched_query(struct cmd_ctx *ctx, int which)
 	    which == 'l' ? 0 : 1, which == 'l' ? "" : "NAME") == -1)
 		return CMD_EXIT_USAGE;
 	name = which == 'l' ? NULL : ctx->argv[optind];
+	if (ctx->server != NULL)
+		return sched_remote(ctx, which, name);
 	if (which != 'r') {
 		if (strcmp(ctx->format, "json") == 0)
 			f = REPORT_JSON;
@@ -144,7 +219,7 @@ const struct cmd_entry cmd_schedule_add_entry = {
 		{ "--links L1,L2", "Only these links of the plan." },
 		{ "--revisions SOURCE", "The revision source, as bisect's." },
 		{ NULL, NULL } },
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.exec = sched_add_exec,
 };
 
@@ -153,7 +228,7 @@ const struct cmd_entry cmd_schedule_list_entry = {
 	.args = "",
 	.summary = "Lists the schedules: name, cron expression, time zone, "
 	    "next firing in UTC and in the zone, last firing.",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = sched_list_exec,
 };
@@ -162,7 +237,7 @@ const struct cmd_entry cmd_schedule_show_entry = {
 	.name = "schedule show",
 	.args = "NAME",
 	.summary = "Shows one schedule (JSON includes the stored plan text).",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.formats = "text|json",
 	.exec = sched_show_exec,
 };
@@ -171,6 +246,6 @@ const struct cmd_entry cmd_schedule_rm_entry = {
 	.name = "schedule rm",
 	.args = "NAME",
 	.summary = "Removes a schedule.",
-	.flags = CMD_DB,
+	.flags = CMD_DB | CMD_REMOTE,
 	.exec = sched_rm_exec,
 };

@@ -235,6 +235,9 @@ http_send(struct MHD_Connection *c, struct http_res *res)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, res->allow);
 	if (res->status == MHD_HTTP_SERVICE_UNAVAILABLE)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "5");
+	if (res->regressions[0] != '\0')
+		MHD_add_response_header(r, "X-Labrat-Regressions",
+		    res->regressions);
 	if (res->status == MHD_HTTP_UNAUTHORIZED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 		    "Bearer realm=\"labrat\"");

@@ -15,6 +15,7 @@
 
 #include "http.h"
 #include "json.h"
+#include "report.h"
 #include "store.h"
 
 /* ---- the URI: path segments and query (http_query.c) ----------------- */
@@ -127,6 +128,9 @@ struct http_res {
 		char		 value[320];
 	}		 hdr[HTTP_HDRS_MAX];
 	size_t		 nhdr;
+	char		 regressions[24]; /* "" or the X-Labrat-Regressions
+					   * header (report, compare): the
+					   * remote CLI's exit status */
 };
 
 /* Adds a header to res (silently dropped past HTTP_HDRS_MAX). */
@@ -149,6 +153,19 @@ struct json_writer *http_json_begin(struct http_json *);
 int	http_json_end(struct http_json *, struct http_res *);
 /* res takes text (heap, NUL-terminated, from a memstream) as its body. */
 int	http_body_take(struct http_res *, int status, char *text, size_t len);
+
+/*
+ * ?format= of a read whose CLI command has --format (http_res_runs.c):
+ * one of allowed ("json|text|csv|junit"), the first when absent, into *f;
+ * res->ctype is set to its type (text/plain, text/csv, application/xml,
+ * NULL for JSON).  0, or -1 with the 400 reply naming the parameter.
+ */
+int	http_res_format(struct http_req *, struct http_res *,
+	    const char *allowed, enum report_format *f);
+/* A module's memstream output as the reply (http_res_lab.c): rc 0 takes
+ * *buf as the 200 body, else a 500 naming err.  Closes fp. */
+int	http_res_mem(FILE *fp, char **buf, size_t *len, int rc,
+	    const char *err, struct http_res *res);
 
 /* ---- routes (http_route.c) -------------------------------------------- */
 
@@ -194,15 +211,48 @@ int	http_res_nights(struct http_req *, struct http_res *);
 /* http_res_series.c */
 int	http_res_series_keys(struct http_req *, struct http_res *);
 int	http_res_series(struct http_req *, struct http_res *);
+int	http_res_night(struct http_req *, struct http_res *);
+int	http_res_host_health(struct http_req *, struct http_res *);
+int	http_res_schedule(struct http_req *, struct http_res *);
+int	http_res_compare(struct http_req *, struct http_res *);
 int	http_res_queue_add(struct http_req *, struct http_res *);
 int	http_res_queue_cancel(struct http_req *, struct http_res *);
 int	http_res_maintenance(struct http_req *, struct http_res *);
+int	http_res_bisect_start(struct http_req *, struct http_res *);
+int	http_res_bisect_reset(struct http_req *, struct http_res *);
+int	http_res_schedule_add(struct http_req *, struct http_res *);
+int	http_res_schedule_rm(struct http_req *, struct http_res *);
 
 int	http_res_session_new(struct http_req *, struct http_res *);
 int	http_res_session_get(struct http_req *, struct http_res *);
 int	http_res_session_end(struct http_req *, struct http_res *);
 int	http_res_root(struct http_req *, struct http_res *);
 int	http_res_ui(struct http_req *, struct http_res *);
+
+/* ---- mutation bodies (http_res_mut.c) --------------------------------- */
+
+#define HTTP_MUT_PATH_MAX 1024	/* a path member, bytes */
+
+struct json_object;
+/*
+ * The body as a JSON object (json_check_raw(), then json-c) with only the
+ * members keys (NULL-terminated); NULL with a 400 in res naming what is
+ * wrong ("body.foo: unknown member").  The caller puts the object.
+ */
+struct json_object *http_mut_body(struct http_req *, struct http_res *,
+	    const char *const *keys);
+/* A string member (1 to max bytes, no NUL): 1 with *out (the object's),
+ * 0 absent (*out untouched), -1 with a 400 naming "body.KEY". */
+int	http_mut_str(struct json_object *, const char *key, size_t max,
+	    const char **out, struct http_res *);
+/* A path member: as http_mut_str(), absolute; absent and required -> 400. */
+int	http_mut_path(struct json_object *, const char *key, int required,
+	    const char **out, struct http_res *);
+/* A boolean member: 1 with *out, 0 absent, -1 with a 400. */
+int	http_mut_bool(struct json_object *, const char *key, int *out,
+	    struct http_res *);
+/* A link name: [A-Za-z0-9._-], 1 to STORE_NAME_MAX - 1 bytes. */
+int	http_link_name_ok(const char *);
 
 /* ---- sessions (http_session.c) ---------------------------------------- */
 

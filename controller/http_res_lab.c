@@ -1,9 +1,11 @@
 /*
  * http_res_lab: the daemon's side of the store under /api/v1: the queue
- * (as `labrat queue --format json` writes it), link health (as `labrat
- * hosts health --format json`), schedules (as `labrat schedule list
- * --format json`), bisects (the list; one as
- * `labrat bisect status --format json`; its log as text) and nights.
+ * (as `labrat queue` writes it), link health (as `labrat hosts health`),
+ * schedules (as `labrat schedule list` and `schedule show NAME`), bisects
+ * (the list; one as `labrat bisect status`; its log as `bisect log`) and
+ * nights.  Each read of a command with --format takes ?format= with the
+ * command's formats and is written by the same call the command makes
+ * (JSON by default; the log's default is text, as the command's is).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +16,6 @@
 #include "hunt.h"
 #include "report.h"
 #include "util.h"
-
-#define LAB_TRANSITIONS	50	/* health transitions shown */
 
 static int
 lab_params(struct http_req *req, struct http_res *res,
@@ -31,8 +31,8 @@ lab_params(struct http_req *req, struct http_res *res,
 }
 
 /* A memstream a module writes its JSON (or text) to; rc its result. */
-static int
-mem_done(FILE *fp, char **buf, size_t *len, int rc, const char *err,
+int
+http_res_mem(FILE *fp, char **buf, size_t *len, int rc, const char *err,
     struct http_res *res)
 {
 	/* *buf and *len are the memstream's: valid only after fclose(). */
@@ -48,50 +48,75 @@ mem_done(FILE *fp, char **buf, size_t *len, int rc, const char *err,
 int
 http_res_queue(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { "limit", NULL };
-	char	 err[512], *buf = NULL;
-	size_t	 len = 0, limit;
-	FILE	*fp;
+	static const char *const keys[] = { "limit", "format", NULL };
+	enum report_format	 f;
+	char			 err[512], *buf = NULL;
+	size_t			 len = 0, limit;
+	FILE			*fp;
 
-	if (lab_params(req, res, keys, &limit) == -1)
+	if (lab_params(req, res, keys, &limit) == -1 ||
+	    http_res_format(req, res, "json|text", &f) == -1)
 		return -1;
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	return mem_done(fp, &buf, &len, report_queue(req->dbpath, limit,
-	    REPORT_JSON, fp, err, sizeof err), err, res);
+	return http_res_mem(fp, &buf, &len, report_queue(req->dbpath, limit,
+	    f, fp, err, sizeof err), err, res);
 }
 
 int
 http_res_hosts(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { NULL };
-	char	 err[512], *buf = NULL;
-	size_t	 len = 0;
-	FILE	*fp;
+	static const char *const keys[] = { "limit", "format", NULL };
+	enum report_format	 f;
+	char			 err[512], *buf = NULL;
+	size_t			 len = 0, limit;
+	FILE			*fp;
 
-	if (lab_params(req, res, keys, NULL) == -1)
+	/* ?limit=: the transitions shown (`hosts health` shows 10). */
+	if (lab_params(req, res, keys, &limit) == -1 ||
+	    http_res_format(req, res, "json|text", &f) == -1)
 		return -1;
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	return mem_done(fp, &buf, &len, health_show(req->dbpath,
-	    LAB_TRANSITIONS, 1, fp, err, sizeof err), err, res);
+	return http_res_mem(fp, &buf, &len, health_show(req->dbpath,
+	    limit, f == REPORT_JSON, fp, err, sizeof err), err, res);
 }
 
-/* As `labrat schedule list --format json` prints them. */
+/* As `labrat schedule list` (name NULL) or `schedule show NAME` print. */
+static int
+sched_show(struct http_req *req, struct http_res *res, const char *name)
+{
+	static const char *const keys[] = { "format", NULL };
+	enum report_format	 f;
+	char			 err[512], *buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+	int			 rc;
+
+	if (lab_params(req, res, keys, NULL) == -1 ||
+	    http_res_format(req, res, "json|text", &f) == -1)
+		return -1;
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	rc = report_schedules(req->dbpath, name, f, fp, err, sizeof err);
+	if (rc == 1) {
+		fclose(fp);
+		free(buf);
+		return http_problem(res, 404, "no schedule \"%s\"", name);
+	}
+	return http_res_mem(fp, &buf, &len, rc, err, res);
+}
+
 int
 http_res_schedules(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { NULL };
-	char	 err[512], *buf = NULL;
-	size_t	 len = 0;
-	FILE	*fp;
+	return sched_show(req, res, NULL);
+}
 
-	if (lab_params(req, res, keys, NULL) == -1)
-		return -1;
-	if ((fp = open_memstream(&buf, &len)) == NULL)
-		return http_problem(res, 500, "out of memory");
-	return mem_done(fp, &buf, &len, report_schedules(req->dbpath, NULL,
-	    REPORT_JSON, fp, err, sizeof err), err, res);
+int
+http_res_schedule(struct http_req *req, struct http_res *res)
+{
+	return sched_show(req, res, req->var[0]);
 }
 
 int
@@ -137,19 +162,23 @@ http_res_bisects(struct http_req *req, struct http_res *res)
 	return http_json_end(&j, res);
 }
 
-/* /bisects/{id} (JSON) and /bisects/{id}/log (text). */
+/* /bisects/{id} (`bisect status`, JSON by default) and /bisects/{id}/log
+ * (`bisect log`, text by default). */
 static int
 bisect_show(struct http_req *req, struct http_res *res, int log)
 {
-	static const char *const keys[] = { NULL };
+	static const char *const keys[] = { "format", NULL };
 	struct store_bisect	 b;
+	enum report_format	 f;
 	char			 err[512], *buf = NULL;
 	size_t			 len = 0;
 	int64_t			 id;
 	FILE			*fp;
 	int			 r;
 
-	if (lab_params(req, res, keys, NULL) == -1)
+	if (lab_params(req, res, keys, NULL) == -1 ||
+	    http_res_format(req, res, log ? "text|json" : "json|text",
+	    &f) == -1)
 		return -1;
 	if (http_parse_id(req->var[0], &id) == -1)
 		return http_problem(res, 400, "bisect id \"%.40s\" is not a "
@@ -158,15 +187,13 @@ bisect_show(struct http_req *req, struct http_res *res, int log)
 		return http_problem(res, 500, "%s", err);
 	if (r == 0)
 		return http_problem(res, 404, "no bisect %lld", (long long)id);
-	r = strcmp(b.state, "running") == 0;
 	store_bisect_free(&b);
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	r = hunt_show(req->dbpath, id, log ? HUNT_SHOW_LOG : r ?
-	    HUNT_SHOW_STATUS : HUNT_SHOW_RESULT, !log, fp, err, sizeof err);
-	if (log)
-		res->ctype = "text/plain; charset=utf-8";
-	return mem_done(fp, &buf, &len, r, err, res);
+	/* As cmd_bisect_show.c's bisect_status() calls it. */
+	r = hunt_show(req->dbpath, id, log ? HUNT_SHOW_LOG : HUNT_SHOW_STATUS,
+	    f == REPORT_JSON, fp, err, sizeof err);
+	return http_res_mem(fp, &buf, &len, r, err, res);
 }
 
 int

@@ -4,7 +4,9 @@
  * same run_enqueue() as `labrat run --enqueue`), DELETE queue/{id} (cancel
  * a queued item), POST hosts/{link}/maintenance (health_maintenance(), as
  * `labrat hosts maintenance`).  Bodies are JSON objects: the raw pass
- * first (json_check_raw), then json-c; unknown keys are refused.
+ * first (json_check_raw), then json-c; unknown keys are refused.  The
+ * body helpers (http_mut_*) serve every mutation: http_res_sched.c and
+ * http_res_bisect.c have the others.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +20,10 @@
 #include "run.h"
 #include "util.h"
 
-#define MUT_PATH_MAX	1024
 #define MUT_WHY_MAX	512
 
-/* The body as a JSON object with only keys; NULL with the reply in res. */
-static struct json_object *
-mut_body(struct http_req *req, struct http_res *res,
+struct json_object *
+http_mut_body(struct http_req *req, struct http_res *res,
     const char *const *keys)
 {
 	struct json_object	*o;
@@ -31,7 +31,7 @@ mut_body(struct http_req *req, struct http_res *res,
 	size_t			 i;
 
 	if (req->body == NULL || req->body_len == 0) {
-		http_problem(res, 400, "the body must be a JSON object");
+		http_problem(res, 400, "body: must be a JSON object");
 		return NULL;
 	}
 	if (json_check_raw(req->body, req->body_len, err, sizeof err) !=
@@ -42,7 +42,7 @@ mut_body(struct http_req *req, struct http_res *res,
 	o = json_tokener_parse(req->body);
 	if (o == NULL || !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
-		http_problem(res, 400, "the body must be a JSON object");
+		http_problem(res, 400, "body: must be a JSON object");
 		return NULL;
 	}
 	json_object_object_foreach(o, k, v) {
@@ -50,8 +50,7 @@ mut_body(struct http_req *req, struct http_res *res,
 		for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++)
 			;
 		if (keys[i] == NULL) {
-			http_problem(res, 400, "body: key \"%.40s\" is "
-			    "unknown here", k);
+			http_problem(res, 400, "body.%.40s: unknown member", k);
 			json_object_put(o);
 			return NULL;
 		}
@@ -59,26 +58,55 @@ mut_body(struct http_req *req, struct http_res *res,
 	return o;
 }
 
-/* A string member: 1 set, 0 absent, -1 with the reply (not a string,
- * empty, too long, holding a NUL). */
-static int
-mut_str(struct json_object *o, const char *key, size_t max,
+int
+http_mut_str(struct json_object *o, const char *key, size_t max,
     const char **out, struct http_res *res)
 {
 	struct json_object	*v;
 	const char		*s;
 
-	if (!json_object_object_get_ex(o, key, &v) || v == NULL)
+	if (!json_object_object_get_ex(o, key, &v))
 		return 0;
-	if (!json_object_is_type(v, json_type_string))
-		return http_problem(res, 400, "body: %s must be a string",
+	if (v == NULL || !json_object_is_type(v, json_type_string))
+		return http_problem(res, 400, "body.%s: must be a string",
 		    key);
 	s = json_object_get_string(v);
 	if (*s == '\0' || strlen(s) > max ||
 	    strlen(s) != (size_t)json_object_get_string_len(v))
-		return http_problem(res, 400, "body: %s must be 1 to %zu "
+		return http_problem(res, 400, "body.%s: must be 1 to %zu "
 		    "bytes", key, max);
 	*out = s;
+	return 1;
+}
+
+int
+http_mut_path(struct json_object *o, const char *key, int required,
+    const char **out, struct http_res *res)
+{
+	int	r;
+
+	if ((r = http_mut_str(o, key, HTTP_MUT_PATH_MAX, out, res)) == -1)
+		return -1;
+	if (r == 0 && required)
+		return http_problem(res, 400, "body.%s: required", key);
+	if (r == 1 && (*out)[0] != '/')
+		return http_problem(res, 400, "body.%s: \"%.64s\" must be an "
+		    "absolute path on the controller", key, *out);
+	return r;
+}
+
+int
+http_mut_bool(struct json_object *o, const char *key, int *out,
+    struct http_res *res)
+{
+	struct json_object	*v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (v == NULL || !json_object_is_type(v, json_type_boolean))
+		return http_problem(res, 400, "body.%s: must be true or false",
+		    key);
+	*out = json_object_get_boolean(v);
 	return 1;
 }
 
@@ -113,16 +141,15 @@ http_res_queue_add(struct http_req *req, struct http_res *res)
 	int64_t			 item = 0;
 	enum run_status		 rs;
 
-	if ((o = mut_body(req, res, keys)) == NULL)
+	if ((o = http_mut_body(req, res, keys)) == NULL)
 		return -1;
-	if (mut_str(o, "inventory", MUT_PATH_MAX, &inv, res) == -1 ||
-	    mut_str(o, "plan", MUT_PATH_MAX, &plan, res) == -1 ||
-	    mut_str(o, "note", STORE_NOTE_MAX - 1, &note, res) == -1)
+	if (http_mut_path(o, "inventory", 0, &inv, res) == -1 ||
+	    http_mut_path(o, "plan", 1, &plan, res) == -1 ||
+	    http_mut_str(o, "note", STORE_NOTE_MAX - 1, &note, res) == -1)
 		goto fail;
-	if (plan == NULL || inv == NULL || inv[0] != '/' || plan[0] != '/') {
-		http_problem(res, 400, "body: \"plan\" (and \"inventory\", "
-		    "unless the daemon serves one) must be absolute paths on "
-		    "the controller");
+	if (inv == NULL) {
+		http_problem(res, 400, "body.inventory: required (the daemon "
+		    "serves none)");
 		goto fail;
 	}
 	config_errors_init(&errs);
@@ -182,8 +209,8 @@ http_res_queue_cancel(struct http_req *req, struct http_res *res)
 	return mut_created(res, 200, id, "queue item", "cancelled");
 }
 
-static int
-link_name_ok(const char *s)
+int
+http_link_name_ok(const char *s)
 {
 	size_t	n = strlen(s);
 
@@ -204,22 +231,22 @@ http_res_maintenance(struct http_req *req, struct http_res *res)
 	char			 err[512], who[160];
 	int			 on;
 
-	if (!link_name_ok(req->var[0]))
+	if (!http_link_name_ok(req->var[0]))
 		return http_problem(res, 400, "\"%.64s\" is not a link name",
 		    req->var[0]);
-	if ((o = mut_body(req, res, keys)) == NULL)
+	if ((o = http_mut_body(req, res, keys)) == NULL)
 		return -1;
 	if (!json_object_object_get_ex(o, "on", &v) ||
 	    !json_object_is_type(v, json_type_boolean)) {
 		json_object_put(o);
-		return http_problem(res, 400, "body: \"on\" (true or false) is "
-		    "required");
+		return http_problem(res, 400, "body.on: required, true or "
+		    "false");
 	}
 	on = json_object_get_boolean(v);
-	if (mut_str(o, "why", MUT_WHY_MAX, &why, res) != 1) {
+	if (http_mut_str(o, "why", MUT_WHY_MAX, &why, res) != 1) {
 		json_object_put(o);
 		return res->body != NULL ? -1 : http_problem(res, 400,
-		    "body: \"why\" is required");
+		    "body.why: required");
 	}
 	snprintf(who, sizeof who, "API token %s", req->token_name);
 	if (health_maintenance(req->dbpath, req->var[0], on, why, who, &hr,

@@ -1,10 +1,12 @@
 /*
  * http_res_runs: the runs and their jobs under /api/v1: the run list
- * (paged by an id cursor, newest first, filters state, kind, link), one
- * run, its jobs (paged by job id, in seq order), its report (exactly what
- * `labrat report RUN --format json` prints: the same report_run() call),
+ * (paged by an id cursor, newest first, filters state, kind, link: what
+ * `labrat runs` prints, the same report_runs_page() call), one run, its
+ * jobs (paged by job id, in seq order), its report (exactly what `labrat
+ * report RUN` prints in each of its formats: the same report_run() call),
  * one job, its samples and one raw output of it (text as the host wrote
- * it).
+ * it), and two runs compared (`labrat compare`).  Also ?format= for every
+ * read whose command has --format.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +66,41 @@ page_end(struct json_writer *w, size_t n, size_t limit, int64_t last)
 	json_end_obj(w);
 }
 
+int
+http_res_format(struct http_req *req, struct http_res *res,
+    const char *allowed, enum report_format *f)
+{
+	const char	*v = NULL, *p;
+	char		 err[256], first[16];
+	size_t		 n;
+
+	if (http_query_str(&req->uri, "format", 15, &v, err,
+	    sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	n = strcspn(allowed, "|");
+	snprintf(first, sizeof first, "%.*s", (int)n, allowed);
+	if (v == NULL)
+		v = first;
+	for (p = allowed; *p != '\0'; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|");
+		if (strlen(v) == n && strncmp(p, v, n) == 0)
+			break;
+	}
+	if (*p == '\0' || report_format_parse(v, f) == -1)
+		return http_problem(res, 400, "parameter format: \"%s\" is "
+		    "not one of %s", v, allowed);
+	res->ctype = *f == REPORT_TEXT ? "text/plain; charset=utf-8" :
+	    *f == REPORT_CSV ? "text/csv; charset=utf-8" :
+	    *f == REPORT_JUNIT ? "application/xml" : NULL;
+	return 0;
+}
+
 static int
 runs_filters(struct http_req *req, struct store_api_runs_q *q,
     struct http_res *res)
 {
 	static const char *const keys[] = { "limit", "after", "state", "kind",
-		"link", NULL };
+		"link", "format", NULL };
 	const char	*state = NULL;
 	char		 err[256];
 	int		 i;
@@ -103,38 +134,18 @@ int
 http_res_runs(struct http_req *req, struct http_res *res)
 {
 	struct store_api_runs_q	 q;
-	struct store_run	*runs = NULL;
-	struct store_counts	 c;
-	struct http_json	 j;
-	struct json_writer	*w;
-	char			 err[512];
-	size_t			 i, n = 0;
-	int			 rc = 0;
+	enum report_format	 f;
+	char			 err[512], *buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
 
-	if (runs_filters(req, &q, res) == -1)
+	if (runs_filters(req, &q, res) == -1 ||
+	    http_res_format(req, res, "json|text", &f) == -1)
 		return -1;
-	if (store_api_runs(req->st, &q, &runs, &n, err, sizeof err) == -1)
-		return http_problem(res, 500, "%s", err);
-	if ((w = http_json_begin(&j)) == NULL) {
-		store_runs_free(runs, n);
+	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	}
-	json_begin_obj(w);
-	json_key(w, "runs");
-	json_begin_arr(w);
-	for (i = 0; i < n && rc == 0; i++) {
-		rc = store_job_counts(req->st, runs[i].id, NULL, &c, err,
-		    sizeof err);
-		if (rc == 0)
-			run_json(w, &runs[i], &c);
-	}
-	page_end(w, n, q.limit, n > 0 ? runs[n - 1].id : 0);
-	store_runs_free(runs, n);
-	if (rc == -1) {
-		http_json_end(&j, res);
-		return http_problem(res, 500, "%s", err);
-	}
-	return http_json_end(&j, res);
+	return http_res_mem(fp, &buf, &len, report_runs_page(req->st, &q, f,
+	    fp, err, sizeof err), err, res);
 }
 
 /* The run of the path's {id}: 1 (run filled), or -1 with the reply. */
@@ -254,30 +265,49 @@ http_res_run_jobs(struct http_req *req, struct http_res *res)
 	return http_json_end(&j, res);
 }
 
+/* ?baseline=ID | no_baseline=1, ?metric=, ?format= as `labrat report`
+ * takes them; X-Labrat-Regressions: how many regressions it found. */
 int
 http_res_run_report(struct http_req *req, struct http_res *res)
 {
+	static const char *const keys[] = { "baseline", "no_baseline",
+		"metric", "format", NULL };
 	struct store_run	 run;
+	enum report_format	 f;
+	const char		*metric = NULL, *nob = NULL;
 	char			 err[1024], *buf = NULL;
 	size_t			 len = 0;
 	FILE			*fp;
-	int64_t			 id;
-	int			 rc;
+	int64_t			 id, base = 0;
+	int			 rc, nreg = 0;
 
-	if (no_params(req, res) == -1 || path_run(req, res, &run) == -1)
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_id(&req->uri, "baseline", &base, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "no_baseline", 1, &nob, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "metric", 63, &metric, err,
+	    sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (nob != NULL && (strcmp(nob, "1") != 0 || base > 0))
+		return http_problem(res, 400, "parameter no_baseline: 1 alone, "
+		    "without baseline");
+	if (http_res_format(req, res, "json|text|csv|junit", &f) == -1 ||
+	    path_run(req, res, &run) == -1)
 		return -1;
 	id = run.id;
 	store_run_free(&run);
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	rc = report_run(req->dbpath, id, 0, NULL, REPORT_JSON, fp, NULL,
-	    err, sizeof err);
+	rc = report_run(req->dbpath, id, nob != NULL ? -1 : base, metric, f,
+	    fp, &nreg, err, sizeof err);
 	if (fclose(fp) != 0)
 		rc = -1;
 	if (rc == -1) {
 		free(buf);
-		return http_problem(res, 500, "%s", err);
+		return http_problem(res, 400, "%s", err);
 	}
+	snprintf(res->regressions, sizeof res->regressions, "%d", nreg);
 	return http_body_take(res, 200, buf, len);
 }
 
@@ -376,4 +406,92 @@ http_res_job_samples(struct http_req *req, struct http_res *res)
 	}
 	free(rows);
 	return http_json_end(&j, res);
+}
+
+/* GET /api/v1/compare?a=RUN&b=RUN (link, knobs, metric, width, format):
+ * `labrat compare A B` as the command prints it (the same
+ * report_compare() call), text; X-Labrat-Regressions says how many
+ * series regressed (the command's exit status). */
+
+/* ?a= or ?b=: a run that exists.  0, or -1 with the reply. */
+static int
+compare_run(struct http_req *req, struct http_res *res, const char *key,
+    int64_t *id)
+{
+	struct store_run	run;
+	char			err[512];
+	int			r;
+
+	if ((r = http_query_id(&req->uri, key, id, err, sizeof err)) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (r == 0)
+		return http_problem(res, 400, "parameter %s: missing (a run "
+		    "id)", key);
+	if ((r = store_run_get(req->st, *id, &run, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (r == 0)
+		return http_problem(res, 404, "no run %lld", (long long)*id);
+	store_run_free(&run);
+	return 0;
+}
+
+static int
+compare_opts(struct http_req *req, struct http_res *res,
+    struct report_compare_opts *o)
+{
+	static const char *const keys[] = { "a", "b", "link", "knobs",
+		"metric", "width", "format", NULL };
+	const char	*width = NULL, *errstr;
+	char		 err[256];
+	long long	 w;
+
+	memset(o, 0, sizeof *o);
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_str(&req->uri, "link", STORE_NAME_MAX - 1, &o->link,
+	    err, sizeof err) == -1 ||
+	    http_query_str(&req->uri, "knobs", 512, &o->knobs, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "metric", 63, &o->metric, err,
+	    sizeof err) == -1 ||
+	    http_query_str(&req->uri, "width", 3, &width, err,
+	    sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (width != NULL) {
+		if (util_strtonum(width, 20, 400, &w, &errstr) == -1)
+			return http_problem(res, 400, "parameter width: \"%s\" "
+			    "is %s (20-400)", width, errstr);
+		o->width = (int)w;
+	}
+	return 0;
+}
+
+int
+http_res_compare(struct http_req *req, struct http_res *res)
+{
+	struct report_compare_opts	 o;
+	enum report_format		 f;
+	char				 err[1024], *buf = NULL;
+	size_t				 len = 0;
+	FILE				*fp;
+	int64_t				 a, b;
+	int				 rc, nreg = 0;
+
+	if (compare_opts(req, res, &o) == -1 ||
+	    http_res_format(req, res, "text", &f) == -1 ||
+	    compare_run(req, res, "a", &a) == -1 ||
+	    compare_run(req, res, "b", &b) == -1)
+		return -1;
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return http_problem(res, 500, "out of memory");
+	rc = report_compare(req->dbpath, a, b, &o, fp, &nreg, err,
+	    sizeof err);
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == -1) {
+		free(buf);
+		/* The runs exist: nothing in common, or not readable. */
+		return http_problem(res, 400, "%s", err);
+	}
+	snprintf(res->regressions, sizeof res->regressions, "%d", nreg);
+	return http_body_take(res, 200, buf, len);
 }

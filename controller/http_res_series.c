@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "http_int.h"
 #include "stats.h"
 #include "util.h"
@@ -255,5 +257,293 @@ http_res_series(struct http_req *req, struct http_res *res)
 		json_end_obj(w);
 	}
 	store_api_series_free(&s);
+	return http_json_end(&j, res);
+}
+
+/* ---- nights/{id} ------------------------------------------------------------- */
+
+/* Tally of one link's verdicts in a night. */
+struct pair_tally {
+	char	link[STORE_NAME_MAX];
+	int64_t	regr, impr, same, inconcl;
+};
+
+/* The night's verdicts (JSON array text) per link, in order of first
+ * appearance: *v heap, *n. */
+static void
+night_pairs(const char *verdicts, struct pair_tally **v, size_t *n)
+{
+	struct json_object	*a, *o, *x;
+	const char		*link, *verdict;
+	size_t			 i, j, len;
+
+	*v = NULL;
+	*n = 0;
+	if (verdicts == NULL || (a = json_tokener_parse(verdicts)) == NULL)
+		return;
+	len = json_object_is_type(a, json_type_array) ?
+	    json_object_array_length(a) : 0;
+	*v = xcalloc(len + 1, sizeof **v);
+	for (i = 0; i < len; i++) {
+		o = json_object_array_get_idx(a, i);
+		link = json_object_object_get_ex(o, "link", &x) ?
+		    json_object_get_string(x) : NULL;
+		verdict = json_object_object_get_ex(o, "verdict", &x) ?
+		    json_object_get_string(x) : "";
+		if (link == NULL)
+			continue;
+		for (j = 0; j < *n && strcmp((*v)[j].link, link) != 0; j++)
+			;
+		if (j == *n)
+			snprintf((*v)[(*n)++].link, sizeof (*v)[j].link, "%s",
+			    link);
+		if (strcmp(verdict, "regression") == 0)
+			(*v)[j].regr++;
+		else if (strcmp(verdict, "improvement") == 0)
+			(*v)[j].impr++;
+		else if (strcmp(verdict, "no change") == 0)
+			(*v)[j].same++;
+		else
+			(*v)[j].inconcl++;
+	}
+	json_object_put(a);
+}
+
+static void
+pairs_json(struct json_writer *w, const char *verdicts)
+{
+	struct pair_tally	*v;
+	size_t			 i, n;
+
+	night_pairs(verdicts, &v, &n);
+	json_key(w, "pairs");
+	json_begin_arr(w);
+	for (i = 0; i < n; i++) {
+		json_begin_obj(w);
+		json_kv_str(w, "link", v[i].link);
+		json_kv_str(w, "verdict", v[i].regr ? "regression" :
+		    v[i].inconcl ? "inconclusive" : v[i].impr ?
+		    "improvement" : "no change");
+		json_kv_int(w, "regressions", v[i].regr);
+		json_kv_int(w, "improvements", v[i].impr);
+		json_kv_int(w, "no_change", v[i].same);
+		json_kv_int(w, "inconclusive", v[i].inconcl);
+		json_end_obj(w);
+	}
+	json_end_arr(w);
+	free(v);
+}
+
+static void
+night_head(struct json_writer *w, const struct store_night *n)
+{
+	json_kv_int(w, "id", n->id);
+	json_kv_int(w, "schedule", n->schedule_id);
+	json_kv_int(w, "slot_ms", n->slot);
+	kv_time(w, "slot", n->slot);
+	json_kv_str(w, "links", n->links);
+	json_kv_str(w, "state", n->state);
+	json_kv_str(w, "revision", n->revision);
+	json_kv_int(w, "good_night", n->good_night);
+	json_kv_int(w, "run", n->run_id);
+	json_kv_int(w, "confirm_run", n->confirm_run_id);
+	json_kv_bool(w, "good", n->good);
+	json_key(w, "verdicts");
+	json_put_raw(w, n->verdicts);
+	json_kv_str(w, "reason", n->reason);
+	json_kv_int(w, "created_ms", n->created);
+	json_kv_int(w, "finished_ms", n->finished);
+}
+
+static void
+regr_json(struct json_writer *w, const struct store_regr *r, int64_t night)
+{
+	json_begin_obj(w);
+	json_kv_int(w, "id", r->id);
+	json_kv_str(w, "link", r->link);
+	json_kv_str(w, "knobs", r->knobs);
+	json_kv_str(w, "workload", r->workload);
+	json_kv_str(w, "metric", r->metric);
+	json_kv_str(w, "direction", r->direction);
+	json_kv_str(w, "state", store_regr_state_name(r->state));
+	json_kv_num(w, "change", r->change);
+	json_kv_bool(w, "new", r->first_night == night);
+	json_kv_str(w, "good_revision", r->good_rev);
+	json_kv_str(w, "bad_revision", r->bad_rev);
+	kv_id(w, "first_night", r->first_night);
+	kv_id(w, "last_night", r->last_night);
+	kv_id(w, "bisect", r->bisect_id);
+	kv_text(w, "culprit", r->culprit);
+	kv_text(w, "range_first", r->range_first);
+	kv_text(w, "range_last", r->range_last);
+	json_end_obj(w);
+}
+
+/* The bisects the night started: those of the records it opened. */
+static int
+night_bisects(struct http_req *req, struct json_writer *w,
+    const struct store_regr *r, size_t n, int64_t night, char *err,
+    size_t errlen)
+{
+	struct store_bisect	b;
+	size_t			i;
+	int			rc;
+
+	json_key(w, "bisects");
+	json_begin_arr(w);
+	for (i = 0; i < n; i++) {
+		if (r[i].first_night != night || r[i].bisect_id <= 0)
+			continue;
+		if ((rc = store_bisect_get(req->st, r[i].bisect_id, &b, err,
+		    errlen)) == -1)
+			return -1;
+		if (rc == 0)
+			continue;
+		json_begin_obj(w);
+		json_kv_int(w, "id", b.id);
+		json_kv_int(w, "regression", r[i].id);
+		json_kv_str(w, "state", b.state);
+		json_kv_str(w, "link", b.link);
+		json_kv_str(w, "good", b.good);
+		json_kv_str(w, "bad", b.bad);
+		kv_text(w, "culprit", b.culprit);
+		json_kv_num(w, "confidence", b.culprit[0] ? b.confidence :
+		    NAN);
+		json_end_obj(w);
+		store_bisect_free(&b);
+	}
+	json_end_arr(w);
+	return 0;
+}
+
+int
+http_res_night(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { NULL };
+	struct store_night	 n;
+	struct store_regr	*r = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	char			 err[512];
+	size_t			 nr = 0, i, k;
+	int64_t			 id;
+	int			 rc;
+
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (http_parse_id(req->var[0], &id) == -1)
+		return http_problem(res, 400, "night id \"%.40s\" is not a "
+		    "positive integer", req->var[0]);
+	if ((rc = store_night_get(req->st, id, &n, err, sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (rc == 0)
+		return http_problem(res, 404, "no night %lld", (long long)id);
+	if (store_regr_list(req->st, 0, &r, &nr, err, sizeof err) == -1) {
+		store_night_free(&n);
+		return http_problem(res, 500, "%s", err);
+	}
+	for (i = k = 0; i < nr; i++) {	/* the records this night showed */
+		if (r[i].first_night <= id && r[i].last_night >= id)
+			r[k++] = r[i];
+		else
+			store_regr_free(&r[i]);
+	}
+	nr = k;
+	rc = 0;
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		night_head(w, &n);
+		pairs_json(w, n.verdicts);
+		json_key(w, "regressions");
+		json_begin_arr(w);
+		for (i = 0; i < nr; i++)
+			regr_json(w, &r[i], id);
+		json_end_arr(w);
+		rc = night_bisects(req, w, r, nr, id, err, sizeof err);
+		json_end_obj(w);
+	}
+	store_night_free(&n);
+	store_regrs_free(r, nr);
+	if (rc == -1) {
+		http_json_end(&j, res);
+		return http_problem(res, 500, "%s", err);
+	}
+	return http_json_end(&j, res);
+}
+
+/* ---- hosts/{link}/health ----------------------------------------------------- */
+
+static void
+health_head(struct json_writer *w, const char *link,
+    const struct store_health *h, int have)
+{
+	json_kv_str(w, "link", link);
+	json_kv_str(w, "state", have ? h->state : "unknown");
+	kv_time(w, "since", have ? h->since : 0);
+	kv_text(w, "why", have ? h->why : NULL);
+	kv_time(w, "last_check", have ? h->checked_at : 0);
+	if (have && h->check_ok >= 0)
+		json_kv_bool(w, "last_check_ok", h->check_ok);
+	else
+		json_kv_null(w, "last_check_ok");
+	kv_id(w, "last_run", have ? h->run_id : 0);
+}
+
+int
+http_res_host_health(struct http_req *req, struct http_res *res)
+{
+	static const char *const keys[] = { "limit", "after", NULL };
+	struct store_health	 h;
+	struct store_health_tr	*t = NULL;
+	struct http_json	 j;
+	struct json_writer	*w;
+	const char		*link = req->var[0];
+	char			 err[512];
+	size_t			 limit, n = 0, i;
+	int64_t			 after = 0;
+	int			 have;
+
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    http_query_limit(&req->uri, &limit, err, sizeof err) == -1 ||
+	    http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	if (strlen(link) >= STORE_NAME_MAX)
+		return http_problem(res, 400, "link \"%.40s...\": over %d "
+		    "bytes", link, STORE_NAME_MAX - 1);
+	if ((have = store_api_link_known(req->st, link, err,
+	    sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (have == 0)
+		return http_problem(res, 404, "no link \"%s\" in the store "
+		    "(no health record, no job)", link);
+	if ((have = store_health_get(req->st, link, &h, err,
+	    sizeof err)) == -1)
+		return http_problem(res, 500, "%s", err);
+	if (store_api_health_history(req->st, link, after, limit, &t, &n,
+	    err, sizeof err) == -1) {
+		store_health_free(&h);
+		return http_problem(res, 500, "%s", err);
+	}
+	if ((w = http_json_begin(&j)) != NULL) {
+		json_begin_obj(w);
+		health_head(w, link, &h, have);
+		json_key(w, "history");
+		json_begin_arr(w);
+		for (i = 0; i < n; i++) {
+			json_begin_obj(w);
+			json_kv_int(w, "id", t[i].id);
+			kv_time(w, "at", t[i].at);
+			json_kv_str(w, "from", t[i].from);
+			json_kv_str(w, "state", t[i].to);
+			json_kv_str(w, "who", t[i].who);
+			json_kv_str(w, "why", t[i].why);
+			json_end_obj(w);
+		}
+		json_end_arr(w);
+		kv_next(w, n == limit && n > 0 ? t[n - 1].id : 0);
+		json_end_obj(w);
+	}
+	store_health_free(&h);
+	store_health_trs_free(t, n);
 	return http_json_end(&j, res);
 }

@@ -174,6 +174,8 @@ struct hunt_request {
 	const char	*revisions;
 	const char	*replay;
 	int		 leave_on_culprit;	/* or'ed into the opts' */
+	const char	*note;		/* hunt_enqueue(): kept in the queue
+					 * item's payload; NULL = none */
 };
 
 /*

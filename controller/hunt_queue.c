@@ -134,6 +134,8 @@ payload_write(struct json_writer *w, const void *arg)
 	json_kv_str(w, "test", p->n->tpath);
 	json_kv_str(w, "revisions", p->revs);
 	json_kv_bool(w, "leave_on_culprit", p->rq->leave_on_culprit);
+	if (p->rq->note != NULL)
+		json_kv_str(w, "note", p->rq->note);
 }
 
 int

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 
@@ -75,16 +76,35 @@ enum night_named_rc {
 	NIGHT_NAMED_FAIL	/* the store, or no such schedule: err */
 };
 
+/* What night_schedule_add() tells beyond its rc. */
+struct night_sched_added {
+	const char	*field;	/* NIGHT_NAMED_BAD: the input at fault, "name",
+				 * "cron", "tz", "inventory", "plan", "links"
+				 * (the files' own errors in errs: "inventory"
+				 * or "plan") */
+	int		 dup;	/* NIGHT_NAMED_FAIL: the name exists */
+	int64_t		 id;	/* NIGHT_NAMED_OK: the stored schedule */
+	time_t		 next;	/* NIGHT_NAMED_OK: the first firing after now,
+				 * (time_t)-1 none in 10 years */
+};
+
 /*
- * `labrat schedule add`: stores s (store_sched_add) after the checks the
- * daemon's firing would otherwise fail on: the cron expression in s->tz
- * (the name is store_sched_add()'s to check), the inventory and plan (loaded and cross-checked; key files
- * are not required, the daemon's host may hold them) and s->links ("" =
- * all) against the plan.  s->plan_text is set to the plan as read during
- * the call only.
+ * `labrat schedule add` and POST /api/v1/schedules: stores s
+ * (store_sched_add) after the checks the daemon's firing would otherwise
+ * fail on: the name (store_sched_name_ok), cron, inventory and plan given,
+ * the cron expression in s->tz (NULL or "" = UTC), the inventory and plan
+ * (loaded and cross-checked; key files are not required, the daemon's
+ * host may hold them) and s->links (NULL or "" = all) against the plan.
+ * s->plan_text is set to the plan as read during the call only.  out
+ * (may be NULL) says which input was bad, whether the name exists, and
+ * the next firing.
  */
 enum night_named_rc night_schedule_add(const char *db_path,
-	    struct store_sched *s, struct config_errors *errs, char *err,
+	    struct store_sched *s, struct night_sched_added *out,
+	    struct config_errors *errs, char *err, size_t errlen);
+/* Its first check alone (the name; cron, inventory and plan given), for
+ * the remote CLI before it sends them: 0, or -1 with err. */
+int	night_schedule_given(const struct store_sched *, char *err,
 	    size_t errlen);
 
 /*

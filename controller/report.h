@@ -95,13 +95,23 @@ int		 report_owner_gone(const char *owner);
  * `labrat runs`: the newest limit runs (0 = all) of db_path, newest first:
  * id, kind, state (report_run_state()), started, the revisions its hosts
  * ran, its links, jobs done/total, plan, and notes; text (a table) or
- * json (an array of objects: id, kind, state, started, finished, revisions
- * [], links [], jobs {total, queued, running, done, failed, cancelled},
- * plan, inventory, note, owner, reason, bisect, schedule).  0 or -1 + err
- * (another format, the store cannot be read).
+ * json ({"runs": [objects], "next_after"}, see report_runs_page();
+ * objects: id, kind, state, started, finished, created_ms, finished_ms,
+ * revisions [], links [], jobs {total, queued, running, done, failed,
+ * cancelled, failed_infra}, plan, inventory, note, owner, reason, bisect,
+ * schedule).  0 or -1 + err (another format, the store cannot be read).
  */
 int	report_runs(const char *db_path, size_t limit, enum report_format,
 	    FILE *fp, char *err, size_t errlen);
+/*
+ * The same for the page q of st (store_api_runs(): GET /api/v1/runs
+ * serves this): text, or json {"runs": [the objects above, with
+ * created_ms and finished_ms too], "next_after": the last id when the
+ * page is full (the next page's ?after=), else null}.  0 or -1 + err.
+ */
+struct store_api_runs_q;
+int	report_runs_page(struct store *, const struct store_api_runs_q *q,
+	    enum report_format, FILE *fp, char *err, size_t errlen);
 
 /*
  * `labrat queue`: the daemon serving db_path ("daemon: OWNER, last
@@ -148,21 +158,21 @@ int	report_tokens(const char *db_path, enum report_format, FILE *fp,
 	    char *err, size_t errlen);
 
 /*
- * The remote CLI (report_remote.c).  report_queue_remote: what
- * report_queue() prints, from the JSON GET /api/v1/queue replied (which is
- * report_queue()'s json): the same bytes for json, the same table for
- * text.  0, or -1 + err (not JSON, not the queue's shape).
- * report_api_error: the "error" of an API problem reply into out, else
- * the start of the body.
+ * The remote CLI (report_remote.c).  report_api_error: the "error" of an
+ * API problem reply into out, else the start of the body.
+ * report_remote_first_id: the "id" of the first object of the reply's
+ * array key (a list, newest first) whose "kind" is not one of skip
+ * (NULL-terminated; NULL = none): 1 with *id, 0 when there is none, -1 +
+ * err (not JSON, not that shape).
  */
-int	report_queue_remote(const char *body, size_t len, enum report_format,
-	    FILE *fp, char *err, size_t errlen);
-/* report_list() from the API's reply body: QUEUE only so far (-1 for
- * RUNS); -2 when format is not a report format. */
-int	report_list_remote(enum report_list, const char *body, size_t len,
-	    const char *format, FILE *fp, char *err, size_t errlen);
 void	report_api_error(const char *body, size_t len, char *out,
 	    size_t outlen);
+int	report_remote_first_id(const char *body, size_t len, const char *key,
+	    const char *const *skip, int64_t *id, char *err, size_t errlen);
+/* The reply object's member key (a string, or an integer as digits) into
+ * out: 1, 0 when absent or of another type, -1 when not a JSON object. */
+int	report_remote_member(const char *body, size_t len, const char *key,
+	    char *out, size_t outlen);
 
 struct report_compare_opts {
 	const char	*link;		/* NULL = every link */

@@ -1,11 +1,10 @@
 /*
- * report_remote: what the remote CLI prints from the daemon's HTTP API
- * (`labrat --server URL queue`): the API serves the bytes the local JSON
- * formatter writes, so JSON passes through after a check, and text is
- * decoded (json-c, after json_check_raw) into the rows the local text
- * formatter prints.  Also the text of an API error reply.  See report.h.
+ * report_remote: what the remote CLI reads out of the daemon's JSON (the
+ * API serves every format the commands print, written by the same
+ * formatter, so the output itself passes through): the text of an API
+ * error reply, the newest id of a list.  Parsed with json-c after
+ * json_check_raw.  See report.h.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 
 #include "json.h"
 #include "report.h"
-#include "report_int.h"
 #include "util.h"
 
 /* The reply as a JSON object (caller json_object_put()s), or NULL + err. */
@@ -64,123 +62,75 @@ report_api_error(const char *body, size_t len, char *out, size_t outlen)
 	json_object_put(root);
 }
 
-/* Member key of o as a string (NULL when absent or null), int, bool. */
-static const char *
-jstr(struct json_object *o, const char *key)
+/* Is o's "kind" one of skip (NULL-terminated, may be NULL)? */
+static int
+kind_skipped(struct json_object *o, const char *const *skip)
 {
 	struct json_object	*v;
+	size_t			 i;
 
-	if (!json_object_object_get_ex(o, key, &v) ||
+	if (skip == NULL || !json_object_object_get_ex(o, "kind", &v) ||
 	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static int64_t
-jint(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
 		return 0;
-	return json_object_get_int64(v);
-}
-
-static int
-jbool(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	return json_object_object_get_ex(o, key, &v) &&
-	    json_object_is_type(v, json_type_boolean) &&
-	    json_object_get_boolean(v);
-}
-
-/* The queue's text from the API's JSON (report_queue()'s json). */
-static int
-remote_queue_text(struct json_object *root, FILE *fp, char *err,
-    size_t errlen)
-{
-	struct report_q_daemon	 d;
-	struct report_q_row	*rows;
-	struct json_object	*dm, *items, *it;
-	size_t			 i, n;
-
-	memset(&d, 0, sizeof d);
-	if (!json_object_object_get_ex(root, "items", &items) ||
-	    !json_object_is_type(items, json_type_array)) {
-		util_seterr(err, errlen, "the reply has no \"items\" array");
-		return -1;
-	}
-	if (json_object_object_get_ex(root, "daemon", &dm) &&
-	    json_object_is_type(dm, json_type_object)) {
-		d.have = 1;
-		d.live = jbool(dm, "live");
-		d.stopping = jbool(dm, "stopping");
-		d.owner = jstr(dm, "owner");
-		d.beat_age_s = jint(dm, "heartbeat_age_s");
-	}
-	report_queue_text_daemon(&d, fp);
-	n = json_object_array_length(items);
-	rows = xcalloc(n > 0 ? n : 1, sizeof *rows);
-	for (i = 0; i < n; i++) {
-		it = json_object_array_get_idx(items, i);
-		rows[i].id = jint(it, "id");
-		rows[i].kind = jstr(it, "kind");
-		rows[i].priority = (int)jint(it, "priority");
-		rows[i].state = jstr(it, "state");
-		rows[i].who = jstr(it, "who");
-		rows[i].age_s = jint(it, "age_s");
-		rows[i].run_id = jint(it, "run");
-		rows[i].bisect_id = jint(it, "bisect");
-		rows[i].result = jstr(it, "result");
-	}
-	report_queue_text_items(rows, n, fp);
-	free(rows);
+	for (i = 0; skip[i] != NULL; i++)
+		if (strcmp(json_object_get_string(v), skip[i]) == 0)
+			return 1;
 	return 0;
 }
 
 int
-report_queue_remote(const char *body, size_t len, enum report_format f,
-    FILE *fp, char *err, size_t errlen)
+report_remote_first_id(const char *body, size_t len, const char *key,
+    const char *const *skip, int64_t *id, char *err, size_t errlen)
 {
-	struct json_object	*root;
+	struct json_object	*root, *arr, *it, *v;
+	size_t			 i, n;
 	int			 rc = 0;
 
-	if (f != REPORT_TEXT && f != REPORT_JSON) {
-		util_seterr(err, errlen, "queue: the formats are text and "
-		    "json");
-		return -1;
-	}
+	*id = 0;
 	if ((root = remote_parse(body, len, err, errlen)) == NULL)
 		return -1;
-	if (f == REPORT_JSON) {
-		if (fwrite(body, 1, len, fp) != len)
-			rc = -1;
-	} else
-		rc = remote_queue_text(root, fp, err, errlen);
-	json_object_put(root);
-	if (rc == 0 && (fflush(fp) == EOF || ferror(fp))) {
-		util_seterr(err, errlen, "queue: write failed: %s",
-		    strerror(errno));
-		rc = -1;
+	if (!json_object_object_get_ex(root, key, &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		util_seterr(err, errlen, "the reply has no \"%s\" array", key);
+		json_object_put(root);
+		return -1;
 	}
+	n = json_object_array_length(arr);
+	for (i = 0; i < n && rc == 0; i++) {
+		it = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(it, json_type_object) ||
+		    !json_object_object_get_ex(it, "id", &v) ||
+		    !json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) <= 0) {
+			util_seterr(err, errlen, "%s[%zu].id: not a positive "
+			    "integer", key, i);
+			rc = -1;
+		} else if (!kind_skipped(it, skip)) {
+			*id = json_object_get_int64(v);
+			rc = 1;
+		}
+	}
+	json_object_put(root);
 	return rc;
 }
 
 int
-report_list_remote(enum report_list what, const char *body, size_t len,
-    const char *format, FILE *fp, char *err, size_t errlen)
+report_remote_member(const char *body, size_t len, const char *key,
+    char *out, size_t outlen)
 {
-	enum report_format	f;
+	struct json_object	*root, *v;
+	char			 err[64];
+	int			 rc = 0;
 
-	if (report_format_parse(format, &f) == -1)
-		return -2;
-	if (what != REPORT_LIST_QUEUE) {
-		util_seterr(err, errlen, "runs: not available from a server "
-		    "yet");
+	out[0] = '\0';
+	if ((root = remote_parse(body, len, err, sizeof err)) == NULL)
 		return -1;
+	if (json_object_object_get_ex(root, key, &v) &&
+	    (json_object_is_type(v, json_type_string) ||
+	    json_object_is_type(v, json_type_int))) {
+		snprintf(out, outlen, "%s", json_object_get_string(v));
+		rc = 1;
 	}
-	return report_queue_remote(body, len, f, fp, err, errlen);
+	json_object_put(root);
+	return rc;
 }

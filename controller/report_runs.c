@@ -90,6 +90,11 @@ json_run(struct json_writer *w, const struct store_run *r,
 		    sizeof buf));
 	else
 		json_kv_null(w, "finished");
+	json_kv_int(w, "created_ms", r->created_at);
+	if (r->finished_at > 0)
+		json_kv_int(w, "finished_ms", r->finished_at);
+	else
+		json_kv_null(w, "finished_ms");
 	json_list(w, "revisions", in != NULL ? in->revisions : "");
 	json_list(w, "links", in != NULL ? in->links : "");
 	json_key(w, "jobs");
@@ -182,37 +187,51 @@ text_runs(const struct store_run *runs, size_t n,
 			    (long long)runs[i].id, runs[i].note);
 }
 
-int
-report_runs(const char *db_path, size_t limit, enum report_format f,
-    FILE *fp, char *err, size_t errlen)
+/* The JSON of a page: {"runs": [...], "next_after": ID | null}. */
+static int
+json_runs(const struct store_run *runs, size_t n,
+    const struct store_run_info *infos, size_t ni, size_t limit, FILE *fp,
+    char *err, size_t errlen)
 {
-	struct store		*st = NULL;
+	struct json_writer	*w;
+	size_t			 i;
+
+	w = json_writer_new(fp, JSON_PRETTY);
+	json_begin_obj(w);
+	json_key(w, "runs");
+	json_begin_arr(w);
+	for (i = 0; i < n; i++)
+		json_run(w, &runs[i], info_of(infos, ni, runs[i].id));
+	json_end_arr(w);
+	if (n > 0 && n == limit)
+		json_kv_int(w, "next_after", runs[n - 1].id);
+	else
+		json_kv_null(w, "next_after");
+	json_end_obj(w);
+	return json_writer_free(w, err, errlen);
+}
+
+int
+report_runs_page(struct store *st, const struct store_api_runs_q *q,
+    enum report_format f, FILE *fp, char *err, size_t errlen)
+{
 	struct store_run	*runs = NULL;
 	struct store_run_info	*infos = NULL;
-	struct json_writer	*w;
-	size_t			 n = 0, ni = 0, i;
+	size_t			 n = 0, ni = 0;
 	int			 rc = -1;
 
 	if (f != REPORT_TEXT && f != REPORT_JSON) {
 		util_seterr(err, errlen, "runs: the formats are text and json");
 		return -1;
 	}
-	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
-		return -1;
-	if (store_run_list(st, limit, &runs, &n, err, errlen) == -1 ||
-	    store_run_infos(st, limit, &infos, &ni, err, errlen) == -1)
+	if (store_api_runs(st, q, &runs, &n, err, errlen) == -1 ||
+	    store_api_run_infos(st, q, &infos, &ni, err, errlen) == -1)
 		goto fail;
 	if (f == REPORT_TEXT)
 		text_runs(runs, n, infos, ni, fp);
-	else {
-		w = json_writer_new(fp, JSON_PRETTY);
-		json_begin_arr(w);
-		for (i = 0; i < n; i++)
-			json_run(w, &runs[i], info_of(infos, ni, runs[i].id));
-		json_end_arr(w);
-		if (json_writer_free(w, err, errlen) == -1)
-			goto fail;
-	}
+	else if (json_runs(runs, n, infos, ni, q->limit > 0 ? q->limit : 50,
+	    fp, err, errlen) == -1)
+		goto fail;
 	rc = 0;
 	if (fflush(fp) == EOF || ferror(fp)) {
 		util_seterr(err, errlen, "runs: write failed: %s",
@@ -222,6 +241,27 @@ report_runs(const char *db_path, size_t limit, enum report_format f,
 fail:
 	store_run_infos_free(infos, ni);
 	store_runs_free(runs, n);
+	return rc;
+}
+
+int
+report_runs(const char *db_path, size_t limit, enum report_format f,
+    FILE *fp, char *err, size_t errlen)
+{
+	struct store		*st = NULL;
+	struct store_api_runs_q	 q;
+	int			 rc;
+
+	if (f != REPORT_TEXT && f != REPORT_JSON) {
+		util_seterr(err, errlen, "runs: the formats are text and json");
+		return -1;
+	}
+	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
+		return -1;
+	memset(&q, 0, sizeof q);
+	q.state = -1;
+	q.limit = limit > 0 ? limit : (size_t)INT64_MAX;	/* 0 = all */
+	rc = report_runs_page(st, &q, f, fp, err, errlen);
 	store_close(st);
 	return rc;
 }

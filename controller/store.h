@@ -593,6 +593,11 @@ struct store_api_runs_q {
 /* *runs: store_runs_free(). */
 int	store_api_runs(struct store *, const struct store_api_runs_q *,
 	    struct store_run **runs, size_t *n, char *err, size_t errlen);
+/* The overviews (store_run_infos()) of the same page, in the same
+ * order.  *infos: store_run_infos_free(). */
+int	store_api_run_infos(struct store *, const struct store_api_runs_q *,
+	    struct store_run_info **infos, size_t *n, char *err,
+	    size_t errlen);
 
 /*
  * The series of GET /api/v1/series (store_series.c): one link + knobs key

@@ -15,7 +15,7 @@
 	"schedule_id, bisect_id, owner, reason, inventory_path, plan_path, " \
 	"note, owner_host, owner_pid, owner_start, owner_since"
 
-enum { API_SQL_RUNS = 0 };
+enum { API_SQL_RUNS = 0, API_SQL_INFOS };
 
 const char *const store_api_sql[] = {
 	/* ?1 after (INT64_MAX = from the newest), ?2 state, ?3 kind, ?4
@@ -25,6 +25,12 @@ const char *const store_api_sql[] = {
 	"AND (?4 IS NULL OR EXISTS (SELECT 1 FROM jobs "
 	"WHERE jobs.run_id = runs.id AND jobs.link = ?4)) "
 	"ORDER BY id DESC LIMIT ?5",
+	/* The overviews of the same page (the same parameters). */
+	STORE_RUN_INFO_COLS " FROM runs r WHERE r.id < ?1 "
+	"AND (?2 IS NULL OR r.state = ?2) AND (?3 IS NULL OR r.kind = ?3) "
+	"AND (?4 IS NULL OR EXISTS (SELECT 1 FROM jobs "
+	"WHERE jobs.run_id = r.id AND jobs.link = ?4)) "
+	"ORDER BY r.id DESC LIMIT ?5",
 	NULL
 };
 
@@ -72,6 +78,21 @@ store_api_runs(struct store *st, const struct store_api_runs_q *q,
 		state = store_run_state_name((enum store_run_state)q->state);
 	return store_list(st, &api_run_rows, runs, n, "list runs (API)", err,
 	    errlen, store_api_sql[API_SQL_RUNS], "ItttI",
+	    q->after > 0 ? q->after : INT64_MAX, state, q->kind, q->link,
+	    (int64_t)(q->limit > 0 ? q->limit : 50));
+}
+
+int
+store_api_run_infos(struct store *st, const struct store_api_runs_q *q,
+    struct store_run_info **infos, size_t *n, char *err, size_t errlen)
+{
+	const char	*state = NULL;
+
+	if (q->state >= 0)
+		state = store_run_state_name((enum store_run_state)q->state);
+	return store_list(st, &store_run_info_rows, infos, n,
+	    "list run overviews (API)", err, errlen,
+	    store_api_sql[API_SQL_INFOS], "ItttI",
 	    q->after > 0 ? q->after : INT64_MAX, state, q->kind, q->link,
 	    (int64_t)(q->limit > 0 ? q->limit : 50));
 }

@@ -140,4 +140,21 @@ extern const char *const store_api_sql[];
 /* The same for store_series.c. */
 extern const char *const store_series_sql[];
 
+/* A run's overview (struct store_run_info, store_runs.c) of the runs
+ * aliased r: the SELECT's columns, and the row type that reads them. */
+#define STORE_RUN_INFO_COUNT(s) \
+	"(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND j.state = '" \
+	s "')"
+#define STORE_RUN_INFO_COLS "SELECT r.id, " \
+	"(SELECT group_concat(DISTINCT f.revision) FROM host_facts f " \
+	"WHERE f.run_id = r.id AND f.revision <> ''), " \
+	"(SELECT group_concat(DISTINCT j.link) FROM jobs j " \
+	"WHERE j.run_id = r.id), " \
+	STORE_RUN_INFO_COUNT("queued") ", " STORE_RUN_INFO_COUNT("running") \
+	", " STORE_RUN_INFO_COUNT("done") ", " STORE_RUN_INFO_COUNT("failed") \
+	", " STORE_RUN_INFO_COUNT("cancelled") ", " \
+	"(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND " \
+	"j.state = 'failed' AND j.failure_class = 'infra')"
+extern const struct store_rowtype store_run_info_rows;
+
 #endif

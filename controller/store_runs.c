@@ -100,30 +100,16 @@ info_free(void *p)
 	free(r->links);
 }
 
-static const struct store_rowtype info_rows = {
+const struct store_rowtype store_run_info_rows = {
 	sizeof (struct store_run_info), info_read, info_free
 };
-
-/* The job counts in enum store_job_state order. */
-#define INFO_COUNT(s) \
-	"(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND j.state = '" \
-	s "')"
 
 int
 store_run_infos(struct store *st, size_t limit, struct store_run_info **infos,
     size_t *n, char *err, size_t errlen)
 {
-	return store_list(st, &info_rows, infos, n, "list run overviews", err,
-	    errlen, "SELECT r.id, "
-	    "(SELECT group_concat(DISTINCT f.revision) FROM host_facts f "
-	    "WHERE f.run_id = r.id AND f.revision <> ''), "
-	    "(SELECT group_concat(DISTINCT j.link) FROM jobs j "
-	    "WHERE j.run_id = r.id), "
-	    INFO_COUNT("queued") ", " INFO_COUNT("running") ", "
-	    INFO_COUNT("done") ", " INFO_COUNT("failed") ", "
-	    INFO_COUNT("cancelled") ", "
-	    "(SELECT count(*) FROM jobs j WHERE j.run_id = r.id AND "
-	    "j.state = 'failed' AND j.failure_class = 'infra')"
+	return store_list(st, &store_run_info_rows, infos, n,
+	    "list run overviews", err, errlen, STORE_RUN_INFO_COLS
 	    " FROM runs r ORDER BY r.id DESC LIMIT ?", "I",
 	    limit == 0 ? (int64_t)-1 : (int64_t)limit);
 }
@@ -131,5 +117,5 @@ store_run_infos(struct store *st, size_t limit, struct store_run_info **infos,
 void
 store_run_infos_free(struct store_run_info *v, size_t n)
 {
-	store_free_rows(&info_rows, v, n);
+	store_free_rows(&store_run_info_rows, v, n);
 }

@@ -15,7 +15,8 @@ openssh-server openssh-client iperf iperf3 nftables ethtool iproute2 procps iput
 psmisc util-linux kmod jq tzdata
 groff-base man-db systemd
 python3-jsonschema
-clang libclang-rt-dev"
+clang libclang-rt-dev
+chromium nodejs"
 
 missing=""
 for p in $PKGS; do
@@ -23,7 +24,32 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+
+# web/node_modules from the lock file: again only when the lock changed
+# (its SHA-256 is kept in web/node_modules/.labrat-lock.sha256).
+npm_deps() {
+	web=$(cd "$(dirname "$0")/.." && pwd)/web
+	[ -f "$web/package-lock.json" ] || return 0
+	want=$(sha256sum "$web/package-lock.json" | cut -d' ' -f1)
+	stamp=$web/node_modules/.labrat-lock.sha256
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+		return 0
+	fi
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "install-deps: npm not found (Debian package nodejs or npm)" >&2
+		return 1
+	fi
+	echo "install-deps: npm ci --prefix web" >&2
+	# --ignore-scripts: no package may run code at install time (none
+	# needs to; playwright-core uses the system chromium).
+	npm ci --prefix "$web" --ignore-scripts --no-audit --no-fund >&2
+	echo "$want" > "$stamp"
+}
+
+if [ -z "$missing" ]; then
+	npm_deps
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing packages:$missing (run as root to install them)" >&2
@@ -44,3 +70,8 @@ apt-get update -qq
 # iperf3 asks a debconf question about starting a daemon: answer no.
 echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# Debian's nodejs ships npm as its own package; some node builds bundle it.
+if ! command -v npm >/dev/null 2>&1; then
+	apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
+npm_deps

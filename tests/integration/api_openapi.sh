@@ -5,9 +5,12 @@
 # of every endpoint (2xx and the problem objects: 400, 401, 403, 404, 405,
 # 409, 413) validate against the document's schemas with python3-jsonschema
 # (Draft 2020-12, api_openapi.py), every documented GET answers 2xx once
-# (but bisects/{id} and its log: the store has no bisect, so their 404 is
-# what is validated; GET session with a bearer token and no cookie: 401).  test_http_routes checks that the route table and
-# the document name the same operations.
+# (but bisects/{id} and its log, nights/{id}: the store has no bisect and
+# no night, so their 404 is what is validated; GET session with a bearer
+# token and no cookie: 401).  The mutations: success and refusal (400,
+# 403, 404, 409) of each, the bisect item queued cancelled at once (or 409
+# when the daemon claimed it already).  test_http_routes checks that the
+# route table and the document name the same operations.
 # Brings up a lab (lab_up, in api_store).
 # ctest: smoke (also run in the sanitizer build: no crash, no leak)
 set -u
@@ -36,12 +39,24 @@ sed -e "s#/root/.ssh/labrat_ed25519#$TMP/cfg/key#" \
 : >"$TMP/cfg/known_hosts"
 chmod 600 "$TMP/cfg/key"
 cp "$LABRAT_SOURCE_DIR/configs/plan-reports.json" "$TMP/cfg/plan.json"
+cp "$LABRAT_SOURCE_DIR/configs/bisect/em.json" "$TMP/cfg/test.json"
+cp "$LABRAT_SOURCE_DIR/configs/simlab/history.json" "$TMP/cfg/history.json"
 "$LABRAT" schedule add nightly --cron "0 3 * * *" --tz UTC \
     --inventory "$TMP/cfg/inv.json" --plan "$TMP/cfg/plan.json" --db "$DB" \
     >/dev/null 2>&1 || fail "schedule add"
 ENQ=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
     '{inventory: $i, plan: $p, note: "openapi"}')
+SCH=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg p "$TMP/cfg/plan.json" \
+    '{name: "api", cron: "0 3 29 2 *", tz: "Europe/Berlin", inventory: $i,
+    plan: $p, links: ["em"]}')
+BIS=$(jq -cn --arg i "$TMP/cfg/inv.json" --arg t "$TMP/cfg/test.json" \
+    --arg r "$TMP/cfg/history.json" '{link: "em", good: "r200000",
+    bad: "r200300", test: $t, inventory: $i, revisions: $r}')
 V=/api/v1
+# One series of the run (em, TSO on, its workload, throughput) as a query.
+SK=$(curl -s "$BASE/series/keys?link=em" | jq -r '[.keys[] |
+    select(.metric == "throughput_bps")][0] | "link=\(.link | @uri)&knobs=\(.knobs |
+    @uri)&workload=\(.workload | @uri)"') || fail "series/keys"
 # The writer's requests.  The queued item is cancelled at once (the
 # daemon would try to run it): item 1 is the one POST makes.
 cat >"$TMP/rw.txt" <<EOT
@@ -64,10 +79,21 @@ GET $V/jobs/{id}/samples $V/jobs/999999/samples
 GET $V/queue $V/queue
 GET $V/hosts $V/hosts
 GET $V/schedules $V/schedules
+GET $V/schedules/{name} $V/schedules/nightly?format=text
+GET $V/schedules/{name} $V/schedules/nosuch
+GET $V/compare $V/compare?a=1&b=1
 GET $V/bisects $V/bisects
 GET $V/bisects/{id} $V/bisects/1
 GET $V/bisects/{id}/log $V/bisects/1/log
 GET $V/nights $V/nights?limit=5
+GET $V/series/keys $V/series/keys?link=em&limit=5
+GET $V/series/keys $V/series/keys?nosuch=1
+GET $V/series $V/series?$SK&samples=1
+GET $V/series $V/series?link=em
+GET $V/nights/{id} $V/nights/1
+GET $V/nights/{id} $V/nights/abc
+GET $V/hosts/{link}/health $V/hosts/em/health
+GET $V/hosts/{link}/health $V/hosts/nosuch/health
 POST $V/queue $V/queue $ENQ
 DELETE $V/queue/{id} $V/queue/1
 DELETE $V/queue/{id} $V/queue/1
@@ -78,24 +104,40 @@ POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "op
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": false, "why": "openapi"}
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": 1}
+POST $V/schedules $V/schedules $SCH
+POST $V/schedules $V/schedules $SCH
+POST $V/schedules $V/schedules {"name": "x", "cron": 1}
+DELETE $V/schedules/{name} $V/schedules/api
+DELETE $V/schedules/{name} $V/schedules/api
+POST $V/bisects $V/bisects $BIS
+DELETE $V/queue/{id} $V/queue/2
+POST $V/bisects $V/bisects {"link": "em", "good": "r1", "bad": "r2", "test": "rel.json"}
+POST $V/bisects/{id}/reset $V/bisects/999/reset
 POST $V/session $V/session
 GET $V/session $V/session
 DELETE $V/session $V/session
 EOT
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RW" \
-    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/session" >"$TMP/rw.out" ||
+    "$TMP/rw.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/nights/{id},$V/session" \
+    >"$TMP/rw.out" ||
 	fail "the writer's replies: $(cat "$TMP/rw.out")"
 # The reader's mutations (403) and a bad token (401).
 cat >"$TMP/ro.txt" <<EOT
 POST $V/queue $V/queue $ENQ
 DELETE $V/queue/{id} $V/queue/1
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "x"}
+POST $V/schedules $V/schedules $SCH
+DELETE $V/schedules/{name} $V/schedules/nightly
+POST $V/bisects $V/bisects $BIS
+POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
-sed -n '1,23p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,34p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
-    "$TMP/ro.txt" "$V/bisects/{id},$V/bisects/{id}/log" >"$TMP/ro.out" ||
+    "$TMP/ro.txt" "$V/bisects/{id},$V/bisects/{id}/log,$V/nights/{id},$V/session" \
+    >"$TMP/ro.out" ||
 	fail "the reader's replies: $(cat "$TMP/ro.out")"
 grep -q "POST /api/v1/queue: 403 valid" "$TMP/ro.out" ||
 	fail "the reader's POST was not a valid 403: $(cat "$TMP/ro.out")"
@@ -105,7 +147,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 36 ||
+grep -c valid "$TMP/rw.out" | grep -qx 56 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||

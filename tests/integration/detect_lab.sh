@@ -161,7 +161,7 @@ jq -e '.lower_is_better == false and
 grep -Eq "^ *1  manual  done  +[0-9-]+ [0-9:]+  r[0-9]+  +(bce,em|em,bce)  +$njobs/$njobs  " "$TMP/runs.txt" ||
     fail "labrat runs: $(cat "$TMP/runs.txt")"
 "$LABRAT" runs --db "$DB" --format json >"$TMP/runs.json" || fail "labrat runs --format json"
-jq -e --argjson n "$njobs" '.[0] | .id == 1 and .state == "done" and .jobs.done == $n and
+jq -e --argjson n "$njobs" '.runs[0] | .id == 1 and .state == "done" and .jobs.done == $n and
     (.links | sort) == ["bce", "em"] and (.revisions | length) == 1' "$TMP/runs.json" >/dev/null ||
     fail "labrat runs JSON: $(cat "$TMP/runs.json")"
 

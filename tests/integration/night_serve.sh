@@ -250,9 +250,9 @@ night_of 3 verdicts > "$T/v3.json"
     fail "night 3 verdicts: $(cat "$T/v3.json")"
 # The confirming re-run is a stored run (its note says so), done.
 "$LABRAT" runs --db "$DB" --format json > "$T/runs.json"
-[ "$(jq --argjson b "$before3" '[.[] | select(.kind == "nightly" and .id > $b
+[ "$(jq --argjson b "$before3" '[.runs[] | select(.kind == "nightly" and .id > $b
     and .note == "confirming re-run" and .state == "done")] | length' "$T/runs.json")" = 1 ] ||
-    fail "no confirming re-run: $(jq -c '[.[] | {id, kind, state, note}]' "$T/runs.json")"
+    fail "no confirming re-run: $(jq -c '[.runs[] | {id, kind, state, note}]' "$T/runs.json")"
 grep -q '"type": "ab", "knob": "tso"' "$DB.nights/regression-1-test.json" ||
     fail "not A/B on TSO: $(cat "$DB.nights/regression-1-test.json")"
 "$LABRAT" bisect status --db "$DB" --format json > "$T/b.json"

@@ -128,7 +128,7 @@ same_as env LABRAT_SERVER="$url" LABRAT_TOKEN_FILE="$dir/tok" "$LABRAT" \
 same_as "$LABRAT" --server "$url" --token-file "$dir/gone" queue --
 # Refused tokens: the server's 401 and its reason, exit 1.
 expect 1 "$LABRAT" --server "$url" queue
-has err "labrat queue: $url/api/v1/queue?limit=50: HTTP 401: "
+has err "labrat queue: $url/api/v1/queue?limit=50&format=text: HTTP 401: "
 expect 0 "$LABRAT" token revoke remote-gone --db "$db"
 expect 1 "$LABRAT" --server "$url" --token-file "$dir/gone" queue
 has err "HTTP 401"
@@ -145,11 +145,11 @@ expect 0 env LABRAT_SERVER="http://127.0.0.1:$dead" "$LABRAT" token list \
 
 # Errors.
 expect 1 "$LABRAT" --server "http://127.0.0.1:$dead" queue
-has err "labrat queue: http://127.0.0.1:$dead/api/v1/queue?limit=50: "
+has err "labrat queue: http://127.0.0.1:$dead/api/v1/queue?limit=50&format=text: "
 expect 2 "$LABRAT" --server "$url" queue --db "$db"
 has err "--db and --server: one or the other"
-expect 2 "$LABRAT" --server "$url" runs
-has err "labrat runs: --server: this command works on the local database only"
+expect 2 "$LABRAT" --server "$url" token list
+has err "labrat token list: --server: this command works on the local database only"
 expect 2 "$LABRAT" token list --token-file "$dir/tok" --db "$db"
 expect 2 "$LABRAT" queue --token-file "$dir/tok" --db "$db"
 has err "--token-file needs --server URL"
@@ -191,10 +191,10 @@ same_as "$LABRAT" --server "$url" --token-file "$dir/tok" --cafile \
 same_as env LABRAT_CAFILE="$dir/cert.pem" "$LABRAT" --server "$url" \
     --token-file "$dir/tok" queue --
 expect 1 "$LABRAT" --server "$url" --token-file "$dir/tok" queue
-has err "labrat queue: $url/api/v1/queue?limit=50: "
+has err "labrat queue: $url/api/v1/queue?limit=50&format=text: "
 has err "certificate"
 expect 1 "$LABRAT" --server "$url" --token-file "$dir/tok" --cafile \
     "$dir/missing.pem" queue
-has err "labrat queue: $url/api/v1/queue?limit=50: "
+has err "labrat queue: $url/api/v1/queue?limit=50&format=text: "
 stop_serve
 echo "remote_cli: ok"

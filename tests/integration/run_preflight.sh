@@ -101,7 +101,7 @@ grep -qx "jobs: 1 of 2 jobs done, 1 failed (1 by the lab: preflight or infrastru
 "$LABRAT" runs --db "$DB" | grep -q "1/2, 1 failed (1 infra)" ||
     fail "drop: labrat runs: $("$LABRAT" runs --db "$DB")"
 [ "$("$LABRAT" runs --db "$DB" --format json |
-    jq --argjson r "$RUN" '.[] | select(.id == $r) | .jobs.failed_infra')" = 1 ] ||
+    jq --argjson r "$RUN" '.runs[] | select(.id == $r) | .jobs.failed_infra')" = 1 ] ||
     fail "drop: runs JSON lacks jobs.failed_infra = 1"
 note "DF drop: mtu=1500 measured, mtu=9000 failed (infra, 1 attempt, no sample): $(job_of "$RUN" mtu=9000 | cut -d'|' -f3 | cut -c1-110)..."
 check_links_restored

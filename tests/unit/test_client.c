@@ -150,7 +150,7 @@ test_rejected(void **state)
 	assert_int_equal(client_request(&rq, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "only http"));
 	assert_int_equal(req("/x", "PUT", 0, 0, &r, err, sizeof err), -1);
-	assert_non_null(strstr(err, "GET or POST"));
+	assert_non_null(strstr(err, "GET, POST or DELETE"));
 	rq.url = "http://127.0.0.1:1/x";	/* nothing listens there */
 	assert_int_equal(client_request(&rq, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "127.0.0.1:1"));

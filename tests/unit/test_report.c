@@ -690,11 +690,11 @@ test_interrupted(void **state)
 	assert_int_equal(report_owner_gone(NULL), 0);
 }
 
-/* `labrat runs` over db2: the table, a note, the JSON array. */
+/* `labrat runs` over db2: the table, a note, the JSON page. */
 static void
 test_runs(void **state)
 {
-	struct json_object	*root, *o, *v;
+	struct json_object	*json, *root, *o, *v;
 	struct store		*st = NULL;
 	char			*out = NULL, err[512];
 	size_t			 len = 0;
@@ -728,8 +728,12 @@ test_runs(void **state)
 	assert_int_equal(report_runs(db2, 5, REPORT_JSON, fp, err,
 	    sizeof err), 0);
 	fclose(fp);
-	root = json_tokener_parse(out);
-	assert_non_null(root);
+	json = json_tokener_parse(out);
+	assert_non_null(json);
+	/* A full page: its last id is the next page's cursor. */
+	assert_true(json_object_object_get_ex(json, "next_after", &v));
+	assert_int_equal(json_object_get_int64(v), 3);
+	assert_true(json_object_object_get_ex(json, "runs", &root));
 	assert_int_equal(json_object_array_length(root), 5);
 	o = json_object_array_get_idx(root, 1);
 	assert_true(json_object_object_get_ex(o, "id", &v));
@@ -746,7 +750,22 @@ test_runs(void **state)
 	assert_int_equal(json_object_array_length(v), 1);
 	assert_true(json_object_object_get_ex(o, "links", &v));
 	assert_int_equal(json_object_array_length(v), 3);
-	json_object_put(root);
+	assert_true(json_object_object_get_ex(o, "created_ms", &v));
+	assert_true(json_object_get_int64(v) > 0);
+	json_object_put(json);
+	free(out);
+	/* All of them: no next page. */
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_runs(db2, 0, REPORT_JSON, fp, err,
+	    sizeof err), 0);
+	fclose(fp);
+	json = json_tokener_parse(out);
+	assert_true(json_object_object_get_ex(json, "next_after", &v));
+	assert_true(json_object_is_type(v, json_type_null));
+	assert_true(json_object_object_get_ex(json, "runs", &root));
+	assert_int_equal(json_object_array_length(root), 7);
+	json_object_put(json);
 	free(out);
 	assert_int_equal(report_runs(db2, 0, REPORT_CSV, stdout, err,
 	    sizeof err), -1);
