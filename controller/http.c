@@ -483,7 +483,10 @@ http_access(void *cls, struct MHD_Connection *c, const char *url,
 	if (hc == NULL)		/* the URI callback always sets one */
 		return MHD_NO;
 	if (!hc->started) {
+		/* In flight from its headers to its completion (libmicrohttpd
+		 * notifies every request its handler has seen). */
 		hc->started = 1;
+		atomic_fetch_add(&s->inflight, 1);
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 		    MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl != NULL && strtoull(cl, NULL, 10) > s->max_body)
@@ -515,11 +518,10 @@ http_access(void *cls, struct MHD_Connection *c, const char *url,
 static void *
 http_uri_log(void *cls, const char *uri, struct MHD_Connection *c)
 {
-	struct http_server	*s = cls;
 	struct http_conn	*hc = xcalloc(1, sizeof *hc);
 
+	(void)cls;
 	(void)c;
-	atomic_fetch_add(&s->inflight, 1);
 	if (uri != NULL && strlen(uri) <= HTTP_URI_MAX)
 		hc->target = xstrdup(uri);
 	return hc;
@@ -536,7 +538,8 @@ http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	(void)toe;
 	if (hc == NULL)
 		return;
-	atomic_fetch_sub(&s->inflight, 1);
+	if (hc->started)
+		atomic_fetch_sub(&s->inflight, 1);
 	free(hc->target);
 	free(hc->body);
 	free(hc);

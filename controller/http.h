@@ -59,7 +59,10 @@ void	http_drain(struct http_server *);
 /*
  * After http_drain(): waits until no request is in flight (each has had
  * its 503, or its reply if it was running already), at most timeout_ms.
- * How many are left.
+ * How many are left.  A request is in flight from its handler's first call
+ * (its headers are in) to its completion; a client gone in the middle of
+ * its body is reported by libmicrohttpd only when it stops, so such a one
+ * holds the wait to its end.
  */
 int	http_drain_wait(struct http_server *, int timeout_ms);
 /* Stops the listener, waits for the running requests, frees.  NULL ok. */
