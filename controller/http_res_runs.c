@@ -303,8 +303,7 @@ http_res_run_report(struct http_req *req, struct http_res *res)
 		if (report_run_json(req->st, req->dbpath, id, &buf, &len,
 		    &stored, &nreg, err, sizeof err) == -1)
 			return http_problem(res, 500, "%s", err);
-		snprintf(res->regressions, sizeof res->regressions, "%d",
-		    nreg);
+		http_res_header(res, "X-Labrat-Regressions", "%d", nreg);
 		return http_body_take(res, 200, buf, len);
 	}
 	if ((fp = open_memstream(&buf, &len)) == NULL)
