@@ -146,4 +146,13 @@ int	client_api_send(const struct client_api *, const char *method,
 	    const char *path, const char *json, const char *want,
 	    struct client_api_reply *r, char *err, size_t errlen);
 
+/*
+ * The bearer secret in a token file: its first line alone, as `labrat
+ * token add NAME > FILE` writes it (at most 4 KiB).  Heap (the caller
+ * zeroes and frees it), or NULL with err naming the file.
+ * *others_readable: the file's mode lets group or others read it.
+ */
+char	*client_token_file(const char *path, int *others_readable, char *err,
+	    size_t errlen);
+
 #endif

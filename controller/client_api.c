@@ -6,6 +6,8 @@
  * stopping) retried after the server's Retry-After or an exponential
  * backoff, whichever is longer, each wait capped.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,4 +188,38 @@ client_api_query(struct buf *b, const char *key, const char *value)
 		else
 			buf_printf(b, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
 	}
+}
+
+#define CLIENT_TOKEN_MAX	4096	/* a token file's size ceiling */
+
+char *
+client_token_file(const char *path, int *others_readable, char *err,
+    size_t errlen)
+{
+	struct stat	sb;
+	char		e[512], *s, *nl;
+	size_t		len, i;
+
+	*others_readable = 0;
+	if ((s = util_read_file(path, CLIENT_TOKEN_MAX, &len, e,
+	    sizeof e)) == NULL) {
+		util_seterr(err, errlen, "token file: %s", e);
+		return NULL;
+	}
+	if ((nl = strchr(s, '\n')) != NULL)
+		*nl = '\0';
+	for (i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			break;
+	if (i == 0 || s[i] != '\0' || strlen(s) != (nl != NULL ?
+	    (size_t)(nl - s) : len)) {
+		util_seterr(err, errlen, "token file %s: the first line must "
+		    "be the secret alone (labrat token add NAME > FILE)", path);
+		explicit_bzero(s, len);
+		free(s);
+		return NULL;
+	}
+	if (stat(path, &sb) == 0 && (sb.st_mode & 077) != 0)
+		*others_readable = 1;
+	return s;
 }

@@ -7,7 +7,6 @@
  * from --token-file (the secret alone on its first line, as `labrat token
  * add NAME > FILE` writes it).
  */
-#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -24,7 +23,6 @@
 #include "store_daemon.h"
 #include "util.h"
 
-#define REMOTE_TOKEN_MAX	4096	/* a token file's size ceiling */
 #define REMOTE_TIMEOUT_S	30
 #define REMOTE_RETRIES		3
 
@@ -32,31 +30,14 @@
 static char *
 remote_token(const struct cmd_ctx *ctx, const char *path)
 {
-	struct stat	sb;
-	char		err[512], *s, *nl;
-	size_t		len, i;
+	char	err[512], *s;
+	int	others;
 
-	if ((s = util_read_file(path, REMOTE_TOKEN_MAX, &len, err,
-	    sizeof err)) == NULL) {
-		fprintf(stderr, "labrat %s: token file: %s\n",
-		    ctx->entry->name, err);
+	if ((s = client_token_file(path, &others, err, sizeof err)) == NULL) {
+		fprintf(stderr, "labrat %s: %s\n", ctx->entry->name, err);
 		return NULL;
 	}
-	if ((nl = strchr(s, '\n')) != NULL)
-		*nl = '\0';
-	for (i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
-			break;
-	if (i == 0 || s[i] != '\0' || strlen(s) != (nl != NULL ?
-	    (size_t)(nl - s) : len)) {
-		fprintf(stderr, "labrat %s: token file %s: the first line must "
-		    "be the secret alone (labrat token add NAME > FILE)\n",
-		    ctx->entry->name, path);
-		explicit_bzero(s, len);
-		free(s);
-		return NULL;
-	}
-	if (stat(path, &sb) == 0 && (sb.st_mode & 077) != 0)
+	if (others)
 		log_warnx("token file %s is readable by others (chmod 600 it)",
 		    path);
 	return s;
