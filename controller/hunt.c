@@ -218,10 +218,17 @@ sess_open(struct hunt_sess *s, const char *db, int64_t id, int readonly,
 	if (s->v.row.test_text != NULL)
 		s->v.test = config_bisect_test_parse(s->v.row.plan_path,
 		    s->v.row.test_text, strlen(s->v.row.test_text), &errs);
-	else if (readonly && access(s->v.row.plan_path, R_OK) == -1) {
-		s->v.test = config_bisect_test_stand_in(s->v.row.plan_path,
+	else if (readonly && (s->v.row.plan_path == NULL ||
+	    access(s->v.row.plan_path, R_OK) == -1)) {
+		s->v.test = config_bisect_test_stand_in(s->v.row.plan_path !=
+		    NULL ? s->v.row.plan_path : "(no test stored)",
 		    s->v.row.metric, &errs);
 		s->v.test_missing = 1;
+	} else if (s->v.row.plan_path == NULL) {
+		util_seterr(err, errlen, "bisect %lld stores neither its test "
+		    "nor the path of its test file", (long long)id);
+		config_errors_free(&errs);
+		return -2;
 	}
 	if ((!readonly && (s->inv = sess_inventory(&s->v.row, &errs)) ==
 	    NULL) || (s->v.test == NULL && errs.n == 0 &&
@@ -325,7 +332,7 @@ hunt_view_open(struct hunt_view *v, const char *db, int64_t id, char *err,
 		return -1;
 	}
 	if (sess_replay(&s, &pending, e, sizeof e) == -1) {
-		util_seterr(err, errlen, "bisect %lld: %s", (long long)id, e);
+		util_seterr(err, errlen, "bisect %lld: %s", (long long)s.v.row.id, e);
 		sess_free(&s);
 		return -1;
 	}

@@ -265,7 +265,12 @@ bs_show_head(const struct hunt_view *s, const struct store_bisect_step *rows,
 		json_kv_str(w, "next", more ? req.id : NULL);
 		return;
 	}
-	if (s->test_missing)
+	if (s->test_missing && s->row.plan_path == NULL)
+		fprintf(fp, "bisect %lld: %s; link %s, %s, %s (no test "
+		    "stored); %s..%s (%zu revisions)\n", (long long)s->row.id,
+		    s->row.state, s->row.link, s->row.knobs, s->row.metric,
+		    s->row.good, s->row.bad, s->n);
+	else if (s->test_missing)
 		fprintf(fp, "bisect %lld: %s; link %s, %s, %s (test file %s "
 		    "is gone); %s..%s (%zu revisions)\n", (long long)s->row.id,
 		    s->row.state, s->row.link, s->row.knobs, s->row.metric,

@@ -169,6 +169,42 @@ t_live_owner_refused(void **state)
 	store_bisect_free(&b);
 }
 
+/* A bisect row with neither its test's text nor its path (hand-written,
+ * or from a store no labrat wrote): shown with a stand-in, resumed with
+ * an error naming it, never a crash. */
+static void
+t_no_test_stored(void **state)
+{
+	struct fx	*x = *state;
+	struct store	*st;
+	sqlite3		*h;
+	char		 err[2048] = "", *text = NULL;
+	size_t		 len = 0;
+	FILE		*fp;
+
+	assert_int_equal(store_open(x->db, STORE_OPEN_CREATE |
+	    STORE_OPEN_MIGRATE, &st, err, sizeof err), 0);
+	store_close(st);
+	assert_int_equal(sqlite3_open(x->db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "INSERT INTO bisects (created_at, "
+	    "link, knobs, tool, metric, good, bad, revisions) VALUES "
+	    "(1700000000000, 'em', 'tso=on', 'iperf3', 'throughput_bps', "
+	    "'r1', 'r3', 'r1\tone\nr2\ttwo\nr3\tthree')", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(h);
+	assert_non_null(fp = open_memstream(&text, &len));
+	assert_int_equal(hunt_show(x->db, 0, HUNT_SHOW_STATUS, 0, fp, err,
+	    sizeof err), 0);
+	fclose(fp);
+	assert_non_null(strstr(text, "bisect 1: running; link em, tso=on, "
+	    "throughput_bps (no test stored); r1..r3 (3 revisions)"));
+	free(text);
+	assert_int_equal(hunt_resume(&x->o, 1, NULL, err, sizeof err),
+	    HUNT_CONFIG);
+	assert_non_null(strstr(err, "bisect 1 stores neither its test nor "
+	    "the path of its test file"));
+}
+
 int
 main(void)
 {
@@ -176,6 +212,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(t_locked_then_resumed, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(t_live_owner_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(t_no_test_stored, setup,
 		    teardown),
 	};
 
