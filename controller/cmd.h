@@ -273,21 +273,12 @@ int	cmd_remote_newest(const struct cmd_ctx *, const char *path,
 	    const char *key, const char *const *skip, int64_t *id,
 	    const char *none);
 /*
- * A mutation's JSON body: cmd_body_begin() gives the writer (NULL when out
- * of memory: cmd_body_end() then fails too); cmd_remote_post() ends the
- * body and POSTs it (cmd_remote_send()), freeing it.
+ * A mutation's JSON body, begun with json_mem_begin(): cmd_remote_post()
+ * ends it and POSTs it (cmd_remote_send()), freeing it.
  */
-struct json_writer;
-struct cmd_body {
-	FILE			*fp;
-	char			*buf;
-	size_t			 len;
-	struct json_writer	*w;
-};
-struct json_writer *cmd_body_begin(struct cmd_body *);
-char	*cmd_body_end(struct cmd_body *);	/* heap, or NULL */
+struct json_mem;
 int	cmd_remote_post(const struct cmd_ctx *, const char *path,
-	    struct cmd_body *, char **reply, size_t *len);
+	    struct json_mem *, char **reply, size_t *len);
 /* What cmd_queued() prints, for the item the reply (POST /queue or
  * /bisects) names, "labrat --server URL queue" / "server" instead of
  * the database; CMD_EXIT_*. */

@@ -109,7 +109,7 @@ static int
 bisect_remote(struct cmd_ctx *ctx, const struct hunt_request *rq,
     int enqueue)
 {
-	struct cmd_body		 b;
+	struct json_mem		 b;
 	struct json_writer	*w;
 	char			*reply;
 	size_t			 len;
@@ -129,7 +129,7 @@ bisect_remote(struct cmd_ctx *ctx, const struct hunt_request *rq,
 	if (cmd_remote_abs(ctx, "--inventory", rq->inventory) == -1 ||
 	    cmd_remote_abs(ctx, "--test", rq->test) == -1)
 		return CMD_EXIT_USAGE;
-	if ((w = cmd_body_begin(&b)) != NULL) {
+	if ((w = json_mem_begin(&b, 0)) != NULL) {
 		json_begin_obj(w);
 		json_kv_str(w, "link", rq->link);
 		json_kv_str(w, "good", rq->good);

@@ -207,44 +207,18 @@ cmd_remote_newest(const struct cmd_ctx *ctx, const char *path,
 	return rc == 1 ? 0 : -1;
 }
 
-struct json_writer *
-cmd_body_begin(struct cmd_body *b)
-{
-	memset(b, 0, sizeof *b);
-	if ((b->fp = open_memstream(&b->buf, &b->len)) == NULL)
-		return NULL;
-	b->w = json_writer_new(b->fp, 0);
-	return b->w;
-}
-
-char *
-cmd_body_end(struct cmd_body *b)
-{
-	char	err[256];
-	int	rc;
-
-	if (b->fp == NULL)
-		return NULL;
-	rc = json_writer_free(b->w, err, sizeof err);
-	if (fclose(b->fp) != 0 || rc == -1) {
-		free(b->buf);
-		return NULL;
-	}
-	return b->buf;
-}
-
 int
 cmd_remote_post(const struct cmd_ctx *ctx, const char *path,
-    struct cmd_body *b, char **reply, size_t *len)
+    struct json_mem *b, char **reply, size_t *len)
 {
-	char	*json;
+	char	*json, err[256];
 	int	 rc;
 
 	*reply = NULL;
 	*len = 0;
-	if ((json = cmd_body_end(b)) == NULL) {
+	if ((json = json_mem_end(b, NULL, err, sizeof err)) == NULL) {
 		fprintf(stderr, "labrat %s: the request body cannot be "
-		    "written: out of memory\n", ctx->entry->name);
+		    "written: %s\n", ctx->entry->name, err);
 		return -1;
 	}
 	rc = cmd_remote_send(ctx, "POST", path, json, reply, len);

@@ -42,7 +42,7 @@ run_enqueue_cli(const struct run_request *rq, int json)
 static int
 run_remote(struct cmd_ctx *ctx, const struct run_request *rq, int enqueue)
 {
-	struct cmd_body		 b;
+	struct json_mem		 b;
 	struct json_writer	*w;
 	char			*reply;
 	size_t			 len;
@@ -55,7 +55,7 @@ run_remote(struct cmd_ctx *ctx, const struct run_request *rq, int enqueue)
 	if (cmd_remote_abs(ctx, "--inventory", rq->inventory) == -1 ||
 	    cmd_remote_abs(ctx, "--plan", rq->plan) == -1)
 		return CMD_EXIT_USAGE;
-	if ((w = cmd_body_begin(&b)) != NULL) {
+	if ((w = json_mem_begin(&b, 0)) != NULL) {
 		json_begin_obj(w);
 		json_kv_str(w, "inventory", rq->inventory);
 		json_kv_str(w, "plan", rq->plan);

@@ -23,7 +23,7 @@
 static int
 sched_add_remote(struct cmd_ctx *ctx, const struct store_sched *s)
 {
-	struct cmd_body		 b;
+	struct json_mem		 b;
 	struct json_writer	*w;
 	const char		*p, *c;
 	char			*reply;
@@ -33,7 +33,7 @@ sched_add_remote(struct cmd_ctx *ctx, const struct store_sched *s)
 	if (cmd_remote_abs(ctx, "--inventory", s->inventory_path) == -1 ||
 	    cmd_remote_abs(ctx, "--plan", s->plan_path) == -1)
 		return CMD_EXIT_USAGE;
-	if ((w = cmd_body_begin(&b)) != NULL) {
+	if ((w = json_mem_begin(&b, 0)) != NULL) {
 		json_begin_obj(w);
 		json_kv_str(w, "name", s->name);
 		json_kv_str(w, "cron", s->cron);

@@ -147,24 +147,16 @@ put_plan(struct json_writer *w, const struct config_plan *plan)
 static char *
 write_text(void (*put)(struct json_writer *, const void *), const void *arg)
 {
+	struct json_mem		 m;
 	struct json_writer	*w;
-	FILE			*fp;
-	char			*text = NULL, err[256];
-	size_t			 len = 0;
-	int			 rc;
+	char			*text, err[256];
 
-	if ((fp = open_memstream(&text, &len)) == NULL)
+	if ((w = json_mem_begin(&m, JSON_MEM_TRIM)) == NULL)
 		fatal("open_memstream");
-	w = json_writer_new(fp, 0);
 	put(w, arg);
-	rc = json_writer_free(w, err, sizeof err);
-	if (fclose(fp) != 0)
-		fatal("open_memstream");
 	/* Every value written comes from a validated struct. */
-	if (rc == -1)
+	if ((text = json_mem_end(&m, NULL, err, sizeof err)) == NULL)
 		fatalx("config: writing JSON: %s", err);
-	if (len > 0 && text[len - 1] == '\n')
-		text[len - 1] = '\0';
 	return text;
 }
 

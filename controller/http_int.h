@@ -141,10 +141,7 @@ int	http_problem(struct http_res *, int status, const char *fmt, ...)
 /* A JSON body built on a memstream: begin, write with w, end.  end
  * returns 0 (res filled, status 200 unless set) or -1 (500 problem). */
 struct http_json {
-	FILE			*fp;
-	char			*buf;
-	size_t			 len;
-	struct json_writer	*w;
+	struct json_mem		m;
 };
 struct json_writer *http_json_begin(struct http_json *);
 int	http_json_end(struct http_json *, struct http_res *);

@@ -108,30 +108,18 @@ http_problem(struct http_res *res, int status, const char *fmt, ...)
 struct json_writer *
 http_json_begin(struct http_json *j)
 {
-	memset(j, 0, sizeof *j);
-	if ((j->fp = open_memstream(&j->buf, &j->len)) == NULL)
-		return NULL;
-	j->w = json_writer_new(j->fp, 0);
-	return j->w;
+	return json_mem_begin(&j->m, 0);
 }
 
 int
 http_json_end(struct http_json *j, struct http_res *res)
 {
-	char	err[256];
-	int	rc;
+	char	err[256], *text;
+	size_t	len;
 
-	if (j->fp == NULL)
-		return http_problem(res, 500, "out of memory");
-	rc = json_writer_free(j->w, err, sizeof err);
-	if (fclose(j->fp) != 0)
-		rc = -1;
-	if (rc == -1) {
-		free(j->buf);
+	if ((text = json_mem_end(&j->m, &len, err, sizeof err)) == NULL)
 		return http_problem(res, 500, "writing the reply: %s", err);
-	}
-	http_body_take(res, res->status != 0 ? res->status : 200, j->buf,
-	    j->len);
+	http_body_take(res, res->status != 0 ? res->status : 200, text, len);
 	return 0;
 }
 

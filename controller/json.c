@@ -265,6 +265,47 @@ json_writer_free(struct json_writer *w, char *err, size_t errlen)
 	return rc;
 }
 
+struct json_writer *
+json_mem_begin(struct json_mem *m, int flags)
+{
+	memset(m, 0, sizeof *m);
+	m->flags = flags;
+	if ((m->fp = open_memstream(&m->buf, &m->len)) == NULL)
+		return NULL;
+	m->w = json_writer_new(m->fp, flags & JSON_PRETTY);
+	return m->w;
+}
+
+char *
+json_mem_end(struct json_mem *m, size_t *len, char *err, size_t errlen)
+{
+	char	*text;
+	int	 rc;
+
+	if (len != NULL)
+		*len = 0;
+	if (m->fp == NULL) {
+		util_seterr(err, errlen, "json: out of memory");
+		return NULL;
+	}
+	rc = json_writer_free(m->w, err, errlen);
+	if (fclose(m->fp) != 0 && rc == 0) {
+		util_seterr(err, errlen, "json: out of memory");
+		rc = -1;
+	}
+	text = m->buf;
+	if (rc == -1) {
+		free(text);
+		text = NULL;
+	} else if ((m->flags & JSON_MEM_TRIM) != 0)
+		while (m->len > 0 && text[m->len - 1] == '\n')
+			text[--m->len] = '\0';
+	if (text != NULL && len != NULL)
+		*len = m->len;
+	memset(m, 0, sizeof *m);
+	return text;
+}
+
 static void
 jw_begin(struct json_writer *w, int obj)
 {

@@ -81,6 +81,35 @@ void	json_kv_null(struct json_writer *, const char *key);
  */
 char	*json_dtoa(double d, char *buf, size_t len);
 
+/* ---- a writer into memory --------------------------------------------- */
+
+#define JSON_MEM_TRIM	0x100	/* json_mem_end() drops the trailing newline */
+
+/* A writer onto an open_memstream() buffer: the one way a JSON text is
+ * built in memory (request bodies, replies, stored documents). */
+struct json_mem {
+	FILE			*fp;
+	char			*buf;
+	size_t			 len;
+	int			 flags;
+	struct json_writer	*w;
+};
+
+/*
+ * Starts m (flags: JSON_PRETTY, JSON_MEM_TRIM).  Returns its writer, or
+ * NULL when out of memory (json_mem_end() then fails too, so a caller may
+ * check once, at the end).
+ */
+struct json_writer *json_mem_begin(struct json_mem *m, int flags);
+/*
+ * Ends m's writer.  Returns the text (heap, NUL-terminated; the caller
+ * frees it) and its length in *len (may be NULL), or NULL with err when a
+ * write failed, a container was left open or memory ran out; m holds
+ * nothing afterwards either way.
+ */
+char	*json_mem_end(struct json_mem *m, size_t *len, char *err,
+	    size_t errlen);
+
 /* ---- raw-text pass ----------------------------------------------------- */
 
 #define JSON_RAW_MAX_DEPTH	512

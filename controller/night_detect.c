@@ -87,14 +87,13 @@ night_verdict_name(enum stats_verdict_kind v)
 static char *
 night_verdicts_json(const struct detect_result *res)
 {
+	struct json_mem		 jm;
 	struct json_writer	*w;
-	char			*text = NULL, e[128];
-	size_t			 len = 0, i;
-	FILE			*fp;
+	char			*text;
+	size_t			 i;
 
-	if ((fp = open_memstream(&text, &len)) == NULL)
+	if ((w = json_mem_begin(&jm, 0)) == NULL)
 		return xstrdup("[]");
-	w = json_writer_new(fp, 0);
 	json_begin_arr(w);
 	for (i = 0; i < res->nrcmps; i++) {
 		const struct detect_cmp		*m = &res->rcmps[i];
@@ -116,8 +115,8 @@ night_verdicts_json(const struct detect_result *res)
 		json_end_obj(w);
 	}
 	json_end_arr(w);
-	json_writer_free(w, e, sizeof e);
-	fclose(fp);
+	if ((text = json_mem_end(&jm, NULL, NULL, 0)) == NULL)
+		return xstrdup("[]");
 	return text;
 }
 

@@ -101,22 +101,13 @@ members(struct json_writer *w, const struct notify_msg *m)
 char *
 notify_webhook_json(const struct notify_msg *m)
 {
+	struct json_mem		 jm;
 	struct json_writer	*w;
-	char			*s = NULL;
-	size_t			 len = 0;
-	FILE			*fp;
 
-	if ((fp = open_memstream(&s, &len)) == NULL)
-		return NULL;
-	w = json_writer_new(fp, 0);
-	json_begin_obj(w);
-	members(w, m);
-	json_end_obj(w);
-	if (json_writer_free(w, NULL, 0) == -1 || fclose(fp) != 0) {
-		free(s);
-		return NULL;
+	if ((w = json_mem_begin(&jm, JSON_MEM_TRIM)) != NULL) {
+		json_begin_obj(w);
+		members(w, m);
+		json_end_obj(w);
 	}
-	while (len > 0 && s[len - 1] == '\n')
-		s[--len] = '\0';
-	return s;
+	return json_mem_end(&jm, NULL, NULL, 0);
 }

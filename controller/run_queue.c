@@ -22,24 +22,15 @@ char *
 run_queue_payload(void (*write)(struct json_writer *, const void *),
     const void *arg, char *err, size_t errlen)
 {
+	struct json_mem		 m;
 	struct json_writer	*w;
-	char			*text = NULL;
-	size_t			 len = 0;
-	FILE			*fp;
 
-	if ((fp = open_memstream(&text, &len)) == NULL) {
-		util_seterr(err, errlen, "open_memstream: %s", strerror(errno));
-		return NULL;
+	if ((w = json_mem_begin(&m, 0)) != NULL) {
+		json_begin_obj(w);
+		write(w, arg);
+		json_end_obj(w);
 	}
-	w = json_writer_new(fp, 0);
-	json_begin_obj(w);
-	write(w, arg);
-	json_end_obj(w);
-	if (json_writer_free(w, err, errlen) == -1 || fclose(fp) == EOF) {
-		free(text);
-		return NULL;
-	}
-	return text;
+	return json_mem_end(&m, NULL, err, errlen);
 }
 
 int

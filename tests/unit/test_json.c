@@ -585,6 +585,41 @@ test_raw_limits(void **state)
 	}
 }
 
+/* json_mem: the text, its length, the trailing newline kept or trimmed,
+ * and a broken writer giving NULL with the writer's reason. */
+static void
+test_mem(void **state)
+{
+	struct json_mem		 m;
+	struct json_writer	*w;
+	char			*text, err[128] = "";
+	size_t			 len = 99;
+
+	(void)state;
+	assert_non_null(w = json_mem_begin(&m, 0));
+	json_begin_obj(w);
+	json_kv_str(w, "a", "x\"y");
+	json_end_obj(w);
+	assert_non_null(text = json_mem_end(&m, &len, err, sizeof err));
+	assert_string_equal(text, "{\"a\":\"x\\\"y\"}\n");
+	assert_int_equal(len, strlen(text));
+	free(text);
+	assert_non_null(w = json_mem_begin(&m, JSON_MEM_TRIM | JSON_PRETTY));
+	json_begin_arr(w);
+	json_put_int(w, 1);
+	json_end_arr(w);
+	assert_non_null(text = json_mem_end(&m, &len, err, sizeof err));
+	assert_string_equal(text, "[\n  1\n]");
+	assert_int_equal(len, 7);
+	free(text);
+	assert_non_null(w = json_mem_begin(&m, 0));
+	json_begin_obj(w);
+	assert_null(json_mem_end(&m, &len, err, sizeof err));
+	assert_int_equal(len, 0);
+	assert_string_equal(err, "json: 1 container not ended");
+	assert_null(m.buf);
+}
+
 int
 main(void)
 {
@@ -595,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_raw_limits),
+		cmocka_unit_test(test_mem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
