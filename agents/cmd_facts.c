@@ -14,7 +14,8 @@
 #include "osdep.h"
 #include "validate.h"
 
-#define FACTS_MAXIFS	64
+#define FACTS_MAXIFS	64	/* a host with more: the first 64 (the controller
+				   asks for an inventory NIC past them by name) */
 
 /*
  * The version word of a tool's -v/-V output: iperf2 "iperf version 2.1.8

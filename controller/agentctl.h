@@ -33,7 +33,7 @@
 #define AGENTCTL_PROTO		1
 #define AGENTCTL_OUT_MAX	(8u * 1024 * 1024)	/* stdout ceiling */
 #define AGENTCTL_ERR_MAX	(64u * 1024)		/* stderr ceiling */
-#define AGENTCTL_NICS_MAX	32
+#define AGENTCTL_NICS_MAX	64	/* as many as `facts` lists (FACTS_MAXIFS) */
 #define AGENTCTL_LIST_MAX	16	/* knob names, pids, procs */
 #define AGENTCTL_HOSTKEYS_MAX	8
 #define AGENTCTL_KEY_MAX	4096	/* "TYPE BASE64" of a host key */

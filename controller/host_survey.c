@@ -47,9 +47,23 @@ host_nic_chip_differs(const struct config_nic *cn,
 	return util_chip_differs(cn->chip, nic->chip);
 }
 
+/* Is name one of h's inventory NICs? */
+static int
+survey_declared(const struct config_host *h, const char *name)
+{
+	size_t	k;
+
+	for (k = 0; k < h->nnics; k++)
+		if (strcmp(h->nics[k].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * `facts` lists the host's physical NICs; an inventory NIC it leaves out
- * (a loopback, a veth) is asked for by name and appended.
+ * (a loopback, a veth, or one past the first AGENTCTL_NICS_MAX of a host
+ * with many) is asked for by name and appended, in the place of a NIC the
+ * inventory does not name when the list is full.
  */
 static int
 survey_more_nics(struct host_survey *j, struct host *a)
@@ -57,7 +71,7 @@ survey_more_nics(struct host_survey *j, struct host *a)
 	const struct config_host	*h = j->host;
 	struct agentctl_facts		*f = &j->facts.u.facts;
 	struct agentctl_reply		 r;
-	size_t				 k;
+	size_t				 k, slot;
 
 	for (k = 0; k < h->nnics; k++) {
 		if (host_survey_nic(f, h->nics[k].name) != NULL)
@@ -67,8 +81,19 @@ survey_more_nics(struct host_survey *j, struct host *a)
 			agentctl_reply_free(&r);
 			return -1;
 		}
-		if (r.u.facts.nnics == 1 && f->nnics < AGENTCTL_NICS_MAX)
-			f->nics[f->nnics++] = r.u.facts.nics[0];
+		slot = f->nnics;
+		if (slot == AGENTCTL_NICS_MAX) {
+			/* Full: the last NIC the inventory does not name. */
+			while (slot > 0 && survey_declared(h,
+			    f->nics[slot - 1].name))
+				slot--;
+			slot = slot > 0 ? slot - 1 : AGENTCTL_NICS_MAX;
+		}
+		if (r.u.facts.nnics == 1 && slot < AGENTCTL_NICS_MAX) {
+			f->nics[slot] = r.u.facts.nics[0];
+			if (slot == f->nnics)
+				f->nnics++;
+		}
 		agentctl_reply_free(&r);
 	}
 	return 0;

@@ -43,6 +43,46 @@ static const char facts_ok[] =
     "\"tools\":{\"iperf2\":\"2.0.5\",\"iperf3\":null,\"scp\":\"OpenSSH_5.4\"}}"
     "\n";
 
+/* A host with many interfaces: as many NICs as the agent lists (64) are
+ * taken; one more than that is a hostile reply, named. */
+static void
+test_decode_many_nics(void **state)
+{
+	struct agentctl_reply	r;
+	char			err[512], *text, *p;
+	size_t			cap = 128 * 200 + 1024;
+	int			i, n;
+
+	(void)state;
+	for (n = AGENTCTL_NICS_MAX; n <= AGENTCTL_NICS_MAX + 1; n++) {
+		p = text = malloc(cap);
+		assert_non_null(text);
+		p += sprintf(p, "{\"proto\":1,\"event\":\"result\",\"cmd\":"
+		    "\"facts\",\"os\":\"linux\",\"hostname\":\"h\","
+		    "\"kernel\":{\"release\":\"6.1\",\"version\":\"v\","
+		    "\"revision\":null,\"osreldate\":null},\"nics\":[");
+		for (i = 0; i < n; i++)
+			p += sprintf(p, "%s{\"name\":\"veth%d\",\"driver\":"
+			    "\"veth\",\"pci_vendor\":null,\"pci_device\":null,"
+			    "\"chip\":null,\"speed_mbps\":10000,\"duplex\":"
+			    "\"full\",\"mtu\":1500,\"tso\":true,\"lro\":false,"
+			    "\"rxcsum\":true,\"txcsum\":true}", i ? "," : "", i);
+		sprintf(p, "],\"tools\":{}}\n");
+		if (n == AGENTCTL_NICS_MAX) {
+			assert_int_equal(dec(AGENTCTL_FACTS, text, 0, &r, err,
+			    sizeof err), 0);
+			assert_int_equal(r.u.facts.nnics, 64);
+			assert_string_equal(r.u.facts.nics[63].name, "veth63");
+		} else {
+			assert_int_equal(dec(AGENTCTL_FACTS, text, 0, &r, err,
+			    sizeof err), -1);
+			assert_non_null(strstr(err, "nics"));
+		}
+		agentctl_reply_free(&r);
+		free(text);
+	}
+}
+
 static void
 test_decode_facts(void **state)
 {
@@ -458,6 +498,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_facts),
+		cmocka_unit_test(test_decode_many_nics),
 		cmocka_unit_test(test_decode_bad),
 		cmocka_unit_test(test_decode_oversized),
 		cmocka_unit_test(test_decode_apply_mismatch),
