@@ -92,7 +92,7 @@ function build(el, d) {
       { label: 'Verdict', get: (n) => (n.good ? 'good' : 'not good'), cell: (n) => badge(n.good ? 'good' : 'regression') },
       { label: 'Run', num: true, get: (n) => n.run, cell: (n) => n.run ? h('a', { href: `#/run/${n.run}` }, `run ${n.run}`) : '–' },
       { label: 'Finished', get: (n) => n.finished_ms, cell: (n) => time(n.finished_ms) },
-    ], d.nights, { caption: 'nights, newest first', filter: true })));
+    ], d.nights, { caption: 'nights, newest first', filter: true, rowAttrs: (n) => ({ dataset: { night: String(n.id) } }) })));
 
   swap(el, ...parts);
 }
