@@ -121,7 +121,8 @@ jq -e '(.points | length) == 4 and .marks == []' "$TMP/body" >/dev/null ||
 # history's line for r200130..r200132); a revision no bisect spanned
 # (nights 1 and 4) has none.
 jq -e '[.points[] | {revision, message}] | unique | map(select(.revision ==
-    "r200128" or .revision == "r200131" or .revision == "r200134")) == [
+    "r200128" or .revision == "r200131" or .revision == "r200134")) |
+    sort_by(.revision) == [
     {revision: "r200128", message: null}, {revision: "r200131", message:
     "ipfw: fix a memory leak in table deletion"}, {revision: "r200134",
     message: null}]' "$TMP/em" >/dev/null ||
