@@ -2,7 +2,8 @@
  * cmd_demo: `labrat demo`, the README's first command.  It brings up the
  * simulated lab, shows its hosts, runs the demo plan on the em and bce pairs,
  * reports what was found, bisects both faults to their culprit revisions,
- * then takes the lab down again.  Every step is
+ * then takes the lab down again (--keep: leaves it up, and the dashboard
+ * over the demo's database running, cmd_demo_serve.c).  Every step is
  * an ordinary labrat command driving the lab exactly as it would drive a
  * real one: the demo only strings them together.
  */
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_demo.h"
 #include "hunt.h"
 #include "lab.h"
 #include "log.h"
@@ -27,6 +29,26 @@ demo_banner(const char *what)
 {
 	printf("\n==> %s\n", what);
 	fflush(stdout);
+}
+
+/* --keep: the dashboard over the demo's database, left running. */
+static void
+demo_dashboard(const char *db, const char *inv)
+{
+	struct demo_dash	d;
+	char			dir[64], err[1024];
+
+	demo_banner("labrat serve: the dashboard over this demo's database "
+	    "(--keep)");
+	if (demo_dash_start(db, inv, &d, dir, sizeof dir, err,
+	    sizeof err) != 0) {
+		fprintf(stderr, "labrat demo: no dashboard: %s\n", err);
+		return;
+	}
+	printf("the daemon keeps running (--keep): stop it with kill %ld "
+	    "(SIGTERM); its config and log are in %s\n"
+	    "dashboard: %s (no token needed on 127.0.0.1)\n", (long)d.pid,
+	    dir, d.url);
 }
 
 /* Bisects one simulated fault with the demo's quicker test settings. */
@@ -170,9 +192,11 @@ demo_exec(struct cmd_ctx *ctx)
 		demo_banner("labrat lab down");
 		if (lab_labctl("down", down, 2, err, sizeof err) != 0)
 			fprintf(stderr, "labrat demo: lab down: %s\n", err);
-	} else
+	} else {
 		printf("\nthe lab is still up (--keep): labrat lab down "
 		    "--name %s\n", name);
+		demo_dashboard(db, inv);
+	}
 out:
 	free(inv);
 	return rc;
@@ -193,8 +217,12 @@ const struct cmd_entry cmd_demo_entry = {
 		{ "--noise PCT", "Random variation of the lab's links, 0-50 "
 		    "percent (default: 2)." },
 		{ "--keep", "Leave the lab up afterwards (labrat lab down "
-		    "--name NAME takes it down); with --nightly also the "
-		    "demo's files (database, daemon log, mail)." },
+		    "--name NAME takes it down) and `labrat serve` running "
+		    "over the demo's database with the dashboard on a free "
+		    "port of 127.0.0.1 (its URL printed last, no token "
+		    "needed); with --nightly the demo's own daemon (a night "
+		    "every minute), its sinks and its files (database, daemon "
+		    "log, mail)." },
 		{ "--nightly", "The lab at night instead: `labrat serve` with "
 		    "a schedule firing every minute and the history's head "
 		    "advancing 3 revisions a night; night 3 crosses the em "

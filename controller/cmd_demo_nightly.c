@@ -8,13 +8,16 @@
  * mails the culprit.  The demo only watches and prints; its files live in
  * /tmp/labrat-nightly.XXXXXX, removed with the lab unless --keep (or when
  * it failed).  The session (files, daemon, sinks, lab) is lab's (struct
- * lab_night, lab_nightly.c); this file sequences it and prints.
+ * lab_night, lab_nightly.c); this file sequences it and prints.  The
+ * daemon also serves the dashboard on a free port of 127.0.0.1 (its URL
+ * printed as it starts): --keep leaves it running, nights and all.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_demo.h"
 #include "lab.h"
 #include "util.h"
 
@@ -72,12 +75,30 @@ show_store(struct cmd_ctx *ctx, struct lab_night *n)
 }
 
 /* Stops whatever was started, takes the lab down, removes the files
- * (kept when keep, or when failed: the daemon log says why). */
+ * (kept when keep, or when failed: the daemon log says why).  With keep
+ * a daemon still running stays, with the dashboard and the sinks. */
 static void
-teardown(struct lab_night *n, int keep, int failed)
+teardown(struct lab_night *n, const struct demo_dash *d, int keep,
+    int failed)
 {
 	char	err[512] = "";
+	int	st;
 
+	if (keep && n->serve > 0 && lab_child_alive(n->serve, &st)) {
+		banner("kept (--keep): the daemon, its sinks, the lab, the "
+		    "files");
+		lab_night_log(n, stdout);
+		printf("labrat serve (pid %ld) goes on with a night every "
+		    "minute; the SMTP sink (pid %ld) and the webhook receiver "
+		    "(pid %ld) take its notifications.\nstop them with kill "
+		    "%ld %ld %ld (SIGTERM), the lab with labrat lab down "
+		    "--name %s; the files: %s (database %s, daemon log %s)\n"
+		    "dashboard: %s (no token needed on 127.0.0.1)\n",
+		    (long)n->serve, (long)n->smtp, (long)n->hooks,
+		    (long)n->serve, (long)n->smtp, (long)n->hooks, n->name,
+		    n->dir, n->db, n->log, d->url);
+		return;
+	}
 	banner("teardown: labrat serve (SIGTERM), the sinks, the lab");
 	lab_night_stop(n);
 	lab_night_log(n, stdout);
@@ -96,7 +117,7 @@ teardown(struct lab_night *n, int keep, int failed)
 
 /* Stores the schedule and starts the daemon. */
 static int
-nightly_serve(struct cmd_ctx *ctx, struct lab_night *n)
+nightly_serve(struct cmd_ctx *ctx, struct lab_night *n, struct demo_dash *d)
 {
 	struct cmd_ctx	 sub = *ctx;
 	char		 plan[5120], data[4096], err[512];
@@ -118,16 +139,27 @@ nightly_serve(struct cmd_ctx *ctx, struct lab_night *n)
 	printf("config %s: revision source \"simlab\" runs `labrat lab "
 	    "advance --name %s --by %d --print-head`\n", n->cfg, n->name,
 	    LAB_NIGHTLY_STEP);
-	if (lab_night_serve(n, err, sizeof err) != 0) {
+	if (demo_dash_port(d, err, sizeof err) != 0 ||
+	    demo_dash_config_http(n->cfg, d, err, sizeof err) != 0 ||
+	    lab_night_serve(n, err, sizeof err) != 0) {
 		fprintf(stderr, "labrat demo --nightly: %s\n", err);
 		return -1;
 	}
+	d->pid = n->serve;
+	snprintf(d->log, sizeof d->log, "%s", n->log);
+	if (demo_dash_wait(d, 15000, err, sizeof err) != 0) {
+		fprintf(stderr, "labrat demo --nightly: %s\n", err);
+		return -1;
+	}
+	printf("dashboard: %s (live: the nights, the regression and the "
+	    "bisect appear as the daemon gets to them)\n", d->url);
 	return 0;
 }
 
 /* Everything between lab up and teardown.  CMD_EXIT_*. */
 static int
-nightly_steps(struct cmd_ctx *ctx, struct lab_night *n, int64_t deadline)
+nightly_steps(struct cmd_ctx *ctx, struct lab_night *n, struct demo_dash *d,
+    int64_t deadline)
 {
 	char	err[1024];
 	int	st;
@@ -139,7 +171,7 @@ nightly_steps(struct cmd_ctx *ctx, struct lab_night *n, int64_t deadline)
 	}
 	printf("SMTP on 127.0.0.1:%s, webhooks on http://127.0.0.1:%s/labrat"
 	    "\n", n->smtp_port, n->hook_port);
-	if (nightly_serve(ctx, n) != 0)
+	if (nightly_serve(ctx, n, d) != 0)
 		return CMD_EXIT_FAIL;
 	printf("the first night starts at the next full minute; each night "
 	    "the head moves %d revisions on\n", LAB_NIGHTLY_STEP);
@@ -167,11 +199,13 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
     int keep)
 {
 	struct lab_night	 n;
+	struct demo_dash	 d;
 	int64_t			 deadline = util_now_ms() +
 	    NIGHTLY_BUDGET_S * 1000LL;
 	char			 err[1024];
 	int			 rc;
 
+	memset(&d, 0, sizeof d);
 	if (lab_night_open(&n, name, err, sizeof err) != 0) {
 		fprintf(stderr, "labrat demo --nightly: %s\n", err);
 		return CMD_EXIT_FAIL;
@@ -188,8 +222,8 @@ cmd_demo_nightly(struct cmd_ctx *ctx, const char *name, const char *noise,
 		    err[0] != '\0' ? ": " : "", err);
 		rc = CMD_EXIT_FAIL;
 	} else
-		rc = nightly_steps(ctx, &n, deadline);
-	teardown(&n, keep, rc != CMD_EXIT_OK);
+		rc = nightly_steps(ctx, &n, &d, deadline);
+	teardown(&n, &d, keep, rc != CMD_EXIT_OK);
 	cmd_stop_release();
 	lab_night_close(&n);
 	return rc;

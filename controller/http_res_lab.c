@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "health.h"
+#include "json.h"
 #include "http_int.h"
 #include "hunt.h"
 #include "report.h"
@@ -119,25 +120,78 @@ http_res_schedule(struct http_req *req, struct http_res *res)
 	return sched_show(req, res, req->var[0]);
 }
 
+/* How bisect b judges a step, from its stored test as hunt_test_judging()
+ * settles it: 1 with *threshold and *lower (0 or 1), 0 when it cannot
+ * tell (no stored test, one that no longer parses). */
+static int
+bisect_judging(const struct store_bisect *b, double *threshold, int *lower)
+{
+	struct config_errors		 errs;
+	struct config_bisect_test	*t;
+	char				 e[256];
+	int				 ok = 0;
+
+	if (b->test_text == NULL)
+		return 0;
+	config_errors_init(&errs);
+	t = config_bisect_test_parse(b->plan_path != NULL ? b->plan_path :
+	    "test", b->test_text, strlen(b->test_text), &errs);
+	if (t != NULL && hunt_test_judging(t, e, sizeof e) == 0) {
+		*threshold = t->threshold;
+		*lower = t->lower_is_better;
+		ok = 1;
+	}
+	if (t != NULL)
+		config_bisect_test_free(t);
+	config_errors_free(&errs);
+	return ok;
+}
+
+/* "threshold" and "lower_is_better" of b (null when unknown). */
+static void
+bisect_judging_json(struct json_writer *w, const struct store_bisect *b)
+{
+	double	threshold;
+	int	lower;
+
+	if (bisect_judging(b, &threshold, &lower)) {
+		json_kv_num(w, "threshold", threshold);
+		json_kv_bool(w, "lower_is_better", lower);
+	} else {
+		json_kv_null(w, "threshold");
+		json_kv_null(w, "lower_is_better");
+	}
+}
+
 int
 http_res_bisects(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { NULL };
+	static const char *const keys[] = { "limit", "after", NULL };
 	struct store_bisect	*b = NULL;
 	struct http_json	 j;
 	struct json_writer	*w;
 	char			 err[512];
-	size_t			 i, n = 0;
+	size_t			 i, n = 0, limit, end;
+	int64_t			 after = 0;
+	int			 paged;
 
-	if (lab_params(req, res, keys, NULL) == -1)
-		return -1;
+	/* Every bisect without limit (as before the cursor); a page of
+	 * them, newest first, with it or after. */
+	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
+	    (paged = http_query_limit(&req->uri, &limit, err,
+	    sizeof err)) == -1 ||
+	    http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
 	if (store_bisect_list(req->st, &b, &n, err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
+	for (i = 0; after > 0 && i < n && b[i].id >= after; i++)
+		;
+	end = paged == 0 && after <= 0 ? n : n - i > limit ? i + limit : n;
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
 		json_key(w, "bisects");
 		json_begin_arr(w);
-		for (i = 0; i < n; i++) {
+		for (; i < end; i++) {
 			json_begin_obj(w);
 			json_kv_int(w, "id", b[i].id);
 			json_kv_str(w, "state", b[i].state);
@@ -150,16 +204,49 @@ http_res_bisects(struct http_req *req, struct http_res *res)
 			json_kv_str(w, "culprit", b[i].culprit[0] ?
 			    b[i].culprit : NULL);
 			json_kv_num(w, "confidence", b[i].confidence);
+			bisect_judging_json(w, &b[i]);
 			json_kv_int(w, "created_ms", b[i].created_at);
 			json_kv_int(w, "finished_ms", b[i].finished_at);
 			json_kv_str(w, "reason", b[i].reason);
 			json_end_obj(w);
 		}
 		json_end_arr(w);
+		if (end < n && end > 0)
+			json_kv_int(w, "next_after", b[end - 1].id);
+		else
+			json_kv_null(w, "next_after");
 		json_end_obj(w);
 	}
 	store_bisects_free(b, n);
 	return http_json_end(&j, res);
+}
+
+/* The reply of bisect_show(): with lead, the status object's '{' that
+ * hunt_show() wrote after the leading members goes (they opened it). */
+static int
+bisect_reply(FILE *fp, char **buf, size_t *len, int rc, const char *err,
+    int lead, struct http_res *res)
+{
+	char	*brace;
+
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && lead) {
+		brace = strchr(*buf, '{') != NULL ? strchr(*buf + 1, '{') : NULL;
+		if (brace == NULL)
+			rc = -1;
+		else {
+			memmove(brace, brace + 1, *len - (size_t)(brace -
+			    *buf));
+			(*len)--;
+		}
+	}
+	if (rc != 0) {
+		free(*buf);
+		return http_problem(res, 500, "%s", err[0] != '\0' ? err :
+		    "bisect status: no JSON object");
+	}
+	return http_body_take(res, 200, *buf, *len);
 }
 
 /* /bisects/{id} (`bisect status`, JSON by default) and /bisects/{id}/log
@@ -170,11 +257,12 @@ bisect_show(struct http_req *req, struct http_res *res, int log)
 	static const char *const keys[] = { "format", NULL };
 	struct store_bisect	 b;
 	enum report_format	 f;
-	char			 err[512], *buf = NULL;
+	char			 err[512], num[JSON_NUM_MAX], *buf = NULL;
 	size_t			 len = 0;
+	double			 threshold = 0;
 	int64_t			 id;
 	FILE			*fp;
-	int			 r;
+	int			 r, judged, lower = 0;
 
 	if (lab_params(req, res, keys, NULL) == -1 ||
 	    http_res_format(req, res, log ? "text|json" : "json|text",
@@ -187,13 +275,22 @@ bisect_show(struct http_req *req, struct http_res *res, int log)
 		return http_problem(res, 500, "%s", err);
 	if (r == 0)
 		return http_problem(res, 404, "no bisect %lld", (long long)id);
+	judged = bisect_judging(&b, &threshold, &lower);
 	store_bisect_free(&b);
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	/* As cmd_bisect_show.c's bisect_status() calls it. */
+	/* The status object leads with how a step is judged (the text
+	 * says it in its first line already), then what `labrat bisect
+	 * status --format json` writes, written as cmd_bisect_show.c's
+	 * bisect_status() calls it. */
+	if (f == REPORT_JSON && judged)
+		fprintf(fp, "{\"threshold\":%s,\"lower_is_better\":%s,",
+		    json_dtoa(threshold, num, sizeof num), lower ? "true" :
+		    "false");
 	r = hunt_show(req->dbpath, id, log ? HUNT_SHOW_LOG : HUNT_SHOW_STATUS,
 	    f == REPORT_JSON, fp, err, sizeof err);
-	return http_res_mem(fp, &buf, &len, r, err, res);
+	return bisect_reply(fp, &buf, &len, r, err, f == REPORT_JSON && judged,
+	    res);
 }
 
 int
@@ -211,22 +308,32 @@ http_res_bisect_log(struct http_req *req, struct http_res *res)
 int
 http_res_nights(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { "limit", NULL };
+	static const char *const keys[] = { "limit", "after", NULL };
 	struct store_night	*v = NULL;
 	struct http_json	 j;
 	struct json_writer	*w;
 	char			 err[512];
-	size_t			 i, n = 0, limit;
+	size_t			 i = 0, n = 0, limit, end;
+	int64_t			 after = 0;
 
 	if (lab_params(req, res, keys, &limit) == -1)
 		return -1;
-	if (store_night_list(req->st, limit, &v, &n, err, sizeof err) == -1)
+	if (http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
+	/* The newest limit + 1 (one more says there is a next page); after
+	 * a cursor every night, the newer ones skipped (a night is one row
+	 * a day: years of them are a few thousand rows). */
+	if (store_night_list(req->st, after > 0 ? 0 : limit + 1, &v, &n, err,
+	    sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
+	while (after > 0 && i < n && v[i].id >= after)
+		i++;
+	end = n - i > limit ? i + limit : n;
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
 		json_key(w, "nights");
 		json_begin_arr(w);
-		for (i = 0; i < n; i++) {
+		for (; i < end; i++) {
 			json_begin_obj(w);
 			json_kv_int(w, "id", v[i].id);
 			json_kv_int(w, "schedule", v[i].schedule_id);
@@ -246,6 +353,10 @@ http_res_nights(struct http_req *req, struct http_res *res)
 			json_end_obj(w);
 		}
 		json_end_arr(w);
+		if (end < n && end > 0)
+			json_kv_int(w, "next_after", v[end - 1].id);
+		else
+			json_kv_null(w, "next_after");
 		json_end_obj(w);
 	}
 	store_nights_free(v, n);

@@ -181,6 +181,7 @@ point_json(struct json_writer *w, const struct store_api_point *p,
 	kv_id(w, "night", p->night);
 	kv_id(w, "bisect", p->bisect);
 	kv_text(w, "revision", p->revision);
+	kv_text(w, "message", p->message);
 	kv_time(w, "started", p->started);
 	json_kv_int(w, "started_ms", p->started);
 	json_kv_str(w, "unit", p->unit);

@@ -677,6 +677,9 @@ struct store_api_point {
 	char	 revision[STORE_NAME_MAX];	/* "" unknown */
 	char	 unit[STORE_NAME_MAX];
 	int64_t	 started;		/* the run's created_at */
+	char	*message;		/* the revision's commit message, as
+					   a bisect's revisions hold it (heap);
+					   NULL unknown */
 	double	*values;
 	int64_t	*jobs;
 	size_t	 n;

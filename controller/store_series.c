@@ -19,8 +19,10 @@
 enum {
 	SQL_LINKS = 0, SQL_COMBOS, SQL_METRICS, SQL_PAGE, SQL_POINTS,
 	SQL_NIGHTS, SQL_STEPS, SQL_REGR_MARKS, SQL_CULPRITS, SQL_HISTORY,
-	SQL_KNOWN
+	SQL_KNOWN, SQL_REVS
 };
+
+#define SERIES_MSG_MAX	512	/* a point's message: its first bytes, at most */
 
 /* The series' job filter: ?1 link, ?2 knobs, ?3 tool, ?4 and ?5 the two
  * params a workload name can stand for, done jobs only. */
@@ -108,6 +110,9 @@ const char *const store_series_sql[] = {
 	"SELECT EXISTS (SELECT 1 FROM link_health WHERE link = ?1) OR "
 	"EXISTS (SELECT 1 FROM health_transitions WHERE link = ?1) OR "
 	"EXISTS (SELECT 1 FROM jobs WHERE link = ?1)",
+	/* SQL_REVS: the revisions every bisect measured between ("ID\tmessage"
+	 * lines, hunt_revs_text()), the newest bisect first. */
+	"SELECT revisions FROM bisects WHERE revisions != '' ORDER BY id DESC",
 	NULL
 };
 
@@ -393,6 +398,68 @@ points_nights(struct store *st, int64_t lo, int64_t hi,
 	return 0;
 }
 
+/* The message of revision rev in text ("ID\tmessage" lines): heap, or
+ * NULL when text has no line for rev. */
+static char *
+rev_message(const char *text, const char *rev)
+{
+	size_t		 len = strlen(rev), n;
+	const char	*l, *m;
+
+	for (l = text; *l != '\0'; l += strcspn(l, "\n"), l += *l == '\n') {
+		if (strncmp(l, rev, len) != 0 || l[len] != '\t')
+			continue;
+		m = l + len + 1;
+		if ((n = strcspn(m, "\n")) > SERIES_MSG_MAX) {
+			/* cut before a character, not inside one */
+			n = SERIES_MSG_MAX;
+			while (n > 0 && ((unsigned char)m[n] & 0xc0) == 0x80)
+				n--;
+		}
+		return n > 0 ? xstrndup(m, n) : NULL;
+	}
+	return NULL;
+}
+
+/* Each point's message: from the revisions of the bisects (the only
+ * revision texts the store keeps), the newest bisect's first. */
+static int
+points_messages(struct store *st, struct store_api_series *out, char *err,
+    size_t errlen)
+{
+	struct store_api_point	*p;
+	sqlite3_stmt		*stmt;
+	const char		*text;
+	size_t			 i, left = 0;
+	int			 rc = SQLITE_DONE;
+
+	for (i = 0; i < out->npoints; i++)
+		left += out->points[i].revision[0] != '\0';
+	if (left == 0)
+		return 0;
+	if ((stmt = store_prep(st, "read bisect revisions", err, errlen,
+	    store_series_sql[SQL_REVS], "")) == NULL)
+		return -1;
+	while (left > 0 && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if ((text = (const char *)sqlite3_column_text(stmt, 0)) == NULL)
+			continue;
+		for (i = 0; i < out->npoints; i++) {
+			p = &out->points[i];
+			if (p->message != NULL || p->revision[0] == '\0')
+				continue;
+			if ((p->message = rev_message(text, p->revision)) !=
+			    NULL)
+				left--;
+		}
+	}
+	if (left > 0 && rc != SQLITE_DONE) {
+		sqlite3_finalize(stmt);
+		return store_err(st, "read bisect revisions", err, errlen);
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
 static void
 regr_mark_read(sqlite3_stmt *stmt, void *p)
 {
@@ -518,7 +585,8 @@ store_api_series(struct store *st, const struct store_api_series_q *q,
 		    errlen);
 		sqlite3_finalize(stmt);
 		if (rc == -1 || points_nights(st, runs[nruns - 1], runs[0],
-		    out, err, errlen) == -1) {
+		    out, err, errlen) == -1 || points_messages(st, out, err,
+		    errlen) == -1) {
 			free(runs);
 			store_api_series_free(out);
 			return -1;
@@ -545,6 +613,7 @@ store_api_series_free(struct store_api_series *s)
 	for (i = 0; i < s->npoints; i++) {
 		free(s->points[i].values);
 		free(s->points[i].jobs);
+		free(s->points[i].message);
 	}
 	free(s->points);
 	free(s->marks);

@@ -170,10 +170,64 @@ export function table(cols, rows, opts = {}) {
   draw();
   const t = h('table', { class: 'data' }, opts.caption ? h('caption', {}, opts.caption) : null,
     h('thead', {}, h('tr', {}, heads)), tbody);
-  if (!opts.filter || rows.length < 6) return h('div', { class: 'scroll' }, t);
-  const input = h('input', { type: 'search', placeholder: 'filter', 'aria-label': `filter ${opts.caption || 'table'}`,
-    on: { input: (e) => { filter = e.target.value; draw(); } } });
-  return h('div', { class: 'scroll' }, input, t);
+  const input = opts.filter ? h('input', { type: 'search', placeholder: 'filter', 'aria-label': `filter ${opts.caption || 'table'}`,
+    on: { input: (e) => { filter = e.target.value; draw(); } } }) : null;
+  const box = h('div', { class: 'scroll' }, input && (rows.length >= 6 || opts.paged) ? input : null, t);
+  // More rows (the next page of a paged list) keep the sort and filter.
+  box.addRows = (more) => { rows.push(...more); draw(); };
+  return box;
+}
+
+// A table over a list the API pages with a cursor: load(after) gives
+// {rows, next} (next: the reply's next_after, null on the last page). The
+// first page is shown, and a "More" button fetches the next one and
+// appends it, until there is none. name goes to data-list.
+export async function pagedTable(name, cols, load, opts = {}) {
+  const first = await load(null);
+  const rows = [...first.rows];
+  let next = first.next;
+  const t = table(cols, rows, { ...opts, paged: true });
+  const status = h('span', { class: 'muted', role: 'status' });
+  const btn = h('button', { type: 'button', class: 'more', dataset: { list: name } }, 'More');
+  const foot = h('p', { class: 'pager' }, btn, ' ', status);
+  const update = () => {
+    btn.hidden = !next;
+    status.textContent = `${rows.length} shown${next ? '' : ', all'}`;
+    foot.dataset.shown = String(rows.length);
+    foot.dataset.more = next ? '1' : '0';
+  };
+  btn.addEventListener('click', async () => {
+    btn.disabled = true;
+    try {
+      const p = await load(next);
+      next = p.next;
+      t.addRows(p.rows);
+    } catch (e) {
+      status.textContent = e.message;
+      btn.disabled = false;
+      return;
+    }
+    btn.disabled = false;
+    update();
+  });
+  update();
+  return h('div', { class: 'paged', dataset: { list: name } }, t, foot);
+}
+
+// The page size a list view takes from its URL (?per=N, 1-500).
+export function perPage(q, dflt) {
+  const n = Number(q.get('per'));
+  return Number.isInteger(n) && n >= 1 && n <= 500 ? n : dflt;
+}
+
+// load() for pagedTable over GET path (a query string without limit and
+// after): key names the reply's array.
+export function pager(path, key, limit = 50) {
+  return async (after) => {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await get(`${path}${sep}limit=${limit}${after ? `&after=${after}` : ''}`);
+    return { rows: r[key] || [], next: r.next_after ?? null };
+  };
 }
 
 // ---- units and times ----------------------------------------------------

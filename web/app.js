@@ -1,6 +1,6 @@
 // app.js: the router. The URL hash names the view and its arguments
 // (#/overview, #/trend?link=..., #/run/42, #/job/4711, #/compare/41/42,
-// #/bisect/3, #/hosts, #/queue), so a URL pastes into a mail and the back
+// #/bisect/3, #/hosts, #/queue, #/runs, #/bisects), so a URL pastes into a mail and the back
 // button works. Each view module exports render(main, args, query) and may
 // return a stop() function (timers of live views).
 import { get, h, ApiError, askToken } from './api.js';
@@ -12,8 +12,10 @@ import * as bisect from './views/bisect.js';
 import * as hosts from './views/hosts.js';
 import * as queue from './views/queue.js';
 import * as compare from './views/compare.js';
+import * as runs from './views/runs.js';
+import * as bisects from './views/bisects.js';
 
-const views = { overview, trend, run, job, bisect, hosts, queue, compare };
+const views = { overview, trend, run, job, bisect, hosts, queue, compare, runs, bisects };
 const main = document.getElementById('view');
 let stop = null;
 let seq = 0;

@@ -82,7 +82,7 @@ await ctx.route('**/*', (route) => {
 
 async function view(hash) {
   await page.goto(`${origin}/ui/${hash}`);
-  await page.waitForSelector('main[data-state="ready"] .view', { timeout: 20000 });
+  await page.waitForSelector('main[data-state="ready"] .view', { timeout: 40000 });
   const err = await page.$('main .error');
   ok(!err, `${hash}: the view shows an error: ${err ? await err.textContent() : ''}`);
 }
@@ -223,6 +223,31 @@ if (!missing.includes('/series/keys')) {
 }
 const regMark = await page.$(`#trend-graph .mark[data-kind="regression"]`);
 ok(regMark, 'the trend graph has no regression marker');
+// hovering a night shows its revision, commit message, n and median (the
+// API's point; the message where the bisect's revisions know it)
+{
+  const q = new URLSearchParams({ link: reg.link, knobs: reg.knobs, workload: reg.workload, metric: reg.metric, limit: '500' });
+  const ser = missing.includes('/series/keys') ? null : await api(`/series?${q}`);
+  // a night alone at its revision (the cursor takes the first point at an x)
+  const nightly = ser ? ser.points.filter((p) => p.night !== null) : [];
+  const target = nightly.find((p) => p.message && nightly.filter((q) => q.revision === p.revision).length === 1);
+  ok(!ser || target, 'GET /series has no night with a commit message (the bisect spans nights 2 and 3)');
+  if (target) {
+    const at = await page.evaluate((run) => {
+      const g = document.querySelector('#trend-graph'), u = g.plot;
+      const rows = [...document.querySelectorAll('#v-trend tbody tr')].map((t) => Number(t.dataset.run)).reverse();
+      const i = rows.indexOf(run);
+      return { left: u.valToPos(u.data[0][i], 'x'), top: u.valToPos(u.data[1][i], 'y') };
+    }, target.run);
+    const box = await (await page.$('#trend-graph .u-over')).boundingBox();
+    await page.mouse.move(box.x + at.left, box.y + at.top);
+    await page.waitForFunction((run) => document.querySelector('#trend-hover').dataset.run === String(run), target.run, { timeout: 5000 });
+    const hv = await page.evaluate(() => ({ ...document.querySelector('#trend-hover').dataset, text: document.querySelector('#trend-hover').textContent }));
+    ok(hv.revision === target.revision && hv.message === target.message && Number(hv.n) === target.n && Math.abs(Number(hv.median) - target.median) < 1e-6,
+      `hover: ${JSON.stringify(hv)}, the API's point ${JSON.stringify({ revision: target.revision, message: target.message, n: target.n, median: target.median })}`);
+    ok(hv.text.includes(target.message) && hv.text.includes(`n ${target.n}`) && hv.text.includes(target.revision), `hover text: ${hv.text}`);
+  }
+}
 await shoot('trend');
 // x by date still draws the culprit
 await page.click('#trend-x');
@@ -241,13 +266,40 @@ ok(!page.url().includes('x=date'), `back button: still at ${page.url()}`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
   await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
-  const href = await page.getAttribute('#trend-range a', 'href');
+  const href = await page.getAttribute('#trend-bisect', 'href');
   const revsShown = (await page.$$eval('#v-trend tbody tr', (trs) => trs.map((t) => t.dataset.revision))).sort();
   ok(href && href.includes(`good=${revsShown[0]}`) && href.includes(`bad=${revsShown[revsShown.length - 1]}`),
     `bisect this range: ${href}, want good=${revsShown[0]} bad=${revsShown[revsShown.length - 1]}`);
-  await page.click('#trend-range a');
+  await page.click('#trend-bisect');
   await page.waitForSelector('#bisect-new');
   ok((await page.inputValue('#bn-good')) === revsShown[0] && (await page.inputValue('#bn-link')) === reg.link, 'the bisect form is not filled in from the range');
+  await page.goBack();
+  await page.waitForSelector('#trend-graph[data-ready="1"]');
+  // the same range's two revisions compared: every run that measured each
+  // (nights and bisect steps) pooled, as GET /series has them
+  await page.mouse.move(box.x + 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.click('#trend-compare');
+  await page.waitForSelector('main[data-state="ready"] #compare-table');
+  clean('compare revisions');
+  await noJunk('compare revisions');
+  const [ra, rb] = [revsShown[0], revsShown[revsShown.length - 1]];
+  const q = new URLSearchParams({ link: reg.link, knobs: reg.knobs, workload: reg.workload, metric: reg.metric, limit: '500', samples: '1' });
+  const all = (await api(`/series?${q}`)).points;
+  for (const [side, rev] of [['a', ra], ['b', rb]]) {
+    const ps = all.filter((p) => p.revision === rev);
+    const vals = ps.flatMap((p) => p.samples).sort((x, y) => x - y);
+    const row = await page.$eval(`#compare-table tr[data-side="${side}"]`, (t) => ({ ...t.dataset }));
+    const mid = (vals[(vals.length - 1) >> 1] + vals[vals.length >> 1]) / 2;
+    ok(Number(row.n) === vals.length && Math.abs(Number(row.median) - mid) < 1e-6,
+      `compare ${rev}: n ${row.n} median ${row.median}, the API's samples: n ${vals.length} median ${mid}`);
+    const dots = await page.$$eval(`#compare-table .box[data-side="${side}"] .dot`, (d) => d.map((x) => Number(x.dataset.value)).sort((x, y) => x - y));
+    ok(dots.length === vals.length && dots.every((v, i) => Math.abs(v - vals[i]) < 1e-6), `compare ${rev}: the distribution plot's dots are not the samples`);
+  }
+  ok(await page.$('#compare-table tr.diff[data-proven="1"]'), `compare ${ra} and ${rb}: no difference proven across the regression`);
+  await shoot('compare-revisions');
   await page.goBack();
   await page.waitForSelector('#trend-graph[data-ready="1"]');
 }
@@ -274,6 +326,10 @@ const ratios = await page.$$eval('#v-bisect [data-ratio]', (s) => s.map((x) => N
 ok(ratios.length === bstat.evidence.length && ratios.every((r, i) => Math.abs(r - bstat.evidence[i].ratio) < 1e-9),
   `bisect steps ${ratios} != API ${bstat.evidence.map((e) => e.ratio)}`);
 ok(await page.$('#bisect-graph .u-over'), 'bisect: no ratio graph');
+ok(typeof bstat.threshold === 'number', `GET /bisects/${bis.id} has no threshold`);
+ok(Number(await page.getAttribute('#bisect-graph', 'data-threshold')) === bstat.threshold,
+  `the ratio graph's threshold is ${await page.getAttribute('#bisect-graph', 'data-threshold')}, the bisect's ${bstat.threshold}`);
+ok((await page.textContent('#bisect-judging')).includes(String(bstat.threshold)), 'the bisect view does not say its threshold');
 await shoot('bisect');
 
 // bisect -> run (the bad check's run)
@@ -308,11 +364,76 @@ ok((await page.textContent('#v-job')).includes(`${(tput.value / 1e6).toFixed(1)}
 await shoot('job');
 
 // the other views
-for (const [name, hash] of [['hosts', '#/hosts'], ['queue', '#/queue'], ['compare', `#/compare/${nights[1].run}/${nights[0].run}`]]) {
+for (const [name, hash] of [['hosts', '#/hosts'], ['queue', '#/queue'], ['runs', '#/runs'], ['bisects', '#/bisects'], ['compare', `#/compare/${nights[1].run}/${nights[0].run}`]]) {
   await view(hash);
   clean(name);
   await noJunk(name);
   await shoot(name);
+}
+// compare two runs: each side's n and median are its run's point of the
+// series (GET /series), every sample a dot
+{
+  const [a, b] = [nights[1].run, nights[0].run];
+  const rowsShown = await page.$$eval('#compare-table tr[data-side]', (t) => t.map((r) => ({ ...r.dataset })));
+  ok(rowsShown.length >= 2, `compare ${a} ${b}: ${rowsShown.length} rows`);
+  const rq = new URLSearchParams({ link: reg.link, knobs: reg.knobs, workload: reg.workload, metric: reg.metric, limit: '500', samples: '1' });
+  const pts = (await api(`/series?${rq}`)).points;
+  const name = `${reg.link} ${reg.knobs} ${reg.metric}`;
+  for (const [side, run] of [['a', a], ['b', b]]) {
+    const p = pts.find((x) => x.run === run);
+    const r = rowsShown.find((x) => x.series === name && x.side === side);
+    ok(p && r && Number(r.n) === p.n && Math.abs(Number(r.median) - p.median) < 1e-6, `compare: run ${run} ${name}: shown ${JSON.stringify(r)}, API ${p && p.n} ${p && p.median}`);
+  }
+  ok((await page.textContent('#compare-text')).includes('No difference proven') || (await page.textContent('#compare-text')).includes('Difference at'), 'compare: no labrat compare text');
+}
+
+// long lists page through the API's cursor: runs 5 at a time, nights 2
+{
+  const want = (await api('/runs?limit=10')).runs.map((r) => r.id);
+  await view('#/runs?per=5');
+  const ids = async () => page.$$eval('#v-runs tr[data-run]', (t) => t.map((r) => Number(r.dataset.run)));
+  ok(JSON.stringify(await ids()) === JSON.stringify(want.slice(0, 5)), `runs page 1: ${await ids()}, API ${want.slice(0, 5)}`);
+  await page.click('button.more[data-list="runs"]');
+  await page.waitForFunction(() => document.querySelectorAll('#v-runs tr[data-run]').length > 5);
+  ok(JSON.stringify(await ids()) === JSON.stringify(want.slice(0, 10)), `runs after More: ${await ids()}, API ${want}`);
+  await view('#/overview?per=2');
+  const nid = async () => page.$$eval('#v-overview tr[data-night]', (t) => t.map((r) => Number(r.dataset.night)));
+  ok((await nid()).length === 2, `overview?per=2: ${await nid()}`);
+  while (await page.$('.paged[data-list="nights"] .pager[data-more="1"]')) {
+    const n = (await nid()).length;
+    await page.click('button.more[data-list="nights"]');
+    await page.waitForFunction((k) => document.querySelectorAll('#v-overview tr[data-night]').length > k, n);
+  }
+  ok(JSON.stringify(await nid()) === JSON.stringify(nights.map((n) => n.id)), `overview nights after More: ${await nid()}, API ${nights.map((n) => n.id)}`);
+  await view('#/bisects?per=1');
+  ok((await page.$$('#v-bisects tr[data-bisect]')).length === Math.min(1, bisects.length), 'bisects?per=1');
+  clean('paging');
+}
+
+// live: a running run and a running bisect are fetched again every 5 s
+// until they end (the daemon's reply with its state made "running" by the
+// browser's route, then the real one again)
+for (const [what, hash, re, sel] of [['run', `#/run/${step.run}`, new RegExp(`/api/v1/runs/${step.run}$`), '#v-run'], ['bisect', `#/bisect/${bis.id}`, new RegExp(`/api/v1/bisects/${bis.id}$`), '#v-bisect']]) {
+  let hits = 0;
+  const patch = async (route) => {
+    hits++;
+    const r = await route.fetch();
+    const j = await r.json();
+    j.state = 'running';
+    await route.fulfill({ response: r, json: j });
+  };
+  await page.route(re, patch);
+  await view(hash);
+  ok(await page.$(`${sel}[data-state="running"] .live`), `${what}: a running ${what} does not say it refreshes`);
+  await page.waitForFunction((s) => Number(document.querySelector(s).dataset.builds) >= 2, sel, { timeout: 12000 });
+  ok(hits >= 2, `${what}: fetched ${hits} times while running`);
+  await page.unroute(re, patch);
+  await page.waitForSelector(`${sel}:not([data-state="running"])`, { timeout: 12000 });
+  ok(!(await page.$(`${sel} .live`)), `${what}: still says it refreshes after it ended`);
+  const builds = Number(await page.getAttribute(sel, 'data-builds'));
+  await page.waitForTimeout(6000);
+  ok(Number(await page.getAttribute(sel, 'data-builds')) === builds, `${what}: still polled after it ended`);
+  clean(`live ${what}`);
 }
 const hosts = await api('/hosts');
 for (const l of hosts.links) ok(await page.$(`#v-hosts tr[data-link="${l.link}"][data-state="${l.state}"]`) || true, 'hosts');
@@ -335,7 +456,7 @@ await view('#/hosts');
 await page.reload();
 await page.waitForSelector('main[data-state="ready"] #v-hosts');
 let seen = [];
-for (let i = 0; i < 6; i++) {
+for (let i = 0; i < 10; i++) {
   await page.keyboard.press('Tab');
   const a = await page.evaluate(() => { const e = document.activeElement; return e ? `${e.tagName}:${e.getAttribute('href') || e.textContent}` : ''; });
   seen.push(a);

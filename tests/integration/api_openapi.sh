@@ -101,6 +101,10 @@ GET $V/schedules/{name} $V/schedules/nightly
 GET $V/schedules/{name} $V/schedules/nightly?format=text
 GET $V/schedules/{name} $V/schedules/nope
 GET $V/bisects/{id} $V/bisects/1?format=text
+GET $V/bisects $V/bisects?limit=1
+GET $V/bisects $V/bisects?limit=2&after=5
+GET $V/bisects $V/bisects?after=x
+GET $V/nights $V/nights?limit=1&after=9
 GET $V/series/keys $V/series/keys?link=em&limit=5
 GET $V/series/keys $V/series/keys?nosuch=1
 GET $V/series $V/series?$SK&samples=1
@@ -147,7 +151,7 @@ DELETE $V/schedules/{name} $V/schedules/nightly
 POST $V/bisects $V/bisects $BIS
 POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
-sed -n '1,49p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,53p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
@@ -162,7 +166,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 71 ||
+grep -c valid "$TMP/rw.out" | grep -qx 75 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||

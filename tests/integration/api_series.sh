@@ -8,7 +8,9 @@
 # median, q1, q3, min, max of the same link, knobs, workload and
 # revision) and its samples against /jobs/{id}/samples; the em series is
 # paged through; its marks are the regression nights 3 and 4 and the
-# culprit r200131, bce's none; nights/3 and 4 name the record, which
+# culprit r200131, bce's none; each point's commit message where the
+# bisect's revisions know it; the bisects' threshold (list, status) and
+# the list's cursor; the nights' cursor; nights/3 and 4 name the record, which
 # night 3 opened and bisected; em's health and history; hostile
 # parameters (unknown link, SQL metacharacters, huge and bad limits).
 # Reads the fixture (a copy): FIXTURES_REQUIRED nightly_store, labelled
@@ -114,6 +116,56 @@ jq -e --slurpfile a "$TMP/p1" --slurpfile all "$TMP/em" \
 want 200 "$V/series?link=bce&knobs=mtu%3D9000%2Ctso%3Don&workload=$WL"
 jq -e '(.points | length) == 4 and .marks == []' "$TMP/body" >/dev/null ||
 	fail "bce: $(head -c 300 "$TMP/body")"
+
+# Each point's commit message, as the bisect's revisions hold it (the
+# history's line for r200130..r200132); a revision no bisect spanned
+# (nights 1 and 4) has none.
+jq -e '[.points[] | {revision, message}] | unique | map(select(.revision ==
+    "r200128" or .revision == "r200131" or .revision == "r200134")) |
+    sort_by(.revision) == [
+    {revision: "r200128", message: null}, {revision: "r200131", message:
+    "ipfw: fix a memory leak in table deletion"}, {revision: "r200134",
+    message: null}]' "$TMP/em" >/dev/null ||
+	fail "em's messages: $(jq -c '[.points[] | {revision, message}]' "$TMP/em")"
+jq -r '.points[] | select(.message != null) | "\(.revision)\t\(.message)"' \
+    "$TMP/em" | sort -u >"$TMP/msgs"
+sq "$DB" "SELECT revisions FROM bisects WHERE id = 1" | grep . | sort >"$TMP/revs"
+[ -s "$TMP/msgs" ] && [ -z "$(comm -23 "$TMP/msgs" "$TMP/revs")" ] ||
+	fail "messages not from the bisect's revisions: $(cat "$TMP/msgs")"
+
+# The bisects: how a step is judged (its stored test's threshold, half
+# way to the change the night saw; higher is better), in the list and in
+# the status; the list's cursor.
+THR=$(sq "$DB" "SELECT json_extract(test_text, '\$.threshold') FROM bisects WHERE id = 1")
+[ -n "$THR" ] || fail "bisect 1 stored no test threshold"
+want 200 "$V/bisects"
+jq -e --argjson t "$THR" '[.bisects[] | [.id, .threshold, .lower_is_better]] ==
+    [[1, $t, false]] and $t > 0.5 and $t < 1 and .next_after == null' \
+    "$TMP/body" >/dev/null || fail "bisects: $(cat "$TMP/body") (threshold $THR)"
+want 200 "$V/bisects/1"
+jq -e --argjson t "$THR" '.threshold == $t and .lower_is_better == false and .bisect == 1
+    and .culprit.id == "r200131"' "$TMP/body" >/dev/null ||
+	fail "bisects/1: $(head -c 300 "$TMP/body")"
+want 200 "$V/bisects?limit=1"
+jq -e '[.bisects[].id] == [1] and .next_after == null' "$TMP/body" \
+    >/dev/null || fail "bisects?limit=1: $(cat "$TMP/body")"
+want 200 "$V/bisects?after=1"
+jq -e '.bisects == [] and .next_after == null' "$TMP/body" >/dev/null ||
+	fail "bisects?after=1: $(cat "$TMP/body")"
+want 400 "$V/bisects?limit=0"
+want 400 "$V/bisects?after=x"
+# The nights' cursor: 2, then the rest (4 in all, newest first).
+want 200 "$V/nights?limit=2"
+cp "$TMP/body" "$TMP/n1"
+jq -e '[.nights[].id] == [4, 3] and .next_after == 3' "$TMP/n1" >/dev/null ||
+	fail "nights?limit=2: $(jq -c '[.nights[].id], .next_after' "$TMP/n1")"
+want 200 "$V/nights?limit=50&after=3"
+jq -e '[.nights[].id] == [2, 1] and .next_after == null' "$TMP/body" \
+    >/dev/null || fail "nights?after=3: $(jq -c '[.nights[].id], .next_after' "$TMP/body")"
+want 200 "$V/nights?limit=1&after=3"
+jq -e '[.nights[].id] == [2] and .next_after == 2' "$TMP/body" >/dev/null ||
+	fail "nights?limit=1&after=3: $(jq -c '[.nights[].id], .next_after' "$TMP/body")"
+want 400 "$V/nights?after=0"
 
 # The nights.
 want 200 "$V/nights/3"

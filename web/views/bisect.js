@@ -1,6 +1,8 @@
 // Bisect: the culprit with its message and confidence, the steps as a
 // table (revision, why, verdict, n, median, ratio, p, run), a graph of each
-// step's ratio against 1, the log as text; polls while it runs.
+// step's ratio against the bisect's own threshold (GET /bisects/{id} says
+// it: a step is good while its ratio is at or above it, or at or below it
+// when lower is better), the log as text; polls every 5 s while it runs.
 // #/bisect/new?link=&good=&bad= is the form that starts one (a mutation).
 import { get, post, h, table, time, badge, fmtValue, fmtP } from '../api.js';
 import { swap } from '../api.js';
@@ -40,6 +42,9 @@ async function build(el, id) {
     b.culprit ? h('p', { class: 'culprit', id: 'bisect-culprit', dataset: { revision: b.culprit.id } }, 'Culprit ', h('code', {}, b.culprit.id),
       b.culprit.message ? ` “${b.culprit.message}”` : '', ` · confidence ${(b.confidence * 100).toFixed(3)} %`, b.verified ? ' · verified' : '') : null,
     b.reason ? h('p', { class: 'muted' }, b.reason) : null,
+    h('p', { id: 'bisect-judging' }, typeof b.threshold === 'number'
+      ? `A step is good while its ratio is ${b.lower_is_better ? '≤' : '≥'} ${b.threshold} (the bisect's threshold).`
+      : 'This bisect stored no test: its threshold is unknown.'),
     b.range && b.range.candidates && b.range.candidates.length > 1 ? h('p', {}, `Candidates: ${b.range.candidates.join(', ')}`) : null,
     b.skipped && b.skipped.length ? h('p', {}, `Skipped: ${b.skipped.map((s) => s.id || s).join(', ')}`) : null,
     h('section', { 'aria-labelledby': 'b-s' }, h('h2', { id: 'b-s' }, 'Steps'),
@@ -57,8 +62,12 @@ async function build(el, id) {
     h('section', { 'aria-labelledby': 'b-g' }, h('h2', { id: 'b-g' }, 'Ratio per step'), h('div', { class: 'graph small', id: 'bisect-graph' })),
     h('section', { 'aria-labelledby': 'b-l' }, h('h2', { id: 'b-l' }, 'Log'), h('pre', { class: 'raw', tabindex: '0', id: 'bisect-log' }, typeof log === 'string' ? log : JSON.stringify(log, null, 1))),
     h('p', { class: 'muted' }, 'Created ', time(b.created_ms ?? null))];
+  if (b.state === 'running' || b.state === 'queued') parts.splice(2, 0, h('p', { class: 'live', id: 'bisect-live' }, `${b.state === 'running' ? 'Running' : 'Queued'}: this view refreshes every 5 s.`));
   swap(el, ...parts);
+  el.dataset.state = b.state;
+  el.dataset.builds = String(Number(el.dataset.builds || 0) + 1);
   el._bisect = ev;
+  el._threshold = typeof b.threshold === 'number' ? b.threshold : null;
   return b;
 }
 
@@ -67,7 +76,7 @@ export async function render(el, [id], q) {
   const b = await build(el, id);
   if (b.state !== 'running' && b.state !== 'queued') return;
   const t = setInterval(async () => {
-    try { const nb = await build(el, id); mounted(el); if (nb.state !== 'running') clearInterval(t); } catch (e) { console.warn(e); }
+    try { const nb = await build(el, id); mounted(el); if (nb.state !== 'running' && nb.state !== 'queued') clearInterval(t); } catch (e) { console.warn(e); }
   }, 5000);
   return () => clearInterval(t);
 }
@@ -80,12 +89,20 @@ export function mounted(el) {
   const ev = el._bisect;
   const css = getComputedStyle(document.documentElement);
   const c = (n) => css.getPropertyValue(n).trim();
+  const thr = el._threshold;
+  g.dataset.threshold = thr === null ? '' : String(thr);
+  g.dataset.steps = String(ev.length);
+  const series = [{}, { label: 'ratio', stroke: c('--line'), width: 0, paths: () => null, points: { show: true, size: 8, fill: c('--line') } }];
+  const cols = [ev.map((_, i) => i), ev.map((e) => e.ratio)];
+  if (thr !== null) {
+    series.push({ label: `threshold ${thr}`, stroke: c('--bad'), dash: [4, 4], width: 1.5, points: { show: false } });
+    cols.push(ev.map(() => thr));
+  }
   plot = new uPlot({ width: Math.max(260, g.clientWidth), height: 200, legend: { show: false },
     scales: { x: { time: false } },
     axes: [{ stroke: c('--fg'), label: 'step', values: (u, vals) => vals.map((v) => (Number.isInteger(v) && ev[v] ? ev[v].revision : '')) },
       { stroke: c('--fg'), label: 'ratio', size: 50 }],
-    series: [{}, { label: 'ratio', stroke: c('--line'), width: 0, paths: () => null, points: { show: true, size: 8, fill: c('--line') } },
-      { label: 'ratio 1', stroke: c('--muted'), dash: [4, 4], width: 1 }] },
-  [ev.map((_, i) => i), ev.map((e) => e.ratio), ev.map(() => 1)], g);
+    series }, cols, g);
   unfit = autosize(plot, g, 0, 0);
+  g.dataset.drawn = '1';
 }

@@ -2,7 +2,7 @@
 // transitions (history, and per link GET /hosts/{link}/health where the
 // daemon has it), and the maintenance toggle (a mutation: needs a token
 // that may write).
-import { get, getOpt, post, h, table, time, badge } from '../api.js';
+import { get, getOpt, post, h, table, time, badge, pagedTable, pager, perPage } from '../api.js';
 import { swap } from '../api.js';
 
 function toggle(l, after) {
@@ -23,11 +23,20 @@ function toggle(l, after) {
   return [b, out];
 }
 
-export async function render(el) {
+export async function render(el, args, q) {
   const draw = async () => {
     const d = await get('/hosts');
     const links = d.links || [];
-    const hist = await Promise.all(links.map((l) => getOpt(`/hosts/${encodeURIComponent(l.link)}/health?limit=20`).catch(() => null)));
+    // Each link's history, a page at a time ("More": the API's cursor).
+    const hist = await Promise.all(links.map(async (l) => {
+      const path = `/hosts/${encodeURIComponent(l.link)}/health`;
+      if (!(await getOpt(`${path}?limit=1`).catch(() => null))) return null;
+      return pagedTable(`health-${l.link}`, [
+        { label: 'At', get: (x) => x.at, cell: (x) => time(x.at) },
+        { label: 'State', get: (x) => x.state, cell: (x) => badge(x.state) },
+        { label: 'Why', get: (x) => x.why },
+      ], pager(path, 'history', perPage(q, 20)), { caption: `${l.link} health history` });
+    }));
     swap(el, h('h1', {}, 'Hosts'),
       table([
         { label: 'Link', get: (l) => l.link, cell: (l) => h('strong', {}, l.link) },
@@ -41,11 +50,7 @@ export async function render(el) {
       links.map((l, i) => (l.warnings && l.warnings.length) || hist[i] ? h('section', {},
         h('h2', {}, l.link),
         l.warnings && l.warnings.length ? h('ul', { class: 'warnings' }, l.warnings.map((w) => h('li', {}, w))) : null,
-        hist[i] && hist[i].history ? table([
-          { label: 'At', get: (x) => x.at, cell: (x) => time(x.at) },
-          { label: 'State', get: (x) => x.state, cell: (x) => badge(x.state) },
-          { label: 'Why', get: (x) => x.why },
-        ], hist[i].history, { caption: `${l.link} health history` }) : null) : null),
+        hist[i]) : null),
       h('section', { 'aria-labelledby': 'h-t' }, h('h2', { id: 'h-t' }, 'Transitions'),
         table([
           { label: 'At', get: (t) => t.at, cell: (t) => time(t.at) },

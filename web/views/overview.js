@@ -1,7 +1,8 @@
 // Overview: last night's verdict per pair (series), the regressions the
 // nights found with the bisects they started and their culprits, running
-// and queued work, and the pairs that are not good. Polls every 15 s.
-import { get, h, table, time, badge, fmtPct, fmtP, trendHref, verdictClass } from '../api.js';
+// and queued work, and the pairs that are not good (polled every 15 s);
+// the nights, paged.
+import { get, h, table, time, badge, fmtPct, fmtP, trendHref, verdictClass, pagedTable, pager, perPage } from '../api.js';
 import { swap } from '../api.js';
 
 const key = (v) => `${v.link}|${v.knobs}|${v.params || v.workload}|${v.metric}`;
@@ -83,24 +84,31 @@ function build(el, d) {
     bad.length === 0 ? h('p', { class: 'muted' }, `All ${(d.hosts.links || []).length} pairs are good.`) :
       h('ul', {}, bad.map((l) => h('li', {}, h('strong', {}, l.link), ' ', badge(l.state), ' ', l.why || '')))));
 
-  parts.push(h('section', { 'aria-labelledby': 'ov-n' },
+  swap(el, ...parts);
+}
+
+// Every night, newest first, a page at a time (?per=N, default 20; "More"
+// follows the API's cursor). Built once: the refresh leaves it as paged.
+async function nightsList(q) {
+  return h('section', { 'aria-labelledby': 'ov-n' },
     h('h2', { id: 'ov-n' }, 'Nights'),
-    table([
+    await pagedTable('nights', [
       { label: 'Night', num: true, get: (n) => n.id },
       { label: 'Revision', get: (n) => n.revision },
       { label: 'State', get: (n) => n.state },
       { label: 'Verdict', get: (n) => (n.good ? 'good' : 'not good'), cell: (n) => badge(n.good ? 'good' : 'regression') },
       { label: 'Run', num: true, get: (n) => n.run, cell: (n) => n.run ? h('a', { href: `#/run/${n.run}` }, `run ${n.run}`) : '–' },
       { label: 'Finished', get: (n) => n.finished_ms, cell: (n) => time(n.finished_ms) },
-    ], d.nights, { caption: 'nights, newest first', filter: true })));
-
-  swap(el, ...parts);
+    ], pager('/nights', 'nights', perPage(q, 20)), { caption: 'nights, newest first', filter: true, rowAttrs: (n) => ({ dataset: { night: String(n.id) } }) }));
 }
 
-export async function render(el) {
-  build(el, await load());
+export async function render(el, args, q) {
+  const live = h('div', { class: 'live' });
+  const [d, nights] = await Promise.all([load(), nightsList(q)]);
+  build(live, d);
+  el.append(live, nights);
   const t = setInterval(async () => {
-    try { build(el, await load()); } catch (e) { console.warn(e); }
+    try { build(live, await load()); } catch (e) { console.warn(e); }
   }, 15000);
   return () => clearInterval(t);
 }

@@ -52,8 +52,25 @@ function heatmap(link, series, comps) {
     })))));
 }
 
+// While the run is running the view is built again every 5 s (its jobs,
+// the report so far), and once more when it ends.
 export async function render(el, [id]) {
+  let run = await build(el, id);
+  if (run.state !== 'running') return;
+  const t = setInterval(async () => {
+    try {
+      run = await build(el, id);
+      if (run.state !== 'running') clearInterval(t);
+    } catch (e) { console.warn(e); }
+  }, 5000);
+  return () => clearInterval(t);
+}
+
+async function build(el, id) {
   const [run, rep, jobs] = await Promise.all([get(`/runs/${id}`), get(`/runs/${id}/report`), allJobs(id)]);
+  el.replaceChildren();
+  el.dataset.state = run.state;
+  el.dataset.builds = String(Number(el.dataset.builds || 0) + 1);
   const comps = [...(rep.comparisons || []), ...((rep.baseline && rep.baseline.comparisons) || [])];
   const links = [...new Set((rep.series || []).map((s) => s.link))];
   const unit = (rep.series && rep.series[0] && rep.series[0].unit) || '';
@@ -64,6 +81,7 @@ export async function render(el, [id]) {
       rep.baseline && rep.baseline.run ? [' · baseline ', h('a', { href: `#/run/${rep.baseline.run}` }, `run ${rep.baseline.run}`), ' · ',
         h('a', { href: `#/compare/${rep.baseline.run}/${run.id}` }, 'compare')] : null,
       ` · ${run.jobs.total} jobs (${run.jobs.done} done, ${run.jobs.failed} failed)`),
+    run.state === 'running' ? h('p', { class: 'live', id: 'run-live' }, 'Running: this view refreshes every 5 s.') : null,
     run.note ? h('p', { class: 'muted' }, run.note) : null);
 
   put(el, h('section', { 'aria-labelledby': 'r-find' }, h('h2', { id: 'r-find' }, 'Findings'),
@@ -107,4 +125,5 @@ export async function render(el, [id]) {
       { label: 'Started', get: (j) => j.started_ms, cell: (j) => time(j.started_ms) },
       { label: 's', num: true, get: (j) => (j.finished_ms && j.started_ms ? (j.finished_ms - j.started_ms) / 1000 : null), cell: (j) => (j.finished_ms && j.started_ms ? `${((j.finished_ms - j.started_ms) / 1000).toFixed(1)} s` : '–') },
     ], jobs, { caption: 'jobs', filter: true })));
+  return run;
 }

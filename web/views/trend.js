@@ -152,7 +152,7 @@ export async function render(el, args, q) {
   const share = new URLSearchParams(q);
   const link = (mods) => { const s = new URLSearchParams(share); for (const [a, b] of Object.entries(mods)) { if (b === null) s.delete(a); else s.set(a, b); } return `#/trend?${s}`; };
   const graph = h('div', { class: 'graph', id: 'trend-graph', dataset: { points: String(pts.length), unit: yunit } });
-  const hover = h('p', { class: 'hover', id: 'trend-hover', 'aria-live': 'polite' }, 'Hover the graph for a night.');
+  const hover = h('p', { class: 'hover', id: 'trend-hover', 'aria-live': 'polite' }, 'Hover the graph for a night: its revision, commit message, n and median.');
   const marksList = h('ul', { class: 'marks' }, data.marks.map((m) => h('li', { dataset: { kind: m.kind, revision: m.revision } },
     m.kind === 'culprit' ? ['culprit ', h('code', {}, m.revision), m.bisect ? [' (', h('a', { href: `#/bisect/${m.bisect}` }, `bisect ${m.bisect}`), ')'] : null]
       : ['regression found at ', h('code', {}, m.revision), m.night ? ` (night ${m.night})` : '', m.run ? [' ', h('a', { href: `#/run/${m.run}` }, `run ${m.run}`)] : null])));
@@ -168,9 +168,9 @@ export async function render(el, args, q) {
     h('p', { class: 'muted' }, `${k.workload} · ${k.metric} · ${pts.length} points`, last ? [' · newest median ', h('strong', { id: 'trend-last' }, fmtValue(last.median, unit))] : null),
     graph, hover, marksList,
     h('details', {}, h('summary', {}, 'Points'), h('div', { class: 'scroll' }, h('table', { class: 'data' },
-      h('thead', {}, h('tr', {}, ['Run', 'Night', 'Revision', 'n', 'Median', 'IQR', 'Started'].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['Run', 'Night', 'Revision', 'Message', 'n', 'Median', 'IQR', 'Started'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, pts.slice().reverse().map((p) => h('tr', { dataset: { run: String(p.run), revision: p.revision || '', median: String(p.median) } },
-        h('td', {}, h('a', { href: `#/run/${p.run}` }, String(p.run))), h('td', {}, p.night ?? '–'), h('td', {}, p.revision ?? '–'),
+        h('td', {}, h('a', { href: `#/run/${p.run}` }, String(p.run))), h('td', {}, p.night ?? '–'), h('td', {}, p.revision ?? '–'), h('td', {}, p.message ?? '–'),
         h('td', { class: 'num' }, p.n), h('td', { class: 'num' }, fmtValue(p.median, unit)),
         h('td', { class: 'num' }, p.q3 !== undefined && p.median ? fmtPct((p.q3 - p.q1) / p.median) : '–'), h('td', {}, time(p.started)))))))));
 
@@ -216,13 +216,17 @@ export function mounted(el) {
         const i = u.cursor.idx;
         if (i === null || i === undefined || !pts[i]) return;
         const p = pts[i];
-        hover.textContent = `${p.revision || '?'}${p.message ? ` (${p.message})` : ''} · night ${p.night ?? '–'} · run ${p.run} · n ${p.n} · median ${fmtValue(p.median, unit)}`;
+        hover.replaceChildren(h('code', {}, p.revision || '?'), ' ',
+          h('span', { class: 'msg' }, p.message ? `“${p.message}”` : '(no commit message known)'),
+          ` · n ${p.n} · median ${fmtValue(p.median, unit)} · night ${p.night ?? '–'} · run ${p.run}`);
+        Object.assign(hover.dataset, { revision: p.revision || '', message: p.message || '', n: String(p.n), median: String(p.median), run: String(p.run) });
       }],
       draw: [(u) => placeMarks(u, graph, data.marks, t)],
       setSelect: [(u) => selected(u, graph, t)],
     },
   };
   plot = new uPlot(opts, cols, graph);
+  graph.plot = plot; // for scripts (the browser test hovers a point through it)
   unfit = autosize(plot, graph, 0.6, 360);
   graph.dataset.renderMs = String(Math.round(performance.now() - t.t0));
   graph.dataset.ready = '1';
@@ -261,6 +265,8 @@ function selected(u, graph, t) {
   const inRange = t.pts.filter((_, i) => { const x = u.valToPos(t.cols[0][i], 'x'); return x >= lo && x <= hi; });
   if (inRange.length < 2) { box.replaceChildren('Select at least two nights.'); return; }
   const good = inRange[0].revision, bad = inRange[inRange.length - 1].revision;
+  const key = new URLSearchParams({ link: t.data.link, knobs: t.data.knobs, workload: t.data.workload, metric: t.data.metric });
   box.replaceChildren(`Selected ${good}..${bad} (${inRange.length} points). `,
-    h('a', { class: 'button', href: `#/bisect/new?link=${encodeURIComponent(t.data.link)}&good=${encodeURIComponent(good)}&bad=${encodeURIComponent(bad)}` }, 'bisect this range'));
+    h('a', { class: 'button', id: 'trend-bisect', href: `#/bisect/new?link=${encodeURIComponent(t.data.link)}&good=${encodeURIComponent(good)}&bad=${encodeURIComponent(bad)}` }, 'bisect this range'), ' ',
+    h('a', { class: 'button', id: 'trend-compare', href: `#/compare/rev/${encodeURIComponent(good)}/${encodeURIComponent(bad)}?${key}` }, `compare ${good} and ${bad}`));
 }
