@@ -5,7 +5,7 @@
 #define LABRAT_AGENT_H
 
 #define AGENT_PROTO	1
-#define AGENT_VERSION	"0.3.0"
+#define AGENT_VERSION	"0.4.0"
 #ifndef LABRAT_AGENT_HASH
 #define LABRAT_AGENT_HASH "unknown"
 #endif
