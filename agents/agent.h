@@ -38,6 +38,9 @@ int	agent_cmd_authorize(int, char **);
 int	agent_cmd_deauthorize(int, char **);
 int	agent_cmd_lease(int, char **);
 int	agent_cmd_preflight(int, char **);
+/* Stops every workload server labrat started (the rollback timer's end:
+ * the controller that kept them for its jobs is gone). */
+void	agent_serve_stop_all(void);
 
 struct parse_ping;
 /*

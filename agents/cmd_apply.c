@@ -313,6 +313,8 @@ timer_main(void *argp, int notify_fd)
 	}
 	rc = restore_locked(a->ifname, 1, &o, err, sizeof(err));
 	restore_report(a->ifname, rc, &o, err);
+	/* The controller that kept a server for its next job is gone. */
+	agent_serve_stop_all();
 	unlink(a->pidfile);
 	state_unlock(lfd);
 	close(pfd);

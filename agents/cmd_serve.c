@@ -128,31 +128,45 @@ serve_emit_ifstats(struct emit *e, const char *ifname)
 	emit_end(e);
 }
 
-static int
-serve_stop_all(const char *ifname)
+/* Stops every server labrat started; their pids go to e (NULL: none). */
+static void
+serve_stop_each(struct emit *e)
 {
-	struct emit e;
 	struct dirent *de;
 	DIR	*d;
 	char	 dir[512], path[800];
 	pid_t	 pid;
 	size_t	 n;
 
+	if (state_path(dir, sizeof(dir), "serve", NULL) == -1 ||
+	    (d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if ((pid = proc_pidfile_stop(path, 2000)) > 0 && e != NULL)
+			emit_int(e, NULL, (long long)pid);
+	}
+	closedir(d);
+}
+
+void
+agent_serve_stop_all(void)
+{
+	serve_stop_each(NULL);
+}
+
+static int
+serve_stop_all(const char *ifname)
+{
+	struct emit e;
+
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "serve-stop");
 	emit_arr(&e, "stopped");
-	if (state_path(dir, sizeof(dir), "serve", NULL) == 0 &&
-	    (d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			n = strlen(de->d_name);
-			if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			if ((pid = proc_pidfile_stop(path, 2000)) > 0)
-				emit_int(&e, NULL, (long long)pid);
-		}
-		closedir(d);
-	}
+	serve_stop_each(&e);
 	emit_end(&e);
 	serve_emit_ifstats(&e, ifname);
 	emit_flush(&e);

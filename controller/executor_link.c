@@ -219,6 +219,10 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen);
 	ls->have_rx = rc == EXEC_OK;
 	if (rc == EXEC_OK) {
+		log_debug("%s: %s server on %s port %lld %s (pid %lld)",
+		    s->cfg->name, r.u.serve.tool, r.u.serve.bind,
+		    r.u.serve.port, r.u.serve.kept == 1 ? "kept" : "started",
+		    r.u.serve.pid);
 		ls->rx = r.u.serve.ifstats;
 		ls->served_port = (int)r.u.serve.port;
 		if (r.u.serve.kept != 1)
