@@ -289,48 +289,87 @@ agent_restore_pending(struct lease_restored *out, char *err, size_t errlen)
 
 struct timer_arg {
 	const char *ifname;
-	int	    seconds;
+	long long   deadline;	/* exec_now_ms() */
 	char	    pidfile[512];
+	char	    dlfile[512];
 };
 
+/* The deadline in dlfile (monotonic ms), or fallback when unreadable. */
+static long long
+timer_deadline(const char *dlfile, long long fallback)
+{
+	char	 buf[32], *end;
+	long long v;
+
+	if (osdep_read_small(dlfile, buf, sizeof(buf)) == -1)
+		return fallback;
+	v = strtoll(buf, &end, 10);
+	return end != buf && *end == '\0' && v > 0 ? v : fallback;
+}
+
+/*
+ * Sleeps until the deadline, which an apply may move on meanwhile (it
+ * rewrites dlfile instead of replacing the timer, so that there is never
+ * a moment without one), then restores under the interface's lock.
+ */
 static int
 timer_main(void *argp, int notify_fd)
 {
 	struct timer_arg *a = argp;
 	struct restore_out o;
 	char	 err[1024];
+	long long left;
 	int	 pfd, lfd, rc;
 
 	if ((pfd = proc_pidfile_take(a->pidfile)) == -1)
 		return 1;
 	proc_notify(notify_fd);
-	proc_sleep_ms((long)a->seconds * 1000);
-	fprintf(stderr, "labrat-agent: rollback timer of %s fired after "
-	    "%d s\n", a->ifname, a->seconds);
-	if ((lfd = state_lock(a->ifname, err, sizeof(err))) == -1) {
-		fprintf(stderr, "labrat-agent: %s\n", err);
-		return 1;
+	for (;;) {
+		left = timer_deadline(a->dlfile, a->deadline) - exec_now_ms();
+		if (left > 0) {
+			proc_sleep_ms(left < 1000 ? (long)left : 1000);
+			continue;
+		}
+		if ((lfd = state_lock(a->ifname, err, sizeof(err))) == -1) {
+			fprintf(stderr, "labrat-agent: %s\n", err);
+			return 1;
+		}
+		/* An apply that held the lock may have moved it on. */
+		if (timer_deadline(a->dlfile, a->deadline) <= exec_now_ms())
+			break;
+		state_unlock(lfd);
 	}
+	fprintf(stderr, "labrat-agent: rollback timer of %s fired\n",
+	    a->ifname);
 	rc = restore_locked(a->ifname, 1, &o, err, sizeof(err));
 	restore_report(a->ifname, rc, &o, err);
 	/* The controller that kept a server for its next job is gone. */
 	agent_serve_stop_all();
 	unlink(a->pidfile);
+	unlink(a->dlfile);
 	state_unlock(lfd);
 	close(pfd);
 	return rc;
 }
 
+/*
+ * Arms the rollback timer of ifname for seconds from now: the live timer
+ * moves on to the new deadline, or a new one starts.  The caller holds the
+ * interface's lock (so a timer past its old deadline waits for it, then
+ * sees the new one).  The timer's pid, or -1 with err.
+ */
 static pid_t
 timer_arm(const char *ifname, int seconds, char *err, size_t errlen)
 {
 	struct timer_arg a;
-	char	 log[512], name[40];
+	char	 log[512], name[40], buf[32];
+	pid_t	 pid;
+	int	 n;
 
 	if (state_mkdir("rollback", err, errlen) == -1)
 		return -1;
 	a.ifname = ifname;
-	a.seconds = seconds;
+	a.deadline = exec_now_ms() + (long long)seconds * 1000;
 	rollback_path(a.pidfile, sizeof(a.pidfile), ifname);
 	snprintf(name, sizeof(name), "%s.log", ifname);
 	if (a.pidfile[0] == '\0' ||
@@ -338,7 +377,17 @@ timer_arm(const char *ifname, int seconds, char *err, size_t errlen)
 		snprintf(err, errlen, "rollback path too long");
 		return -1;
 	}
-	proc_pidfile_stop(a.pidfile, 2000);
+	snprintf(name, sizeof(name), "%s.deadline", ifname);
+	if (state_path(a.dlfile, sizeof(a.dlfile), "rollback", name) == -1) {
+		snprintf(err, errlen, "rollback path too long");
+		return -1;
+	}
+	n = snprintf(buf, sizeof(buf), "%lld\n", a.deadline);
+	if (state_write_atomic(a.dlfile, buf, (size_t)n, 0600, err,
+	    errlen) == -1)
+		return -1;
+	if ((pid = proc_pidfile_holder(a.pidfile)) > 0)
+		return pid;
 	return proc_detach(log, timer_main, &a, err, errlen);
 }
 
