@@ -94,6 +94,7 @@ struct executor {
 struct exec_linkstate {
 	int			 applied[2];	/* 0 the server, 1 the client */
 	int			 serving;	/* a server may run: stop it */
+	int			 started;	/* this batch started one */
 	/* The last `serve --keep`: the receiver's counters then (the next
 	 * job's "before"), and what it served. */
 	int			 have_rx;

@@ -202,18 +202,27 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	struct agentctl_reply		 r;
 	const char			*args[16];
 	char				 portbuf[16];
+	size_t				 n = 0;
 	int				 rc;
 
-	args[0] = "serve"; args[1] = "--tool";
-	args[2] = config_tool_name(wl->tool);
-	args[3] = "--bind"; args[4] = l->server.address;
+	args[n++] = "serve";
+	args[n++] = "--tool";
+	args[n++] = config_tool_name(wl->tool);
+	args[n++] = "--bind";
+	args[n++] = l->server.address;
 	/* The receiver's counters, for the check. */
-	args[5] = "--if"; args[6] = l->server.ifname;
-	args[7] = "--keep"; args[8] = NULL;
+	args[n++] = "--if";
+	args[n++] = l->server.ifname;
+	/* Only a server this batch started serves on: one left by a
+	 * controller that died may still be busy with its last test. */
+	if (ls->started && ls->tool == wl->tool && ls->port == wl->port)
+		args[n++] = "--keep";
 	if (wl->port != 0) {
 		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
-		args[8] = "--port"; args[9] = portbuf; args[10] = NULL;
+		args[n++] = "--port";
+		args[n++] = portbuf;
 	}
+	args[n] = NULL;
 	ls->serving = 1;
 	s->used = 1;
 	rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen);
@@ -229,6 +238,7 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 			s->serve_gen++;
 		ls->serve_gen = s->serve_gen;
 		ls->host_gen = s->generation;
+		ls->started = 1;
 		ls->tool = wl->tool;
 		ls->port = wl->port;
 	}
