@@ -2,7 +2,11 @@
  * cmd_apply.c: `apply`, `restore`, `confirm` and the rollback timer.
  *
  * apply: read what is in force, plan, save the original (only if none is
- * saved yet), arm the rollback timer, run the plan, read back, report.  The
+ * saved yet), arm (or re-arm) the rollback timer, run the plan, wait for
+ * the link when something changed (--settle-max), read back, report.  With
+ * --reset-others an apply is a transition from whatever the last one left
+ * to the state asked, every knob not asked back at its saved original, so
+ * a controller need not restore between two jobs.  The
  * timer is armed before anything changes, so an agent or controller that
  * dies half-way still gets its host restored.  Every step on one interface
  * runs under state/IF.lock.
@@ -21,6 +25,7 @@
 
 #include "agent.h"
 #include "emit.h"
+#include "exec.h"
 #include "lease.h"
 #include "osdep.h"
 #include "proc.h"
@@ -284,46 +289,87 @@ agent_restore_pending(struct lease_restored *out, char *err, size_t errlen)
 
 struct timer_arg {
 	const char *ifname;
-	int	    seconds;
+	long long   deadline;	/* exec_now_ms() */
 	char	    pidfile[512];
+	char	    dlfile[512];
 };
 
+/* The deadline in dlfile (monotonic ms), or fallback when unreadable. */
+static long long
+timer_deadline(const char *dlfile, long long fallback)
+{
+	char	 buf[32], *end;
+	long long v;
+
+	if (osdep_read_small(dlfile, buf, sizeof(buf)) == -1)
+		return fallback;
+	v = strtoll(buf, &end, 10);
+	return end != buf && *end == '\0' && v > 0 ? v : fallback;
+}
+
+/*
+ * Sleeps until the deadline, which an apply may move on meanwhile (it
+ * rewrites dlfile instead of replacing the timer, so that there is never
+ * a moment without one), then restores under the interface's lock.
+ */
 static int
 timer_main(void *argp, int notify_fd)
 {
 	struct timer_arg *a = argp;
 	struct restore_out o;
 	char	 err[1024];
+	long long left;
 	int	 pfd, lfd, rc;
 
 	if ((pfd = proc_pidfile_take(a->pidfile)) == -1)
 		return 1;
 	proc_notify(notify_fd);
-	proc_sleep_ms((long)a->seconds * 1000);
-	fprintf(stderr, "labrat-agent: rollback timer of %s fired after "
-	    "%d s\n", a->ifname, a->seconds);
-	if ((lfd = state_lock(a->ifname, err, sizeof(err))) == -1) {
-		fprintf(stderr, "labrat-agent: %s\n", err);
-		return 1;
+	for (;;) {
+		left = timer_deadline(a->dlfile, a->deadline) - exec_now_ms();
+		if (left > 0) {
+			proc_sleep_ms(left < 1000 ? (long)left : 1000);
+			continue;
+		}
+		if ((lfd = state_lock(a->ifname, err, sizeof(err))) == -1) {
+			fprintf(stderr, "labrat-agent: %s\n", err);
+			return 1;
+		}
+		/* An apply that held the lock may have moved it on. */
+		if (timer_deadline(a->dlfile, a->deadline) <= exec_now_ms())
+			break;
+		state_unlock(lfd);
 	}
+	fprintf(stderr, "labrat-agent: rollback timer of %s fired\n",
+	    a->ifname);
 	rc = restore_locked(a->ifname, 1, &o, err, sizeof(err));
 	restore_report(a->ifname, rc, &o, err);
+	/* The controller that kept a server for its next job is gone. */
+	agent_serve_stop_all();
 	unlink(a->pidfile);
+	unlink(a->dlfile);
 	state_unlock(lfd);
 	close(pfd);
 	return rc;
 }
 
+/*
+ * Arms the rollback timer of ifname for seconds from now: the live timer
+ * moves on to the new deadline, or a new one starts.  The caller holds the
+ * interface's lock (so a timer past its old deadline waits for it, then
+ * sees the new one).  The timer's pid, or -1 with err.
+ */
 static pid_t
 timer_arm(const char *ifname, int seconds, char *err, size_t errlen)
 {
 	struct timer_arg a;
-	char	 log[512], name[40];
+	char	 log[512], name[40], buf[32];
+	pid_t	 pid;
+	int	 n;
 
 	if (state_mkdir("rollback", err, errlen) == -1)
 		return -1;
 	a.ifname = ifname;
-	a.seconds = seconds;
+	a.deadline = exec_now_ms() + (long long)seconds * 1000;
 	rollback_path(a.pidfile, sizeof(a.pidfile), ifname);
 	snprintf(name, sizeof(name), "%s.log", ifname);
 	if (a.pidfile[0] == '\0' ||
@@ -331,34 +377,78 @@ timer_arm(const char *ifname, int seconds, char *err, size_t errlen)
 		snprintf(err, errlen, "rollback path too long");
 		return -1;
 	}
-	proc_pidfile_stop(a.pidfile, 2000);
+	snprintf(name, sizeof(name), "%s.deadline", ifname);
+	if (state_path(a.dlfile, sizeof(a.dlfile), "rollback", name) == -1) {
+		snprintf(err, errlen, "rollback path too long");
+		return -1;
+	}
+	n = snprintf(buf, sizeof(buf), "%lld\n", a.deadline);
+	if (state_write_atomic(a.dlfile, buf, (size_t)n, 0600, err,
+	    errlen) == -1)
+		return -1;
+	if ((pid = proc_pidfile_holder(a.pidfile)) > 0)
+		return pid;
 	return proc_detach(log, timer_main, &a, err, errlen);
 }
 
 /* ---- apply -------------------------------------------------------------- */
 
-static int
-apply_locked(const char *ifname, struct osdep_knobs *req, int rollback,
-    char *err, size_t errlen)
+/* What apply was asked besides the knobs. */
+struct apply_opts {
+	int	 rollback;	/* seconds; 0: no timer */
+	int	 reset_others;	/* knobs not asked go back to the original */
+	int	 settle_max;	/* ms to wait for the link after a change */
+};
+
+/*
+ * After a plan that changed something: waits until ifname is up with
+ * carrier (carrier unknown counts as up), for at most max_ms.  Returns
+ * the ms waited; *up is 1 when the link was up at the end, else 0.
+ */
+static long long
+apply_settle(const char *ifname, int max_ms, int *up)
 {
 	const struct osdep_dialect *d = osdep_host();
-	struct osdep_knobs cur, now;
+	struct osdep_link lk;
+	char	 err[256];
+	long long t0 = exec_now_ms(), t;
+
+	for (;;) {
+		*up = d->link(ifname, &lk, err, sizeof(err)) == AGENT_EXIT_OK &&
+		    lk.admin_up == 1 && lk.carrier != 0;
+		t = exec_now_ms() - t0;
+		if (*up || t >= max_ms)
+			return t;
+		proc_sleep_ms(10);
+	}
+}
+
+static int
+apply_locked(const char *ifname, struct osdep_knobs *req,
+    const struct apply_opts *ao, char *err, size_t errlen)
+{
+	const struct osdep_dialect *d = osdep_host();
+	struct osdep_knobs cur, now, target;
 	struct osdep_probe pr;
 	struct state_saved s;
 	struct plan plan;
 	struct emit e;
-	const char *nat_if = req->nat_if[0] ? req->nat_if : ifname;
+	const char *nat_if;
 	pid_t	 timer = -1;
-	int	 found, rc, nbad;
-	long long at = 0;
+	int	 found, rc, nbad, up = -1;
+	long long at = 0, settled = -1;
 
-	if ((rc = d->read(ifname, nat_if, &cur, &pr, err, errlen)) != 0)
-		return rc;
-	if ((rc = d->plan(ifname, &cur, req, &pr, state_dir(), &plan, err,
-	    errlen)) != AGENT_EXIT_OK)
-		return rc;
 	if (state_load(ifname, &s, &found, err, errlen) == -1)
 		return AGENT_EXIT_INTERNAL;
+	/* A transition: what is not asked goes back to the original. */
+	osdep_knobs_target(req, ao->reset_others && found ? &s.knobs : NULL,
+	    &target);
+	nat_if = target.nat_if[0] ? target.nat_if : ifname;
+	if ((rc = d->read(ifname, nat_if, &cur, &pr, err, errlen)) != 0)
+		return rc;
+	if ((rc = d->plan(ifname, &cur, &target, &pr, state_dir(), &plan,
+	    err, errlen)) != AGENT_EXIT_OK)
+		return rc;
 	if (!found) {
 		memset(&s, 0, sizeof(s));
 		snprintf(s.ifname, sizeof(s.ifname), "%s", ifname);
@@ -371,26 +461,37 @@ apply_locked(const char *ifname, struct osdep_knobs *req, int rollback,
 		if (state_save(&s, err, errlen) == -1)
 			return AGENT_EXIT_INTERNAL;
 	}
-	if (req->nat == OSDEP_NAT_DIVERT && state_mkdir("natd", err, errlen))
+	if (target.nat == OSDEP_NAT_DIVERT && state_mkdir("natd", err, errlen))
 		return AGENT_EXIT_INTERNAL;
-	if (rollback > 0) {
-		if ((timer = timer_arm(ifname, rollback, err, errlen)) == -1)
+	if (ao->rollback > 0) {
+		/* Re-armed on every apply: the deadline moves with the work. */
+		if ((timer = timer_arm(ifname, ao->rollback, err, errlen)) == -1)
 			return AGENT_EXIT_INTERNAL;
-		at = (long long)time(NULL) + rollback;
+		at = (long long)time(NULL) + ao->rollback;
 		emit_progress("%s: rollback timer %ld armed for %d s", ifname,
-		    (long)timer, rollback);
+		    (long)timer, ao->rollback);
 	}
 	if ((rc = plan_run(&plan, err, errlen)) != AGENT_EXIT_OK)
 		return rc;
+	if (plan.n > 0 && ao->settle_max > 0)
+		settled = apply_settle(ifname, ao->settle_max, &up);
 	if ((rc = d->read(ifname, nat_if, &now, &pr, err, errlen)) != 0)
 		return rc;
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "apply");
 	emit_str(&e, "if", ifname);
 	emit_bool(&e, "saved", !found);
-	emit_knobs(&e, "requested", req, 0);
+	emit_knobs(&e, "requested", &target, 0);
 	emit_knobs(&e, "in_force", &now, 1);
-	nbad = emit_diff(&e, "mismatch", req, &now);
+	nbad = emit_diff(&e, "mismatch", &target, &now);
+	emit_diff(&e, "changed", &target, &cur);
+	if (settled >= 0) {
+		emit_int(&e, "settle_ms", settled);
+		emit_bool(&e, "link_up", up);
+	} else {
+		emit_null(&e, "settle_ms");
+		emit_null(&e, "link_up");
+	}
 	if (timer > 0) {
 		emit_int(&e, "rollback_pid", (long long)timer);
 		emit_int(&e, "rollback_at", at);
@@ -422,14 +523,18 @@ agent_cmd_apply(int argc, char **argv)
 		{ "--txcsum", VALIDATE_ONOFF, 0, 0, NULL, { NULL } },
 		{ "--rollback-after", VALIDATE_SECONDS, 0, 0, NULL, { NULL } },
 		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
+		{ "--reset-others", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
+		{ "--settle-max", VALIDATE_MS, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
+	struct apply_opts ao;
 	struct osdep_knobs req;
 	struct validate_opt *o;
 	char	 err[1024];
 	const char *ifname, *owner;
-	int	 fd, lfd, rc, rollback = 0;
+	int	 fd, lfd, rc;
 
+	memset(&ao, 0, sizeof(ao));
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if ((ifname = validate_opt(opts, "--if")->val) == NULL)
@@ -451,14 +556,17 @@ agent_cmd_apply(int argc, char **argv)
 		snprintf(req.nat_if, sizeof(req.nat_if), "%s", o->val);
 	}
 	if ((o = validate_opt(opts, "--rollback-after"))->seen)
-		rollback = (int)validate_number(o->val);
+		ao.rollback = (int)validate_number(o->val);
+	ao.reset_others = validate_opt(opts, "--reset-others")->seen;
+	if ((o = validate_opt(opts, "--settle-max"))->seen)
+		ao.settle_max = (int)validate_number(o->val);
 	owner = validate_opt(opts, "--owner")->val;
 	if ((rc = agent_lease_gate("apply", owner, &lfd)) != 0)
 		return rc;
 	/* The lease outlives the rollback deadline (before the timer is
 	 * armed: a taker must never restore under a pending timer early). */
-	if (rollback > 0 && (rc = lease_hold_locked(owner,
-	    (long long)time(NULL) + rollback + LEASE_ROLLBACK_GRACE, err,
+	if (ao.rollback > 0 && (rc = lease_hold_locked(owner,
+	    (long long)time(NULL) + ao.rollback + LEASE_ROLLBACK_GRACE, err,
 	    sizeof(err))) != AGENT_EXIT_OK) {
 		lease_unlock(lfd);
 		return emit_error(rc, err);
@@ -467,7 +575,7 @@ agent_cmd_apply(int argc, char **argv)
 		lease_unlock(lfd);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
 	}
-	rc = apply_locked(ifname, &req, rollback, err, sizeof(err));
+	rc = apply_locked(ifname, &req, &ao, err, sizeof(err));
 	state_unlock(fd);
 	lease_unlock(lfd);
 	if (rc != AGENT_EXIT_OK)

@@ -1,7 +1,9 @@
 /*
  * cmd_serve.c: `serve --tool iperf2|iperf3 --bind ADDR [--port N]` starts a
  * workload server detached from the SSH session and returns once it
- * listens; `serve stop` stops every server labrat started.  Each server
+ * listens (with --keep, the one labrat started earlier on the same tool
+ * and port serves on when it is alive and listens on ADDR, so a batch of
+ * jobs uses one server); `serve stop` stops every server labrat started.  Each server
  * holds the lock of serve/TOOL-PORT.pid for its lifetime (across exec), so
  * stop never signals a reused pid.  With `--if IF` both also report IF's
  * interface counters (at start: once the server listens; at stop: once the
@@ -126,31 +128,45 @@ serve_emit_ifstats(struct emit *e, const char *ifname)
 	emit_end(e);
 }
 
-static int
-serve_stop_all(const char *ifname)
+/* Stops every server labrat started; their pids go to e (NULL: none). */
+static void
+serve_stop_each(struct emit *e)
 {
-	struct emit e;
 	struct dirent *de;
 	DIR	*d;
 	char	 dir[512], path[800];
 	pid_t	 pid;
 	size_t	 n;
 
+	if (state_path(dir, sizeof(dir), "serve", NULL) == -1 ||
+	    (d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if ((pid = proc_pidfile_stop(path, 2000)) > 0 && e != NULL)
+			emit_int(e, NULL, (long long)pid);
+	}
+	closedir(d);
+}
+
+void
+agent_serve_stop_all(void)
+{
+	serve_stop_each(NULL);
+}
+
+static int
+serve_stop_all(const char *ifname)
+{
+	struct emit e;
+
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "serve-stop");
 	emit_arr(&e, "stopped");
-	if (state_path(dir, sizeof(dir), "serve", NULL) == 0 &&
-	    (d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			n = strlen(de->d_name);
-			if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			if ((pid = proc_pidfile_stop(path, 2000)) > 0)
-				emit_int(&e, NULL, (long long)pid);
-		}
-		closedir(d);
-	}
+	serve_stop_each(&e);
 	emit_end(&e);
 	serve_emit_ifstats(&e, ifname);
 	emit_flush(&e);
@@ -166,13 +182,14 @@ agent_cmd_serve(int argc, char **argv)
 		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
 		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
+		{ "--keep", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct serve_arg a;
 	struct emit e;
 	char	 err[1024], name[64], log[512];
 	pid_t	 pid;
-	int	 rc, port, waited = 0;
+	int	 rc, port, waited = 0, kept = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "stop") == 0) {
 		/* serve stop [--owner TOKEN] [--if IF] */
@@ -204,6 +221,13 @@ agent_cmd_serve(int argc, char **argv)
 	snprintf(name, sizeof(name), "%s-%d.log", a.tool, port);
 	if (state_path(log, sizeof(log), "serve", name) == -1)
 		return emit_error(AGENT_EXIT_INTERNAL, "serve: path too long");
+	/* --keep: the server labrat started earlier on this tool and port
+	 * serves on if it is alive and listens on the address. */
+	if (opts[5].seen && (pid = proc_pidfile_holder(a.pidfile)) > 0 &&
+	    serve_listening(a.bind, port)) {
+		kept = 1;
+		goto listening;
+	}
 	if ((pid = proc_pidfile_stop(a.pidfile, 2000)) > 0)
 		emit_progress("stopped the previous %s server %ld", a.tool,
 		    (long)pid);
@@ -223,15 +247,17 @@ agent_cmd_serve(int argc, char **argv)
 			return emit_error(waited >= SERVE_WAIT_MS ?
 			    AGENT_EXIT_TIMEOUT : AGENT_EXIT_COMMAND, err);
 		}
-		proc_sleep_ms(50);
-		waited += 50;
+		proc_sleep_ms(10);
+		waited += 10;
 	}
+listening:
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "serve");
 	emit_str(&e, "tool", a.tool);
 	emit_int(&e, "pid", (long long)pid);
 	emit_str(&e, "bind", a.bind);
 	emit_int(&e, "port", port);
+	emit_bool(&e, "kept", kept);
 	serve_emit_ifstats(&e, opts[4].val);
 	emit_flush(&e);
 	return AGENT_EXIT_OK;

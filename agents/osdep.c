@@ -146,6 +146,32 @@ osdep_knobs_unset(struct osdep_knobs *k)
 	    k->nat = OSDEP_UNSET;
 }
 
+void
+osdep_knobs_target(const struct osdep_knobs *req,
+    const struct osdep_knobs *saved, struct osdep_knobs *out)
+{
+	*out = *req;
+	if (saved == NULL)
+		return;
+	if (out->tso == OSDEP_UNSET)
+		out->tso = saved->tso;
+	if (out->tcp_tso == OSDEP_UNSET)
+		out->tcp_tso = saved->tcp_tso;
+	if (out->mtu == OSDEP_UNSET)
+		out->mtu = saved->mtu;
+	if (out->lro == OSDEP_UNSET)
+		out->lro = saved->lro;
+	if (out->rxcsum == OSDEP_UNSET)
+		out->rxcsum = saved->rxcsum;
+	if (out->txcsum == OSDEP_UNSET)
+		out->txcsum = saved->txcsum;
+	if (out->nat == OSDEP_UNSET && saved->nat != OSDEP_UNSET) {
+		/* NAT goes back on the interface its original was read on. */
+		out->nat = saved->nat;
+		memcpy(out->nat_if, saved->nat_if, sizeof(out->nat_if));
+	}
+}
+
 const char *
 osdep_nat_name(int nat)
 {

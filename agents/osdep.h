@@ -159,6 +159,13 @@ const struct osdep_dialect *osdep_host(void);
 
 /* Knob helpers. */
 void	osdep_knobs_unset(struct osdep_knobs *);
+/*
+ * The state apply --reset-others heads for: the knobs req sets, and every
+ * other knob as in saved (the interface's saved original; NULL when none is
+ * saved: req alone).  Pure.
+ */
+void	osdep_knobs_target(const struct osdep_knobs *req,
+	    const struct osdep_knobs *saved, struct osdep_knobs *out);
 const char *osdep_nat_name(int);	/* "off" ... or NULL for UNSET */
 int	osdep_nat_parse(const char *);	/* OSDEP_NAT_* or OSDEP_UNSET */
 

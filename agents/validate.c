@@ -295,6 +295,8 @@ check_kind(enum validate_kind k, const char *v)
 		return check_range(v, 1, 999999999, 0);
 	case VALIDATE_SPEED:
 		return check_range(v, 1, 10000000, 0);
+	case VALIDATE_MS:
+		return check_range(v, 0, 600000, 0);
 	}
 	return "has an unknown kind";
 }

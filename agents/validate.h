@@ -30,7 +30,8 @@ enum validate_kind {
 	VALIDATE_FORMAT,	/* csv | text | json | json-stream */
 	VALIDATE_TOKEN,		/* [A-Za-z0-9_.:@-]{1,64}, no leading '-' */
 	VALIDATE_PID,		/* 1..999999999 */
-	VALIDATE_SPEED		/* link speed in Mb/s, 1..10000000 */
+	VALIDATE_SPEED,		/* link speed in Mb/s, 1..10000000 */
+	VALIDATE_MS		/* milliseconds, 0..600000 */
 };
 
 /* 0, or -1 with "ARG: "VALUE" is not ... (why)" in err. */

@@ -104,6 +104,13 @@ struct agentctl_apply {
 	struct agentctl_knobs	in_force;
 	char			mismatch[AGENTCTL_LIST_MAX][16];
 	size_t			nmismatch;
+	/* Agent 0.4 (--reset-others, --settle-max): the knobs this call
+	 * changed, the ms it waited for the link after a change (-1: none,
+	 * or an older agent) and whether the link was up then (-1). */
+	char			changed[AGENTCTL_LIST_MAX][16];
+	size_t			nchanged;
+	long long		settle_ms;
+	int			link_up;
 	long long		rollback_pid;	/* -1 when null */
 	long long		rollback_at;
 };
@@ -139,6 +146,7 @@ struct agentctl_serve {
 	long long		pid;
 	char			bind[64];
 	long long		port;
+	int			kept;		/* --keep reused it (0.4) */
 	struct agentctl_ifsnap	ifstats;	/* once it listens */
 };
 

@@ -123,6 +123,13 @@ dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 		dec_knobs(j, k, "in_force", &a->in_force);
 	adec_strlist(j, o, "mismatch", a->mismatch[0], sizeof a->mismatch[0],
 	    AGENTCTL_LIST_MAX, "a short string", &a->nmismatch);
+	/* Agent 0.4 on: absent from older agents. */
+	if (json_object_object_get_ex(o, "changed", NULL))
+		adec_strlist(j, o, "changed", a->changed[0],
+		    sizeof a->changed[0], AGENTCTL_LIST_MAX, "a short string",
+		    &a->nchanged);
+	adec_int(j, o, "result", "settle_ms", J_OPT, &a->settle_ms);
+	adec_bool(j, o, "result", "link_up", J_OPT, &a->link_up);
 	adec_int(j, o, "result", "rollback_pid", J_NULL, &a->rollback_pid);
 	adec_int(j, o, "result", "rollback_at", J_NULL, &a->rollback_at);
 }
@@ -189,6 +196,7 @@ dec_serve(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 	adec_int(j, o, "result", "pid", 0, &s->pid);
 	adec_str(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
 	adec_int(j, o, "result", "port", 0, &s->port);
+	adec_bool(j, o, "result", "kept", J_OPT, &s->kept);
 	dec_ifsnap(j, o, &s->ifstats);
 }
 

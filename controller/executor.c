@@ -354,6 +354,15 @@ worker_main(void *arg)
 			break;
 		}
 	}
+	/* The link's work ended (done, stopped, a store fault): its server
+	 * goes and both ends get their originals back, once. */
+	if (w->ls.applied[0] || w->ls.applied[1] || w->ls.serving) {
+		exec_lease(ex, w->link->client.host_index,
+		    w->link->server.host_index);
+		exec_link_end(w);
+		exec_unlease(ex, w->link->client.host_index,
+		    w->link->server.host_index);
+	}
 	return NULL;
 }
 

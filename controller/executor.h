@@ -9,10 +9,13 @@
  * queued jobs from the store in order; hosts are leased, so a host that
  * belongs to two links is never used by two jobs at once.
  *
- * A job, on both hosts of its link: apply the knobs (MTU on both ends, TSO
- * on the sender or on both, NAT on the host the inventory names) with a
- * rollback timer on the host; verify what is in force; start the server
- * side; run the workload; collect; restore.  Infrastructure failures (SSH
+ * A job, on both hosts of its link at once: go from the link's last job's
+ * knobs to this one's (MTU on both ends, TSO on the sender or on both, NAT
+ * on the host the inventory names; only what differs changes) with the
+ * rollback timer on each host re-armed; verify what is in force; run the
+ * preflight and the workload (through the link's server, kept for its
+ * batch); collect.  Both ends are restored once, when the link's work ends
+ * (or stops), and after a job that failed.  Infrastructure failures (SSH
  * drop, agent timeout, a host that reboots) are retried up to the plan's
  * retries and then recorded as failed with the reason; a measured result,
  * or a knob the driver refuses, is never retried away.  A store error

@@ -43,6 +43,10 @@ struct exec_host {
 	int			 busy;
 	int			 used;		/* needs a final restore */
 	unsigned		 generation;	/* host_generation() at facts */
+	/* Bumped whenever a workload server on it may have been replaced
+	 * (one started or stopped): a link's counters from before are then
+	 * not its server's any more (executor_link.c). */
+	unsigned		 serve_gen;
 	int			 probe;		/* first use in this drain */
 	int			 down;		/* did not answer a whole wait */
 	/* exec_pool_connect() failed for it: the next exec_host_connect()
@@ -82,11 +86,31 @@ struct executor {
 	char				 pre_err[1024];
 };
 
+/*
+ * What a link left on its hosts between two of its jobs (executor_link.c):
+ * which ends carry its knobs (to restore at the link's end) and the
+ * workload server it keeps running on the server end.
+ */
+struct exec_linkstate {
+	int			 applied[2];	/* 0 the server, 1 the client */
+	int			 serving;	/* a server may run: stop it */
+	int			 started;	/* this batch started one */
+	/* The last `serve --keep`: the receiver's counters then (the next
+	 * job's "before"), and what it served. */
+	int			 have_rx;
+	struct agentctl_ifsnap	 rx;
+	enum config_tool	 tool;
+	int			 port;		/* the plan's; 0 the default */
+	int			 served_port;	/* where it listens */
+	unsigned		 serve_gen, host_gen;
+};
+
 struct exec_worker {
 	struct executor		*ex;
 	const struct config_link *link;
 	pthread_t		 thread;
 	struct store		*st;
+	struct exec_linkstate	 ls;
 };
 
 /* Samples of one job; metric names made at run time are kept in names. */
@@ -157,6 +181,32 @@ int	exec_host_restore(struct exec_host *, const char *ifname);
 int	exec_job_preflight(struct exec_worker *, const struct store_job *,
 	    const struct config_workload *, struct exec_host *ends[2],
 	    char *reason, size_t rlen);
+
+/* executor_link.c (see there). */
+/* The apply argv of one end: k's knobs (TSO when tso_here, NAT mode
+ * nat_here or none), as a transition from the link's last job, the rollback
+ * timer re-armed for rollback_s, waiting up to settle_ms for the link after
+ * a change (0: no wait).  buf holds the numbers. */
+void	exec_link_apply_args(const struct knobs *k, const char *ifname,
+	    int tso_here, const char *nat_here, int rollback_s, int settle_ms,
+	    const char **args, char (*buf)[16]);
+/* Applies job's knobs on both ends at once (ends[0] the server, ends[1]
+ * the client); ar gets both replies (the caller frees them).  EXEC_OK,
+ * EXEC_MEASURED (refused knob) or EXEC_INFRA, with reason. */
+int	exec_link_apply(struct exec_worker *, const struct store_job *,
+	    const struct config_workload *, struct exec_host *ends[2],
+	    struct agentctl_reply ar[2], char *reason, size_t rlen);
+/* 1 when the server end needs a `serve --keep` before the workload. */
+int	exec_link_serve_due(const struct exec_linkstate *, unsigned serve_gen,
+	    unsigned host_gen, enum config_tool, int port);
+/* `serve --keep` on s: the link's server running (started if it was not),
+ * the receiver's counters into w->ls.rx.  An exec_outcome. */
+int	exec_link_serve(struct exec_worker *, struct exec_host *s,
+	    const struct config_workload *, char *reason, size_t rlen);
+/* With the link's hosts leased: stops its server, restores both ends if
+ * they were applied (side by side) and forgets the link's state.  Returns
+ * the number of ends that could not be restored. */
+int	exec_link_end(struct exec_worker *);
 
 /* executor_job.c: runs one claimed job with both hosts leased; fills res
  * and returns an exec_outcome. */

@@ -1,8 +1,9 @@
 /*
  * executor_job: one claimed job on a leased host pair (see executor_int.h):
- * apply the knobs on both ends and check what is really in force, run the
- * workload (iperf2/iperf3 through a server on the receiver, or scp with a
- * one-off key), record its samples, restore the interfaces.
+ * go from the link's last job's knobs to this one's on both ends and check
+ * what is really in force (executor_link.c), run the workload (iperf2/iperf3
+ * through the link's server on the receiver, or scp with a one-off key),
+ * record its samples.  The interfaces are restored at the link's end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,48 +15,6 @@
 #include "executor_int.h"
 #include "log.h"
 #include "util.h"
-
-/* The apply argv for one end of a link. */
-static void
-apply_args(const struct knobs *k, const char *ifname, int tso_here,
-    const char *nat_here, int rollback_s, const char **args, char *mtubuf,
-    size_t mtulen, char *rbbuf, size_t rblen)
-{
-	size_t	n = 0;
-
-	args[n++] = "apply";
-	args[n++] = "--if";
-	args[n++] = ifname;
-	if (knobs_isset(k, KNOB_MTU)) {
-		snprintf(mtubuf, mtulen, "%d", k->value[KNOB_MTU]);
-		args[n++] = "--mtu";
-		args[n++] = mtubuf;
-	}
-	if (tso_here && knobs_isset(k, KNOB_TSO)) {
-		args[n++] = "--tso";
-		args[n++] = k->value[KNOB_TSO] ? "on" : "off";
-	}
-	if (knobs_isset(k, KNOB_LRO)) {
-		args[n++] = "--lro";
-		args[n++] = k->value[KNOB_LRO] ? "on" : "off";
-	}
-	if (knobs_isset(k, KNOB_RXCSUM)) {
-		args[n++] = "--rxcsum";
-		args[n++] = k->value[KNOB_RXCSUM] ? "on" : "off";
-	}
-	if (knobs_isset(k, KNOB_TXCSUM)) {
-		args[n++] = "--txcsum";
-		args[n++] = k->value[KNOB_TXCSUM] ? "on" : "off";
-	}
-	if (nat_here != NULL) {
-		args[n++] = "--nat";
-		args[n++] = nat_here;
-	}
-	snprintf(rbbuf, rblen, "%d", rollback_s);
-	args[n++] = "--rollback-after";
-	args[n++] = rbbuf;
-	args[n] = NULL;
-}
 
 /*
  * The key of what is in force: of the knobs the job sets, what the sender
@@ -89,24 +48,6 @@ in_force_key(const struct knobs *job, const struct agentctl_knobs *snd,
 	}
 	if (knobs_key(&inf, key, keylen) == -1)
 		key[0] = '\0';
-}
-
-/* Describes an apply mismatch like "em-a: driver refused tso=on on em0". */
-static void
-mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
-    size_t len)
-{
-	size_t	i, off;
-
-	off = (size_t)snprintf(buf, len, "%s: driver refused", host);
-	for (i = 0; i < a->nmismatch && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s %s",
-		    i > 0 ? "," : "", a->mismatch[i]);
-	if (off < len)
-		snprintf(buf + off, len - off, " on %s (in force: tso=%d "
-		    "mtu=%lld nat=%s)", a->ifname, a->in_force.tso,
-		    a->in_force.mtu, a->in_force.nat[0] != '\0' ?
-		    a->in_force.nat : "?");
 }
 
 /* The scp workload: a one-off key for client -> server, the transfer, and
@@ -224,8 +165,9 @@ iperf_samples(struct exec_samples *smp, const struct agentctl_iperf *ip)
 		    "bit/s", (int)i + 1);
 }
 
-/* The iperf2/iperf3 workload: a server on s, the client on c, the server
- * stopped again. */
+/* The iperf2/iperf3 workload: the link's server on s (started for the
+ * batch, restarted if it died), the client on c; the server's counters
+ * read around the run. */
 static int
 job_iperf(struct exec_worker *w, const struct config_workload *wl,
     struct exec_host *c, struct exec_host *s, const struct store_job *job,
@@ -233,7 +175,6 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
     char *reason, size_t rlen)
 {
 	const struct config_link	*l = w->link;
-	struct agentctl_reply		 r;
 	const char			*args[32];
 	char				 tbuf[16], pbuf[16], portbuf[16];
 	const char			*tool = config_tool_name(wl->tool);
@@ -241,22 +182,16 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	size_t				 n = 0;
 	int				 rc, src;
 
-	args[0] = "serve"; args[1] = "--tool"; args[2] = tool;
-	args[3] = "--bind"; args[4] = l->server.address;
-	/* The receiver's counters around the run, for the check. */
-	args[5] = "--if"; args[6] = l->server.ifname; args[7] = NULL;
-	if (wl->port != 0) {
-		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
-		args[7] = "--port"; args[8] = portbuf; args[9] = NULL;
-	}
-	if ((rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen)) !=
+	/* The last job's "after" is this one's "before" unless the server
+	 * may have changed hands since. */
+	if (exec_link_serve_due(&w->ls, s->serve_gen, s->generation, wl->tool,
+	    wl->port) && (rc = exec_link_serve(w, s, wl, reason, rlen)) !=
 	    EXEC_OK)
-		goto out;
+		return rc;
 	/* The client goes where the server says it listens: the plan's
 	 * port, or the tool's default when the plan has none. */
-	snprintf(portbuf, sizeof portbuf, "%lld", r.u.serve.port);
-	rx0 = r.u.serve.ifstats;
-	agentctl_reply_free(&r);
+	snprintf(portbuf, sizeof portbuf, "%d", w->ls.served_port);
+	rx0 = w->ls.rx;
 
 	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
 	args[n++] = "--server"; args[n++] = l->server.address;
@@ -278,18 +213,14 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	}
 	args[n] = NULL;
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
-	args[0] = "serve"; args[1] = "stop"; args[2] = "--if";
-	args[3] = l->server.ifname; args[4] = NULL;
-	if ((src = exec_host_call(s, args, EXEC_CALL_MS, &r, tbuf, 1)) !=
-	    EXEC_OK)
-		log_warnx("%s: serve stop failed", s->cfg->name);
+	/* The counters after the run, and a live server for the next job. */
+	if ((src = exec_link_serve(w, s, wl, tbuf, sizeof tbuf)) != EXEC_OK)
+		log_warnx("%s: serve --keep after the run failed", s->cfg->name);
 	if (rc == EXEC_OK)
 		rc = exec_plaus_iperf(w, wl, &out->u.iperf, &rx0, src == EXEC_OK ?
-		    &r.u.serve_stop.ifstats : NULL, reason, rlen);
+		    &w->ls.rx : NULL, reason, rlen);
 	if (rc == EXEC_OK)
 		iperf_samples(smp, &out->u.iperf);
-out:
-	agentctl_reply_free(&r);
 	return rc;
 }
 
@@ -337,50 +268,11 @@ job_find_workload(const struct executor *ex, const struct store_job *job,
 }
 
 /*
- * Applies job's knobs on both ends, receiver first so the sender never
- * floods a small MTU: ends[0] is the server, ends[1] the client.  Bit i of
- * *applied is set once end i was asked (it must then be restored).
- */
-static int
-job_apply(struct exec_worker *w, const struct store_job *job,
-    const struct config_workload *wl, struct exec_host *ends[2],
-    struct agentctl_reply ar[2], int *applied, char *reason, size_t rlen)
-{
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	const char			*args[24];
-	char				 mtub[16], rbb[16];
-	size_t				 i;
-	int				 rc = EXEC_INFRA, rb;
-
-	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
-	    wl->time) + 60;
-	for (i = 0; i < 2; i++) {
-		const struct config_endpoint *ep = i == 0 ? &l->server :
-		    &l->client;
-		int	is_nat = l->nat != NULL &&
-		    strcmp(l->nat, ends[i]->cfg->name) == 0;
-
-		apply_args(&job->knobs, ep->ifname, i == 1 ||
-		    ex->plan->tso_on == CONFIG_TSO_ON_BOTH,
-		    is_nat && knobs_isset(&job->knobs, KNOB_NAT) ?
-		    knobs_nat_name(job->knobs.value[KNOB_NAT]) : NULL, rb,
-		    args, mtub, sizeof mtub, rbb, sizeof rbb);
-		rc = exec_host_call(ends[i], args, EXEC_CALL_MS, &ar[i], reason,
-		    rlen);
-		*applied |= 1 << i;
-		if (rc == EXEC_MEASURED && ar[i].has_result)
-			mismatch_reason(ends[i]->cfg->name, &ar[i].u.apply,
-			    reason, rlen);
-		if (rc != EXEC_OK)
-			return rc;
-	}
-	return EXEC_OK;
-}
-
-/*
  * Runs one claimed job with both hosts leased.  Fills res (state, reason,
- * samples, raws, facts ids) and returns an exec_outcome.
+ * samples, raws, facts ids) and returns an exec_outcome.  The knobs stay
+ * in force for the link's next job (a transition from them) unless the
+ * job failed: then both ends are restored at once (the link's state is
+ * unknown), and the next job starts from the originals.
  */
 int
 exec_job_execute(struct exec_worker *w, const struct store_job *job,
@@ -395,8 +287,7 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 	struct exec_host		*ends[2];
 	struct agentctl_reply		 ar[2], wr;
 	struct store_raw		*raw;
-	size_t				 i;
-	int				 rc, applied = 0;
+	int				 rc;
 
 	memset(ar, 0, sizeof ar);
 	memset(&wr, 0, sizeof wr);
@@ -404,32 +295,30 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		return EXEC_MEASURED;
 	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
 	    reason, rlen) == -1 || exec_host_ensure(ex, s, w->st, l->server.ifname,
-	    &res->server_facts_id, reason, rlen) == -1)
-		return EXEC_INFRA;
+	    &res->server_facts_id, reason, rlen) == -1) {
+		rc = EXEC_INFRA;
+		goto out;
+	}
 	if (exec_stopped(ex))
 		return EXEC_STOPPED;
 	ends[0] = s;
 	ends[1] = c;
-	rc = job_apply(w, job, wl, ends, ar, &applied, reason, rlen);
-	if (rc != EXEC_OK)
-		goto restore;
+	/* Both ends at once; the agent waits (up to the plan's settle_ms)
+	 * for the link after a change, and only then. */
+	if ((rc = exec_link_apply(w, job, wl, ends, ar, reason, rlen)) !=
+	    EXEC_OK)
+		goto out;
 	/* What is really in force, as the sender (and NAT host) report. */
 	in_force_key(&job->knobs, &ar[1].u.apply.in_force, l->nat != NULL &&
 	    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply.in_force :
 	    &ar[1].u.apply.in_force, inforce, inforcelen);
-	/*
-	 * A real NIC renegotiates its link after an MTU change and a driver
-	 * may take a moment to reprogram offloads: measure once it settled.
-	 */
-	if (ex->plan->settle_ms > 0)
-		usleep((useconds_t)ex->plan->settle_ms * 1000);
 	if (exec_stopped(ex)) {
 		rc = EXEC_STOPPED;
-		goto restore;
+		goto out;
 	}
 	if ((rc = exec_job_preflight(w, job, wl, ends, reason, rlen)) !=
 	    EXEC_OK)
-		goto restore;
+		goto out;
 	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
 	if (wr.raw != NULL) {
 		raw = xcalloc(1, sizeof *raw);
@@ -439,11 +328,10 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		res->raws = raw;
 		res->nraws = 1;
 	}
-restore:
-	for (i = 0; i < 2; i++)
-		if (applied & (1 << i))
-			exec_host_restore(ends[i], i == 0 ? l->server.ifname :
-			    l->client.ifname);
+out:
+	/* A stop restores at the link's end (the worker leaves). */
+	if (rc != EXEC_OK && rc != EXEC_STOPPED)
+		exec_link_end(w);
 	agentctl_reply_free(&ar[0]);
 	agentctl_reply_free(&ar[1]);
 	agentctl_reply_free(&wr);

@@ -34,23 +34,45 @@ exec_pool_init(struct executor *ex)
 		ex->hosts[i].cfg = &ex->inv->hosts[i];
 }
 
+/* Gives back h's lease (the drain restored the host) and closes it. */
+static void *
+pool_close_main(void *arg)
+{
+	struct exec_host	*h = arg;
+	char			 e[1024];
+
+	if (h->host != NULL && host_lease_release(h->host, e, sizeof e) == -1)
+		log_warnx("%s: lease release: %s", h->cfg->name, e);
+	host_close(h->host);
+	h->host = NULL;
+	return NULL;
+}
+
+/* Every host at once: a run's end waits one round trip, not one a host
+ * (a host whose thread cannot be started is closed from here). */
 void
 exec_pool_free(struct executor *ex)
 {
-	size_t	i;
+	pthread_t	*t;
+	int		*ok;
+	size_t		 i;
 
 	if (ex->hosts == NULL)
 		return;
+	t = xcalloc(ex->inv->nhosts > 0 ? ex->inv->nhosts : 1, sizeof *t);
+	ok = xcalloc(ex->inv->nhosts > 0 ? ex->inv->nhosts : 1, sizeof *ok);
+	for (i = 0; i < ex->inv->nhosts; i++)
+		if (ex->hosts[i].host != NULL)
+			ok[i] = pthread_create(&t[i], NULL, pool_close_main,
+			    &ex->hosts[i]) == 0;
 	for (i = 0; i < ex->inv->nhosts; i++) {
-		char e[1024];
-
-		/* The drain restored the host: the lease can go. */
-		if (ex->hosts[i].host != NULL &&
-		    host_lease_release(ex->hosts[i].host, e, sizeof e) == -1)
-			log_warnx("%s: lease release: %s",
-			    ex->hosts[i].cfg->name, e);
-		host_close(ex->hosts[i].host);
+		if (ok[i])
+			pthread_join(t[i], NULL);
+		else
+			pool_close_main(&ex->hosts[i]);
 	}
+	free(ok);
+	free(t);
 	free(ex->hosts);
 	ex->hosts = NULL;
 }

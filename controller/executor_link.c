@@ -1,0 +1,307 @@
+/*
+ * executor_link: what a link leaves on its two hosts between its jobs (see
+ * executor_int.h, struct exec_linkstate).  A link's first job saves each
+ * end's original (agent `apply`, rollback timer armed); every later job is
+ * a transition (`apply --reset-others`): the agent changes only the knobs
+ * that differ from what is in force, puts back at the original every knob
+ * the job does not set, re-arms the timer and reads everything back.  Both
+ * ends are configured at once, each from its own thread on its own session
+ * (the worker holds both hosts' leases).  The workload server runs for the
+ * link's whole batch (`serve --keep` around each job, which restarts it if
+ * it died).  exec_link_end() stops the server and restores both ends once:
+ * when the link's work ends, is stopped or cancelled, and after any job
+ * that failed (its state is then unknown).  A controller that dies between
+ * two jobs leaves the rollback timers armed: they restore the hosts.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agentctl.h"
+#include "executor.h"
+#include "executor_int.h"
+#include "log.h"
+#include "util.h"
+
+#define LINK_ARGS	32
+
+/* One agent call of a pair that runs side by side. */
+struct link_call {
+	struct exec_host	*h;
+	const char		*args[LINK_ARGS];
+	char			 buf[4][16];	/* numbers for args */
+	int			 timeout_ms;
+	struct agentctl_reply	 r;
+	int			 rc;
+	char			 err[1024];
+};
+
+static void *
+link_call_run(void *arg)
+{
+	struct link_call	*c = arg;
+
+	c->rc = exec_host_call(c->h, c->args, c->timeout_ms, &c->r, c->err,
+	    sizeof c->err);
+	return NULL;
+}
+
+/* Runs c[0] and c[1] at once (c[0] from a thread of its own). */
+static void
+link_call_both(struct link_call c[2])
+{
+	pthread_t	t;
+
+	if (pthread_create(&t, NULL, link_call_run, &c[0]) != 0) {
+		link_call_run(&c[0]);
+		link_call_run(&c[1]);
+		return;
+	}
+	link_call_run(&c[1]);
+	pthread_join(t, NULL);
+}
+
+static void
+onoff(const struct knobs *k, enum knob id, const char *opt, const char **a,
+    size_t *n)
+{
+	if (!knobs_isset(k, id))
+		return;
+	a[(*n)++] = opt;
+	a[(*n)++] = k->value[id] ? "on" : "off";
+}
+
+void
+exec_link_apply_args(const struct knobs *k, const char *ifname, int tso_here,
+    const char *nat_here, int rollback_s, int settle_ms, const char **args,
+    char (*buf)[16])
+{
+	size_t	n = 0;
+
+	args[n++] = "apply";
+	args[n++] = "--if";
+	args[n++] = ifname;
+	if (knobs_isset(k, KNOB_MTU)) {
+		snprintf(buf[0], sizeof buf[0], "%d", k->value[KNOB_MTU]);
+		args[n++] = "--mtu";
+		args[n++] = buf[0];
+	}
+	if (tso_here)
+		onoff(k, KNOB_TSO, "--tso", args, &n);
+	onoff(k, KNOB_LRO, "--lro", args, &n);
+	onoff(k, KNOB_RXCSUM, "--rxcsum", args, &n);
+	onoff(k, KNOB_TXCSUM, "--txcsum", args, &n);
+	if (nat_here != NULL) {
+		args[n++] = "--nat";
+		args[n++] = nat_here;
+	}
+	snprintf(buf[1], sizeof buf[1], "%d", rollback_s);
+	args[n++] = "--rollback-after";
+	args[n++] = buf[1];
+	/* Whatever the link's last job left goes to what this one asks. */
+	args[n++] = "--reset-others";
+	if (settle_ms > 0) {
+		snprintf(buf[2], sizeof buf[2], "%d", settle_ms);
+		args[n++] = "--settle-max";
+		args[n++] = buf[2];
+	}
+	args[n] = NULL;
+}
+
+/* Describes an apply mismatch like "em-a: driver refused tso=on on em0". */
+static void
+mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
+    size_t len)
+{
+	size_t	i, off;
+
+	off = (size_t)snprintf(buf, len, "%s: driver refused", host);
+	for (i = 0; i < a->nmismatch && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s %s",
+		    i > 0 ? "," : "", a->mismatch[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, " on %s (in force: tso=%d "
+		    "mtu=%lld nat=%s)", a->ifname, a->in_force.tso,
+		    a->in_force.mtu, a->in_force.nat[0] != '\0' ?
+		    a->in_force.nat : "?");
+}
+
+int
+exec_link_apply(struct exec_worker *w, const struct store_job *job,
+    const struct config_workload *wl, struct exec_host *ends[2],
+    struct agentctl_reply ar[2], char *reason, size_t rlen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct link_call		 c[2];
+	int				 i, rb, rc = EXEC_OK;
+
+	/* The timer outlives this job's apply, preflight and workload; the
+	 * next job's apply re-arms it. */
+	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
+	    wl->time) + 60;
+	for (i = 0; i < 2; i++) {
+		const struct config_endpoint *ep = i == 0 ? &l->server :
+		    &l->client;
+		int	is_nat = l->nat != NULL &&
+		    strcmp(l->nat, ends[i]->cfg->name) == 0;
+
+		memset(&c[i], 0, sizeof c[i]);
+		c[i].h = ends[i];
+		c[i].timeout_ms = EXEC_CALL_MS;
+		exec_link_apply_args(&job->knobs, ep->ifname, i == 1 ||
+		    ex->plan->tso_on == CONFIG_TSO_ON_BOTH,
+		    is_nat && knobs_isset(&job->knobs, KNOB_NAT) ?
+		    knobs_nat_name(job->knobs.value[KNOB_NAT]) : NULL, rb,
+		    ex->plan->settle_ms, c[i].args, c[i].buf);
+		/* Asked: from now on it must be restored at the end. */
+		w->ls.applied[i] = 1;
+		ends[i]->used = 1;
+	}
+	link_call_both(c);
+	/* The client's trouble first: it is the sender. */
+	for (i = 1; i >= 0; i--) {
+		if (c[i].rc == EXEC_OK || rc != EXEC_OK)
+			continue;
+		rc = c[i].rc;
+		if (rc == EXEC_MEASURED && c[i].r.has_result)
+			mismatch_reason(ends[i]->cfg->name, &c[i].r.u.apply,
+			    reason, rlen);
+		else
+			util_seterr(reason, rlen, "%s", c[i].err);
+	}
+	for (i = 0; i < 2; i++) {
+		if (c[i].rc == EXEC_OK && c[i].r.has_result)
+			log_debug("job %lld (%s %s): %s %s: %zu knob(s) "
+			    "changed, settled in %lld ms", (long long)job->id,
+			    job->link, job->knobs_key, ends[i]->cfg->name,
+			    c[i].r.u.apply.ifname, c[i].r.u.apply.nchanged,
+			    c[i].r.u.apply.settle_ms);
+		ar[i] = c[i].r;
+	}
+	return rc;
+}
+
+/* Whether the server end needs a `serve --keep` before the workload: the
+ * link has no counters of its own from the last one, or another link (or
+ * a new session) may have replaced the server since.  Pure. */
+int
+exec_link_serve_due(const struct exec_linkstate *ls, unsigned serve_gen,
+    unsigned host_gen, enum config_tool tool, int port)
+{
+	return !ls->have_rx || ls->serve_gen != serve_gen ||
+	    ls->host_gen != host_gen || ls->tool != tool || ls->port != port;
+}
+
+int
+exec_link_serve(struct exec_worker *w, struct exec_host *s,
+    const struct config_workload *wl, char *reason, size_t rlen)
+{
+	const struct config_link	*l = w->link;
+	struct exec_linkstate		*ls = &w->ls;
+	struct agentctl_reply		 r;
+	const char			*args[16];
+	char				 portbuf[16];
+	size_t				 n = 0;
+	int				 rc;
+
+	args[n++] = "serve";
+	args[n++] = "--tool";
+	args[n++] = config_tool_name(wl->tool);
+	args[n++] = "--bind";
+	args[n++] = l->server.address;
+	/* The receiver's counters, for the check. */
+	args[n++] = "--if";
+	args[n++] = l->server.ifname;
+	/* Only a server this batch started serves on: one left by a
+	 * controller that died may still be busy with its last test. */
+	if (ls->started && ls->tool == wl->tool && ls->port == wl->port)
+		args[n++] = "--keep";
+	if (wl->port != 0) {
+		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
+		args[n++] = "--port";
+		args[n++] = portbuf;
+	}
+	args[n] = NULL;
+	ls->serving = 1;
+	s->used = 1;
+	rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen);
+	ls->have_rx = rc == EXEC_OK;
+	if (rc == EXEC_OK) {
+		log_debug("%s: %s server on %s port %lld %s (pid %lld)",
+		    s->cfg->name, r.u.serve.tool, r.u.serve.bind,
+		    r.u.serve.port, r.u.serve.kept == 1 ? "kept" : "started",
+		    r.u.serve.pid);
+		ls->rx = r.u.serve.ifstats;
+		ls->served_port = (int)r.u.serve.port;
+		if (r.u.serve.kept != 1)
+			s->serve_gen++;
+		ls->serve_gen = s->serve_gen;
+		ls->host_gen = s->generation;
+		ls->started = 1;
+		ls->tool = wl->tool;
+		ls->port = wl->port;
+	}
+	agentctl_reply_free(&r);
+	return rc;
+}
+
+int
+exec_link_end(struct exec_worker *w)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct exec_linkstate		*ls = &w->ls;
+	struct exec_host		*ends[2];
+	struct link_call		 c[2];
+	const char			*ifs[2] = { l->server.ifname,
+					    l->client.ifname };
+	int				 i, failures = 0;
+
+	ends[0] = &ex->hosts[l->server.host_index];
+	ends[1] = &ex->hosts[l->client.host_index];
+	if (ls->serving) {
+		struct agentctl_reply	r;
+		const char *args[] = { "serve", "stop", NULL };
+		char	e[1024];
+
+		if (exec_host_call(ends[0], args, EXEC_CALL_MS, &r, e,
+		    sizeof e) != EXEC_OK)
+			log_warnx("%s: serve stop failed: %s",
+			    ends[0]->cfg->name, e);
+		else
+			ends[0]->serve_gen++;
+		agentctl_reply_free(&r);
+	}
+	for (i = 0; i < 2; i++) {
+		memset(&c[i], 0, sizeof c[i]);
+		c[i].h = ends[i];
+		c[i].timeout_ms = EXEC_CALL_MS;
+		c[i].args[0] = ls->applied[i] ? "restore" : NULL;
+		c[i].args[1] = "--if";
+		c[i].args[2] = ifs[i];
+		c[i].args[3] = NULL;
+	}
+	if (ls->applied[0] && ls->applied[1])
+		link_call_both(c);
+	else
+		for (i = 0; i < 2; i++)
+			if (ls->applied[i])
+				link_call_run(&c[i]);
+	for (i = 0; i < 2; i++) {
+		if (!ls->applied[i])
+			continue;
+		/* A restore that failed is tried again at the drain's end
+		 * (the host stays used); the rollback timer is the last
+		 * resort.  One that went through spares the drain's end a
+		 * round trip (another link on the host marks it again). */
+		ends[i]->used = c[i].rc != EXEC_OK;
+		if (c[i].rc != EXEC_OK) {
+			log_warnx("%s", c[i].err);
+			failures++;
+		}
+		agentctl_reply_free(&c[i].r);
+	}
+	memset(ls, 0, sizeof *ls);
+	return failures;
+}
