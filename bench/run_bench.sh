@@ -10,16 +10,24 @@
 #             with and without ControlMaster (target <= 50 ms and no slower
 #             than ControlMaster)
 #   matrix    wall time of a 4-link matrix (--pairs 4) / the ideal
-#             (workload time / parallel links) (target <= 1.05)
+#             (workload time / parallel links) (target <= 1.03)
+#   bisect    the demo's em and bce bisects (configs/bisect/*-demo.json,
+#             `labrat bisect start` on a lab like the demo's) / the ideal:
+#             the jobs' workload time (from the store) plus, per reboot
+#             the bisect did, a reboot of both hosts by hand measured in
+#             the same run (install + reboot over ssh, then ssh polled
+#             every 20 ms until the new system answers) (target <= 1.10)
 #   rss       peak RSS of the controller driving 8 links (target <= 30 MB)
 #   lab       `labrat lab up` and `lab down` of the 2-pair lab (median of N)
 #             against the bare plumbing by hand: 4 namespaces with a veth
 #             each and a bridge (target: up <= 2 s, down <= 2 s)
 #
-# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|rss|lab]...  (all)
+# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|bisect|rss|lab]...
+#        (all)
 # env: LABRAT (default build/labrat), N (repetitions, default 5), R (rounds
 #      of the overhead comparison, default 3),
-#      T (iperf3 seconds for fidelity/matrix, default 5)
+#      T (iperf3 seconds for fidelity/matrix, default 5),
+#      BOOT (the bisect lab's --boot-seconds, default 1, as the demo's)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LABRAT=${LABRAT:-$ROOT/build/labrat}
@@ -27,6 +35,7 @@ export LABRAT_SIMLAB_DIR="$ROOT/simlab"
 N=${N:-5}
 T=${T:-5}
 R=${R:-3}
+BOOT=${BOOT:-1}
 TMP=$(mktemp -d /tmp/labrat-bench.XXXXXX)
 LABS=""
 
@@ -42,6 +51,11 @@ trap 'exit 1' INT TERM
 die() {
 	echo "run_bench: $*" >&2
 	exit 1
+}
+
+# fig TEXT: a figure, with when it was measured and the load then.
+fig() {
+	echo "$* [$(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)]"
 }
 
 now_ms() {
@@ -104,8 +118,8 @@ bench_fidelity() {
 		echo "  fidelity $((i + 1)): labrat $(echo "$l" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s, by hand $(echo "$h" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s"
 		i=$((i + 1))
 	done
-	echo "fidelity: labrat / by hand, median of $N ($T s iperf3): $(median < "$TMP/f.ratios")" \
-	    "(range $(sort -g "$TMP/f.ratios" | head -n 1)-$(sort -g "$TMP/f.ratios" | tail -n 1))"
+	fig "fidelity: labrat / by hand, median of $N ($T s iperf3): $(median < "$TMP/f.ratios")" \
+	    "(target 1.00 +- 0.01) (range $(sort -g "$TMP/f.ratios" | head -n 1)-$(sort -g "$TMP/f.ratios" | tail -n 1))"
 }
 
 # The agent command sequence of one em job (tso_on sender, TSO as $1),
@@ -189,11 +203,11 @@ bench_overhead() {
 		    "by hand: local $loc ms, ssh $plain ms, ssh+ControlMaster $cm ms"
 		echo "$jobsms $loc $plain $cm $wall" >> "$TMP/o.rounds"
 	done
-	awk -v n=$jobs '{ l += $1 - $2; p += $3 - $2; c += $4 - $2; w += $5 - $2 }
+	fig "$(awk -v n=$jobs '{ l += $1 - $2; p += $3 - $2; c += $4 - $2; w += $5 - $2 }
 	    END { printf "overhead per job (workload and agent work excluded, " \
 	    "mean of %d rounds): labrat %.0f ms (%.0f ms counting start-up and " \
-	    "pre-flight), ssh %.0f ms, ssh+ControlMaster %.0f ms\n", NR,
-	    l / NR / n, w / NR / n, p / NR / n, c / NR / n }' "$TMP/o.rounds"
+	    "pre-flight), ssh %.0f ms, ssh+ControlMaster %.0f ms", NR,
+	    l / NR / n, w / NR / n, p / NR / n, c / NR / n }' "$TMP/o.rounds")"
 	for h in em-a em-b; do
 		ssh -O exit -o ControlPath="$TMP/cm-%h" "root@$(addr $h)" 2>/dev/null
 	done
@@ -211,10 +225,11 @@ bench_matrix() {
 	    >/dev/null 2>&1 || die "matrix run"
 	wall=$(( $(now_ms) - t0 ))
 	njobs=$(sq "$TMP/m.db" "SELECT count(*) FROM jobs WHERE run_id = (SELECT max(id) FROM runs)")
-	echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
+	fig "$(echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
 	    printf "matrix: %d links, %d jobs of %d s: wall %.1f s, ideal %.1f s, " \
-	    "ratio %.3f (%.2f s per job beyond its workload)\n", $4, $2, $3,
-	    $1 / 1000, ideal / 1000, $1 / ideal, ($1 - ideal) / ($2 / $4) / 1000 }'
+	    "ratio %.3f (target 1.03; %.2f s per job beyond its workload)", $4,
+	    $2, $3, $1 / 1000, ideal / 1000, $1 / ideal,
+	    ($1 - ideal) / ($2 / $4) / 1000 }')"
 }
 
 bench_rss() {
@@ -225,9 +240,104 @@ bench_rss() {
 		/usr/bin/time -v -o "$TMP/r.time" "$LABRAT" run --db "$TMP/r.db" \
 		    --inventory "$INV" --plan "$TMP/r.json" >/dev/null 2>&1 ||
 		    die "rss run"
-		echo "rss: 8 links, $pass: peak RSS $(awk -F': ' \
+		fig "rss (target 30 MB): 8 links, $pass: peak RSS $(awk -F': ' \
 		    '/Maximum resident/ { printf "%.1f MB", $2 / 1024 }' "$TMP/r.time"), wall" \
 		    "$(awk -F': ' '/Elapsed/ { print $2 }' "$TMP/r.time")"
+	done
+}
+
+# ssh_to HOST ARGS...: a command on a lab host over OpenSSH.
+ssh_to() {
+	_h=$1
+	shift
+	ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes -o ConnectTimeout=5 \
+	    -o UserKnownHostsFile="$STATE/known_hosts" -i "$STATE/id_ed25519" \
+	    "root@$(addr "$_h")" "$@"
+}
+
+# reboot_by_hand HOST REV: installs REV on HOST with the inventory's
+# kernel commands, reboots it, polls ssh every 20 ms until the new system
+# answers with REV; prints the ms it took (what a host needs, measured
+# from outside with nothing of labrat's).
+reboot_by_hand() {
+	_k=$(jq -r --arg h "$1" '.hosts[] | select(.name == $h) |
+	    .kernel.verify[0]' "$INV")
+	_t0=$(now_ms)
+	ssh_to "$1" "$_k install $2 >/dev/null && $_k reboot >/dev/null" ||
+	    die "reboot by hand: $1 $2"
+	_end=$(( _t0 + 60000 ))
+	while [ "$(ssh_to "$1" "$_k" revision 2>/dev/null)" != "$2" ]; do
+		[ "$(now_ms)" -lt $_end ] || die "reboot by hand: $1 not back"
+		sleep 0.02
+	done
+	echo $(( $(now_ms) - _t0 ))
+}
+
+# bisect_parts ID WALL_MS REBOOT_MS NAME: a bisect's figure from the store.
+bisect_parts() {
+	_b=$1
+	# Jobs and their workload (the plan's "time" in each job's params).
+	set -- "$@" $(sq "$TMP/b.db" "SELECT count(*),
+	    coalesce(sum(json_extract(j.params, '$.time')), 0),
+	    coalesce(sum(j.finished_at - j.started_at), 0)
+	    FROM jobs j JOIN runs r ON r.id = j.run_id
+	    WHERE r.bisect_id = $_b AND j.state = 'done'" | tr '|' ' ')
+	# Steps, those that rebooted (not a build failure), and what each
+	# step spent from its run's start to its first job (install, reboot,
+	# verify, as the controller lived them).
+	set -- "$@" $(sq "$TMP/b.db" "SELECT count(*),
+	    sum(coalesce(r.reason, '') NOT LIKE '%: unbuildable:%'),
+	    coalesce(sum((SELECT min(started_at) FROM jobs WHERE run_id = r.id)
+	        - r.created_at), 0)
+	    FROM bisect_steps s JOIN runs r ON r.id = s.run_id
+	    WHERE s.bisect_id = $_b" | tr '|' ' ')
+	# The hosts put back on what they ran before: one more reboot
+	# unless the last step left them there.
+	set -- "$@" $(sq "$TMP/b.db" "SELECT b.client_before IS NOT NULL AND
+	    b.client_before != (SELECT revision FROM bisect_steps WHERE
+	    bisect_id = b.id ORDER BY seq DESC LIMIT 1), b.culprit
+	    FROM bisects b WHERE b.id = $_b" | tr '|' ' ')
+	echo "$@" | awk '{ wall = $2 / 1000; hand = $3 / 1000; name = $4
+	    jobs = $5; work = $6; jobt = $7 / 1000; steps = $8; reb = $9 + $11
+	    setup = $10 / 1000; culprit = $12
+	    ideal = work + reb * hand
+	    printf "bisect %s: culprit %s, %d steps, %d jobs, workload %.1f s, " \
+	        "%d reboots of %.2f s by hand: wall %.1f s, ideal %.1f s, " \
+	        "ratio %.3f (target 1.10); parts: jobs %.1f s in the store " \
+	        "(%.2f s per job beyond its workload), steps to their first " \
+	        "job %.1f s (%.2f s per reboot), the rest %.1f s", name,
+	        culprit, steps, jobs, work, reb, hand, wall, ideal,
+	        wall / ideal, jobt, jobs ? (jobt - work) / jobs : 0, setup,
+	        $9 ? setup / $9 : 0, wall - jobt - setup }'
+}
+
+bench_bisect() {
+	lab rbb$$ --noise 2 --boot-seconds "$BOOT"
+	: > "$TMP/rb"
+	for h in em-a em-b; do
+		ssh_to $h true || die "ssh to $h"
+	done
+	# Reboots by hand of em's two hosts at once, as a step reboots
+	# them, there and back (r200101, then what they ran).
+	was=$(ssh_to em-a "$(jq -r '.hosts[0].kernel.verify[0]' "$INV")" revision)
+	for rev in r200101 "$was" r200101 "$was"; do
+		reboot_by_hand em-a "$rev" > "$TMP/rb.a" &
+		reboot_by_hand em-b "$rev" > "$TMP/rb.b"
+		wait
+		cat "$TMP/rb.a" "$TMP/rb.b" | sort -g | tail -n 1 >> "$TMP/rb"
+	done
+	hand=$(median < "$TMP/rb")
+	echo "  reboot of em-a and em-b by hand: $(tr '\n' ' ' < "$TMP/rb")ms, median $hand ms"
+	for b in "em r200100 r200199 em-demo" "bce r200200 r200299 bce-demo"; do
+		set -- $b
+		t0=$(now_ms)
+		"$LABRAT" bisect start --db "$TMP/b.db" --inventory "$INV" \
+		    --link "$1" --good "$2" --bad "$3" \
+		    --test "$ROOT/configs/bisect/$4.json" --quiet \
+		    > "$TMP/b.out" 2>&1 || { cat "$TMP/b.out" >&2; die "bisect $1"; }
+		wall=$(( $(now_ms) - t0 ))
+		fig "$(bisect_parts "$(sq "$TMP/b.db" "SELECT max(id) FROM bisects")" \
+		    "$wall" "$hand" "$1")"
 	done
 }
 
@@ -273,18 +383,18 @@ bench_lab() {
 	for _w in up down; do
 		_l=$(median < "$TMP/$_w")
 		_r=$(median < "$TMP/p$_w")
-		echo "lab: $_w ${_l} ms (median of $N), plumbing by hand ${_r} ms," \
+		fig "lab: $_w ${_l} ms (median of $N), plumbing by hand ${_r} ms," \
 		    "ratio $(awk -v a="$_l" -v b="$_r" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 1) }')"
 	done
 }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (the simulated lab)"
 [ -x "$LABRAT" ] || die "no labrat at $LABRAT (set LABRAT)"
-[ $# -gt 0 ] || set -- fidelity overhead matrix rss lab
+[ $# -gt 0 ] || set -- fidelity overhead matrix bisect rss lab
 echo "# $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for b in "$@"; do
 	case $b in
-	fidelity|overhead|matrix|rss|lab) "bench_$b" ;;
+	fidelity|overhead|matrix|bisect|rss|lab) "bench_$b" ;;
 	*) die "unknown bench $b" ;;
 	esac
 done
