@@ -55,7 +55,8 @@ struct kernel_opts {
 	int	down_timeout_s;		/* old sessions must die [120] */
 	int	boot_timeout_s;		/* SSH back, each wait [300] */
 	int	power_timeout_s;	/* the power hook [60] */
-	int	poll_ms;		/* between probes [250] */
+	int	poll_ms;		/* longest pause between probes
+					   [250]; shorter early on */
 };
 
 struct kernel_outcome {
