@@ -720,8 +720,11 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 	io.reboot_gate = gate;
 	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
 		return -1;
+	/* A caller's session deployed the agent itself when it was renewed
+	 * (host_reconnect(), host_sync()): a second check is a round trip
+	 * for nothing on every step. */
 	if (res->result != KERNEL_OK || k->host == NULL ||
-	    host_ssh(k->host) == NULL)
+	    host_ssh(k->host) == NULL || k->borrowed)
 		return 0;
 	/* A new kernel may come with a fresh /var: redeploy when needed. */
 	if (host_deploy(k->host, e, sizeof e) == -1) {
