@@ -122,28 +122,38 @@ nsamples(struct store *st, int64_t run)
 	return n;
 }
 
+/* The store, and lab as a bisect of link l gives it to the ops. */
+static struct store *
+lab_open(struct hunt_lab *lab, volatile sig_atomic_t *stop)
+{
+	struct store	*st;
+	char		 err[1024];
+
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) != 0)
+		fail_msg("store: %s", err);
+	memset(lab, 0, sizeof *lab);
+	lab->inv = inv;
+	lab->plan = plan;
+	lab->link = config_inventory_link(inv, "l");
+	lab->test = test;
+	lab->db_path = dbpath;
+	lab->owner = "test:1:bisect";
+	lab->stop = stop;
+	return st;
+}
+
 static void
 test_batches_reuse_sessions(void **state)
 {
 	struct hunt_lab		 lab;
 	volatile sig_atomic_t	 stop = 0;
 	struct store		*st;
-	char			 err[1024];
 	void			*ls;
 	int64_t			 run;
 
 	(void)state;
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) != 0)
-		fail_msg("store: %s", err);
-	memset(&lab, 0, sizeof lab);
-	lab.inv = inv;
-	lab.plan = plan;
-	lab.link = config_inventory_link(inv, "l");
-	lab.test = test;
-	lab.db_path = dbpath;
-	lab.owner = "test:1:bisect";
-	lab.stop = &stop;
+	st = lab_open(&lab, &stop);
 
 	ls = hunt_lab_real_new();
 	run = new_run(st);
@@ -228,22 +238,11 @@ test_install_reuses_sessions(void **state)
 	volatile sig_atomic_t	 stop = 0;
 	struct store		*st;
 	pthread_t		 tid;
-	char			 err[1024];
 	int64_t			 run, before;
 	int			 i;
 
 	(void)state;
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) != 0)
-		fail_msg("store: %s", err);
-	memset(&lab, 0, sizeof lab);
-	lab.inv = inv;
-	lab.plan = plan;
-	lab.link = config_inventory_link(inv, "l");
-	lab.test = test;
-	lab.db_path = dbpath;
-	lab.owner = "test:1:bisect";
-	lab.stop = &stop;
+	st = lab_open(&lab, &stop);
 	memset(&ia, 0, sizeof ia);
 	ia.ls = hunt_lab_real_new();
 	ia.lab = &lab;
