@@ -258,9 +258,11 @@ reboot_by_hand() {
 	_k=$(jq -r --arg h "$1" '.hosts[] | select(.name == $h) |
 	    .kernel.verify[0]' "$INV")
 	_t0=$(now_ms)
-	on_host "$1" "$_k" install "$2" >/dev/null &&
-	    on_host "$1" "$_k" reboot >/dev/null ||
-	    die "reboot by hand: $1 $2"
+	if ! on_host "$1" "$_k" install "$2" >/dev/null ||
+	    ! on_host "$1" "$_k" reboot >/dev/null; then
+		die "reboot by hand: $1 $2"
+	fi
+	# shellcheck disable=SC2016
 	timeout 60 bash -c 'while read -r s < "$1" && [ "$s" = up ]; do
 		sleep 0.01; done
 	    until read -r s < "$1" && [ "$s" = up ]; do sleep 0.01; done
@@ -272,6 +274,7 @@ reboot_by_hand() {
 }
 
 # bisect_parts ID WALL_MS REBOOT_MS NAME: a bisect's figure from the store.
+# shellcheck disable=SC2046
 bisect_parts() {
 	_b=$1
 	# Jobs and their workload (the "time" of each job's params,
@@ -337,6 +340,7 @@ bench_bisect() {
 	    die "bisect warm-up: labrat hosts"
 	by_hand
 	for b in "em r200100 r200199 em-demo" "bce r200200 r200299 bce-demo"; do
+		# shellcheck disable=SC2086
 		set -- $b
 		t0=$(now_ms)
 		"$LABRAT" bisect start --db "$TMP/b.db" --inventory "$INV" \
