@@ -16,7 +16,9 @@
  *    verify template when given, else `uname -r` and /proc/version.
  *
  * After the reboot command the session opened before it must die (the old
- * system went down), then SSH must answer again within the boot timeout.  A
+ * system went down), then SSH must answer again within the boot timeout;
+ * both are probed with a pause of 1/50 of the time waited so far (10 ms
+ * to poll_ms), so a reboot is followed within ~2 % of its time.  A
  * host that does not is power-cycled with its power hook (host "power": a
  * command on the controller, no shell, or an HTTP request through client.c;
  * else the kernel's power_cycle template run on the controller) and waited
