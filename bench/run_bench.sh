@@ -10,16 +10,26 @@
 #             with and without ControlMaster (target <= 50 ms and no slower
 #             than ControlMaster)
 #   matrix    wall time of a 4-link matrix (--pairs 4) / the ideal
-#             (workload time / parallel links) (target <= 1.05)
+#             (workload time / parallel links) (target <= 1.03)
+#   bisect    the demo's em and bce bisects (configs/bisect/*-demo.json,
+#             `labrat bisect start` on a lab like the demo's) / the ideal:
+#             the jobs' workload time (from the store) plus, per reboot
+#             the bisect did, a reboot of both hosts by hand measured in
+#             the same run (install and reboot in the host's namespaces,
+#             until the lab records the new system's sshd up: no SSH at
+#             all, a lower bound), median of 8 before and after the
+#             bisects (target <= 1.10)
 #   rss       peak RSS of the controller driving 8 links (target <= 30 MB)
 #   lab       `labrat lab up` and `lab down` of the 2-pair lab (median of N)
 #             against the bare plumbing by hand: 4 namespaces with a veth
 #             each and a bridge (target: up <= 2 s, down <= 2 s)
 #
-# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|rss|lab]...  (all)
+# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|bisect|rss|lab]...
+#        (all)
 # env: LABRAT (default build/labrat), N (repetitions, default 5), R (rounds
 #      of the overhead comparison, default 3),
-#      T (iperf3 seconds for fidelity/matrix, default 5)
+#      T (iperf3 seconds for fidelity/matrix, default 5),
+#      BOOT (the bisect lab's --boot-seconds, default 1, as the demo's)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LABRAT=${LABRAT:-$ROOT/build/labrat}
@@ -27,6 +37,7 @@ export LABRAT_SIMLAB_DIR="$ROOT/simlab"
 N=${N:-5}
 T=${T:-5}
 R=${R:-3}
+BOOT=${BOOT:-1}
 TMP=$(mktemp -d /tmp/labrat-bench.XXXXXX)
 LABS=""
 
@@ -42,6 +53,11 @@ trap 'exit 1' INT TERM
 die() {
 	echo "run_bench: $*" >&2
 	exit 1
+}
+
+# fig TEXT: a figure, with when it was measured and the load then.
+fig() {
+	echo "$* [$(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)]"
 }
 
 now_ms() {
@@ -104,8 +120,8 @@ bench_fidelity() {
 		echo "  fidelity $((i + 1)): labrat $(echo "$l" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s, by hand $(echo "$h" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s"
 		i=$((i + 1))
 	done
-	echo "fidelity: labrat / by hand, median of $N ($T s iperf3): $(median < "$TMP/f.ratios")" \
-	    "(range $(sort -g "$TMP/f.ratios" | head -n 1)-$(sort -g "$TMP/f.ratios" | tail -n 1))"
+	fig "fidelity: labrat / by hand, median of $N ($T s iperf3): $(median < "$TMP/f.ratios")" \
+	    "(target 1.00 +- 0.01) (range $(sort -g "$TMP/f.ratios" | head -n 1)-$(sort -g "$TMP/f.ratios" | tail -n 1))"
 }
 
 # The agent command sequence of one em job (tso_on sender, TSO as $1),
@@ -199,11 +215,11 @@ bench_overhead() {
 		    "by hand: local $loc ms, ssh $plain ms, ssh+ControlMaster $cm ms"
 		echo "$jobsms $loc $plain $cm $wall" >> "$TMP/o.rounds"
 	done
-	awk -v n=$jobs '{ l += $1 - $2; p += $3 - $2; c += $4 - $2; w += $5 - $2 }
+	fig "$(awk -v n=$jobs '{ l += $1 - $2; p += $3 - $2; c += $4 - $2; w += $5 - $2 }
 	    END { printf "overhead per job (workload and agent work excluded, " \
 	    "mean of %d rounds): labrat %.0f ms (%.0f ms counting start-up and " \
-	    "pre-flight), ssh %.0f ms, ssh+ControlMaster %.0f ms\n", NR,
-	    l / NR / n, w / NR / n, p / NR / n, c / NR / n }' "$TMP/o.rounds"
+	    "pre-flight), ssh %.0f ms, ssh+ControlMaster %.0f ms", NR,
+	    l / NR / n, w / NR / n, p / NR / n, c / NR / n }' "$TMP/o.rounds")"
 	for h in em-a em-b; do
 		ssh -O exit -o ControlPath="$TMP/cm-%h" "root@$(addr $h)" 2>/dev/null
 	done
@@ -221,10 +237,11 @@ bench_matrix() {
 	    >/dev/null 2>&1 || die "matrix run"
 	wall=$(( $(now_ms) - t0 ))
 	njobs=$(sq "$TMP/m.db" "SELECT count(*) FROM jobs WHERE run_id = (SELECT max(id) FROM runs)")
-	echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
+	fig "$(echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
 	    printf "matrix: %d links, %d jobs of %d s: wall %.1f s, ideal %.1f s, " \
-	    "ratio %.3f (%.2f s per job beyond its workload)\n", $4, $2, $3,
-	    $1 / 1000, ideal / 1000, $1 / ideal, ($1 - ideal) / ($2 / $4) / 1000 }'
+	    "ratio %.3f (target 1.03; %.2f s per job beyond its workload)", $4,
+	    $2, $3, $1 / 1000, ideal / 1000, $1 / ideal,
+	    ($1 - ideal) / ($2 / $4) / 1000 }')"
 }
 
 bench_rss() {
@@ -235,10 +252,124 @@ bench_rss() {
 		/usr/bin/time -v -o "$TMP/r.time" "$LABRAT" run --db "$TMP/r.db" \
 		    --inventory "$INV" --plan "$TMP/r.json" >/dev/null 2>&1 ||
 		    die "rss run"
-		echo "rss: 8 links, $pass: peak RSS $(awk -F': ' \
+		fig "rss (target 30 MB): 8 links, $pass: peak RSS $(awk -F': ' \
 		    '/Maximum resident/ { printf "%.1f MB", $2 / 1024 }' "$TMP/r.time"), wall" \
 		    "$(awk -F': ' '/Elapsed/ { print $2 }' "$TMP/r.time")"
 	done
+}
+
+# reboot_by_hand HOST REV: installs REV on HOST with the inventory's
+# kernel commands run in its namespaces (no ssh), reboots it, and follows
+# the lab's own record of the boot (hosts/HOST/state leaves "up" and
+# comes back once the new sshd listens), then checks what it runs.
+# Prints the ms it took: what the host needs, with nothing of labrat's
+# and no SSH client (a lower bound for any controller).
+reboot_by_hand() {
+	_k=$(jq -r --arg h "$1" '.hosts[] | select(.name == $h) |
+	    .kernel.verify[0]' "$INV")
+	_t0=$(now_ms)
+	if ! on_host "$1" "$_k" install "$2" >/dev/null ||
+	    ! on_host "$1" "$_k" reboot >/dev/null; then
+		die "reboot by hand: $1 $2"
+	fi
+	# shellcheck disable=SC2016
+	timeout 60 bash -c 'while read -r s < "$1" && [ "$s" = up ]; do
+		sleep 0.01; done
+	    until read -r s < "$1" && [ "$s" = up ]; do sleep 0.01; done
+	    ' _ "$STATE/hosts/$1/state" || die "reboot by hand: $1 not back"
+	_t1=$(now_ms)
+	[ "$(cat "$STATE/hosts/$1/running")" = "$2" ] ||
+	    die "reboot by hand: $1 does not run $2"
+	echo $(( _t1 - _t0 ))
+}
+
+# bisect_parts ID WALL_MS REBOOT_MS NAME: a bisect's figure from the store.
+# shellcheck disable=SC2046
+bisect_parts() {
+	_b=$1
+	# Jobs and their workload (the "time" of each job's params,
+	# "iperf3:len=128k,...,time=1,...").
+	set -- "$@" $(sq "$TMP/b.db" "SELECT count(*),
+	    coalesce(sum(CAST(substr(replace(j.params, ':', ','),
+	        instr(replace(j.params, ':', ','), ',time=') + 6) AS REAL)), 0),
+	    coalesce(sum(j.finished_at - j.started_at), 0)
+	    FROM jobs j JOIN runs r ON r.id = j.run_id
+	    WHERE r.bisect_id = $_b AND j.state = 'done'" | tr '|' ' ')
+	# Steps, those that rebooted (not a build failure), and what each
+	# step spent from its run's start to its first job (install, reboot,
+	# verify, as the controller lived them).
+	set -- "$@" $(sq "$TMP/b.db" "SELECT count(*),
+	    sum(coalesce(r.reason, '') NOT LIKE '%: unbuildable:%'),
+	    coalesce(sum((SELECT min(started_at) FROM jobs WHERE run_id = r.id)
+	        - r.created_at), 0)
+	    FROM bisect_steps s JOIN runs r ON r.id = s.run_id
+	    WHERE s.bisect_id = $_b" | tr '|' ' ')
+	# The hosts put back on what they ran before: one more reboot
+	# unless the last step left them there.
+	set -- "$@" $(sq "$TMP/b.db" "SELECT b.client_before IS NOT NULL AND
+	    b.client_before != (SELECT revision FROM bisect_steps WHERE
+	    bisect_id = b.id ORDER BY seq DESC LIMIT 1), b.culprit
+	    FROM bisects b WHERE b.id = $_b" | tr '|' ' ')
+	echo "$@" | awk '{ wall = $2 / 1000; hand = $3 / 1000; name = $4
+	    jobs = $5; work = $6; jobt = $7 / 1000; steps = $8; reb = $9 + $11
+	    setup = $10 / 1000; culprit = $12
+	    ideal = work + reb * hand
+	    printf "bisect %s: culprit %s, %d steps, %d jobs, workload %.1f s, " \
+	        "%d reboots of %.2f s by hand: wall %.1f s, ideal %.1f s, " \
+	        "ratio %.3f (target 1.10); parts: jobs %.1f s in the store " \
+	        "(%.2f s per job beyond its workload), steps to their first " \
+	        "job %.1f s (%.2f s per reboot), the rest %.1f s", name,
+	        culprit, steps, jobs, work, reb, hand, wall, ideal,
+	        wall / ideal, jobt, jobs ? (jobt - work) / jobs : 0, setup,
+	        $9 ? setup / $9 : 0, wall - jobt - setup }'
+}
+
+# by_hand: 4 reboots of em's two hosts at once by hand, as a step reboots
+# them, there and back (r200101, then what they ran); each the slower
+# host's ms, into $TMP/rb.
+by_hand() {
+	_was=$(cat "$STATE/hosts/em-a/running")
+	: > "$TMP/rb.now"
+	for _rev in r200101 "$_was" r200101 "$_was"; do
+		reboot_by_hand em-a "$_rev" > "$TMP/rb.a" &
+		reboot_by_hand em-b "$_rev" > "$TMP/rb.b"
+		wait
+		cat "$TMP/rb.a" "$TMP/rb.b" | sort -g | tail -n 1 >> "$TMP/rb.now"
+	done
+	cat "$TMP/rb.now" >> "$TMP/rb"
+	echo "  reboot of em-a and em-b by hand: $(tr '\n' ' ' < "$TMP/rb.now")ms" \
+	    "[$(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)]"
+}
+
+bench_bisect() {
+	lab rbb$$ --noise 2 --boot-seconds "$BOOT"
+	: > "$TMP/rb"
+	: > "$TMP/bisects"
+	# As the demo: `labrat hosts` first (the agents built), then bisects.
+	"$LABRAT" hosts --inventory "$INV" >/dev/null 2>&1 ||
+	    die "bisect warm-up: labrat hosts"
+	by_hand
+	for b in "em r200100 r200199 em-demo" "bce r200200 r200299 bce-demo"; do
+		# shellcheck disable=SC2086
+		set -- $b
+		t0=$(now_ms)
+		"$LABRAT" bisect start --db "$TMP/b.db" --inventory "$INV" \
+		    --link "$1" --good "$2" --bad "$3" \
+		    --test "$ROOT/configs/bisect/$4.json" --quiet \
+		    > "$TMP/b.out" 2>&1 || { cat "$TMP/b.out" >&2; die "bisect $1"; }
+		wall=$(( $(now_ms) - t0 ))
+		echo "  bisect $1: $wall ms [$(date -u +%FT%TZ), load" \
+		    "$(cut -d' ' -f1-3 /proc/loadavg)]"
+		echo "$(sq "$TMP/b.db" "SELECT max(id) FROM bisects") $wall $1" \
+		    >> "$TMP/bisects"
+	done
+	# Load drifts: the reference is the median of reboots by hand before
+	# and after the bisects.
+	by_hand
+	hand=$(median < "$TMP/rb")
+	while read -r id wall name; do
+		fig "$(bisect_parts "$id" "$wall" "$hand" "$name")"
+	done < "$TMP/bisects"
 }
 
 # The plumbing of a 2-pair lab by hand (namespaces, veths, a bridge),
@@ -283,18 +414,18 @@ bench_lab() {
 	for _w in up down; do
 		_l=$(median < "$TMP/$_w")
 		_r=$(median < "$TMP/p$_w")
-		echo "lab: $_w ${_l} ms (median of $N), plumbing by hand ${_r} ms," \
+		fig "lab: $_w ${_l} ms (median of $N), plumbing by hand ${_r} ms," \
 		    "ratio $(awk -v a="$_l" -v b="$_r" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 1) }')"
 	done
 }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (the simulated lab)"
 [ -x "$LABRAT" ] || die "no labrat at $LABRAT (set LABRAT)"
-[ $# -gt 0 ] || set -- fidelity overhead matrix rss lab
+[ $# -gt 0 ] || set -- fidelity overhead matrix bisect rss lab
 echo "# $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for b in "$@"; do
 	case $b in
-	fidelity|overhead|matrix|rss|lab) "bench_$b" ;;
+	fidelity|overhead|matrix|bisect|rss|lab) "bench_$b" ;;
 	*) die "unknown bench $b" ;;
 	esac
 done

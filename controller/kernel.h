@@ -16,7 +16,9 @@
  *    verify template when given, else `uname -r` and /proc/version.
  *
  * After the reboot command the session opened before it must die (the old
- * system went down), then SSH must answer again within the boot timeout.  A
+ * system went down), then SSH must answer again within the boot timeout;
+ * both are probed with a pause of 1/50 of the time waited so far (10 ms
+ * to poll_ms), so a reboot is followed within ~2 % of its time.  A
  * host that does not is power-cycled with its power hook (host "power": a
  * command on the controller, no shell, or an HTTP request through client.c;
  * else the kernel's power_cycle template run on the controller) and waited
@@ -55,7 +57,8 @@ struct kernel_opts {
 	int	down_timeout_s;		/* old sessions must die [120] */
 	int	boot_timeout_s;		/* SSH back, each wait [300] */
 	int	power_timeout_s;	/* the power hook [60] */
-	int	poll_ms;		/* between probes [250] */
+	int	poll_ms;		/* longest pause between probes
+					   [250]; shorter early on */
 };
 
 struct kernel_outcome {

@@ -6,9 +6,14 @@
  * of a step are drained on the same sessions, so only the first batch
  * connects (one handshake per host) and the later ones none; after sshd
  * restarted (a reboot) the next batch revives both sessions; a new
- * bisect's state connects afresh.  The ssh module's counters say what
- * connected.
+ * bisect's state connects afresh.  A step's install (a "command" kernel
+ * provider whose reboot this test performs: sshd killed with every
+ * session, the installed revision made the running one, sshd started
+ * again) runs on the same sessions: one handshake per host, the new
+ * system's, and the batch after it none.  The ssh module's counters say
+ * what connected.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -117,28 +122,38 @@ nsamples(struct store *st, int64_t run)
 	return n;
 }
 
+/* The store, and lab as a bisect of link l gives it to the ops. */
+static struct store *
+lab_open(struct hunt_lab *lab, volatile sig_atomic_t *stop)
+{
+	struct store	*st;
+	char		 err[1024];
+
+	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
+	    err, sizeof err) != 0)
+		fail_msg("store: %s", err);
+	memset(lab, 0, sizeof *lab);
+	lab->inv = inv;
+	lab->plan = plan;
+	lab->link = config_inventory_link(inv, "l");
+	lab->test = test;
+	lab->db_path = dbpath;
+	lab->owner = "test:1:bisect";
+	lab->stop = stop;
+	return st;
+}
+
 static void
 test_batches_reuse_sessions(void **state)
 {
 	struct hunt_lab		 lab;
 	volatile sig_atomic_t	 stop = 0;
 	struct store		*st;
-	char			 err[1024];
 	void			*ls;
 	int64_t			 run;
 
 	(void)state;
-	if (store_open(dbpath, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE, &st,
-	    err, sizeof err) != 0)
-		fail_msg("store: %s", err);
-	memset(&lab, 0, sizeof lab);
-	lab.inv = inv;
-	lab.plan = plan;
-	lab.link = config_inventory_link(inv, "l");
-	lab.test = test;
-	lab.db_path = dbpath;
-	lab.owner = "test:1:bisect";
-	lab.stop = &stop;
+	st = lab_open(&lab, &stop);
 
 	ls = hunt_lab_real_new();
 	run = new_run(st);
@@ -167,11 +182,125 @@ test_batches_reuse_sessions(void **state)
 	store_close(st);
 }
 
+struct install_arg {
+	void			*ls;
+	const struct hunt_lab	*lab;
+	struct hunt_install	 in[2];
+	int			 done;
+};
+
+static void *
+install_main(void *arg)
+{
+	struct install_arg	*ia = arg;
+
+	hunt_lab_real.install(ia->ls, ia->lab, "r7", ia->in);
+	__atomic_store_n(&ia->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * The reboot of both hosts (one sshd): once both asked for it, every
+ * session dies with sshd, the installed revision becomes the running one,
+ * and sshd comes back 300 ms later.  On this thread: sshd dies with the
+ * thread that started it (PR_SET_PDEATHSIG).
+ */
+static void
+reboot_when_asked(struct install_arg *ia)
+{
+	char	a[300], b[300];
+	int	i;
+
+	snprintf(a, sizeof a, "%s/reboot-fx-a", fx.dir);
+	snprintf(b, sizeof b, "%s/reboot-fx-b", fx.dir);
+	for (i = 0; i < 3000 && !__atomic_load_n(&ia->done,
+	    __ATOMIC_SEQ_CST); i++) {
+		if (access(a, F_OK) == 0 && access(b, F_OK) == 0)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(access(a, F_OK), 0);
+	assert_int_equal(access(b, F_OK), 0);
+	usleep(100000);
+	fx_sshd_kill(&fx);
+	fx_sh("rm -f %s %s; cp %s/installed-fx-a %s/running-fx-a; "
+	    "cp %s/installed-fx-b %s/running-fx-b", a, b, fx.dir, fx.dir,
+	    fx.dir, fx.dir);
+	usleep(300000);
+	assert_int_equal(fx_sshd_start(&fx), 0);
+}
+
+static void
+test_install_reuses_sessions(void **state)
+{
+	struct install_arg	 ia;
+	struct hunt_lab		 lab;
+	volatile sig_atomic_t	 stop = 0;
+	struct store		*st;
+	pthread_t		 tid;
+	int64_t			 run, before;
+	int			 i;
+
+	(void)state;
+	st = lab_open(&lab, &stop);
+	memset(&ia, 0, sizeof ia);
+	ia.ls = hunt_lab_real_new();
+	ia.lab = &lab;
+	ia.in[0].host = config_inventory_host(inv, "fx-a");
+	ia.in[1].host = config_inventory_host(inv, "fx-b");
+	run = new_run(st);
+	assert_int_equal(batch(ia.ls, &lab, st, run), 2);
+
+	before = handshakes();
+	assert_int_equal(pthread_create(&tid, NULL, install_main, &ia), 0);
+	reboot_when_asked(&ia);
+	pthread_join(tid, NULL);
+	for (i = 0; i < 2; i++) {
+		if (ia.in[i].rc != 0)
+			fail_msg("install on %s: %s", ia.in[i].host->name,
+			    ia.in[i].err);
+		assert_int_equal(ia.in[i].out.result, KERNEL_OK);
+		assert_string_equal(ia.in[i].out.running, "r7");
+	}
+	/* The new system's session per host, nothing more. */
+	assert_int_equal(handshakes() - before, 2);
+	run = new_run(st);
+	assert_int_equal(batch(ia.ls, &lab, st, run), 0);
+	assert_int_equal(nsamples(st, run), 1);
+	hunt_lab_real_free(ia.ls);
+	store_close(st);
+}
+
+/* text with a "command" kernel provider for both hosts, whose files are
+ * in fx.dir (heap). */
+static char *
+with_kernel(const char *text)
+{
+	struct buf	 b;
+	const char	*p;
+	char		 k[1200];
+
+	snprintf(k, sizeof k, "\"kernel\":{\"type\":\"command\","
+	    "\"install\":[\"sh\",\"-c\",\"echo {rev} > %s/installed-"
+	    "{host}\"],\"reboot\":[\"touch\",\"%s/reboot-{host}\"],"
+	    "\"verify\":[\"cat\",\"%s/running-{host}\"]},", fx.dir, fx.dir,
+	    fx.dir);
+	buf_init(&b, 1 << 20);
+	while ((p = strstr(text, "\"nics\":")) != NULL) {
+		buf_append(&b, text, (size_t)(p - text));
+		buf_append(&b, k, strlen(k));
+		buf_append(&b, "\"nics\":", 7);
+		text = p + 7;
+	}
+	buf_append(&b, text, strlen(text) + 1);
+	return b.data;
+}
+
 static int
 group_setup(void **state)
 {
 	struct config_errors	 e;
-	char			*text, test_text[sizeof test_fmt + 16];
+	char			*text, *kt, test_text[sizeof test_fmt + 16];
 	size_t			 i;
 	int			 port;
 
@@ -188,6 +317,11 @@ group_setup(void **state)
 	text = fx_inventory_text(&fx, fx.port, fx.known_hosts,
 	    fx.port, fx.known_hosts, "lo");
 	assert_non_null(text);
+	kt = with_kernel(text);
+	free(text);
+	text = kt;
+	fx_sh("echo r1 > %s/running-fx-a; echo r1 > %s/running-fx-b", fx.dir,
+	    fx.dir);
 	config_errors_init(&e);
 	inv = config_inventory_parse("/tmp/test_hunt_lab.json", text,
 	    strlen(text), &e);
@@ -224,6 +358,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batches_reuse_sessions),
+		cmocka_unit_test(test_install_reuses_sessions),
 	};
 
 	if (access("/usr/sbin/sshd", X_OK) != 0 || geteuid() != 0) {

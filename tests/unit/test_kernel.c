@@ -34,6 +34,11 @@ struct fake {
 	int			 powered;
 	int64_t			 now;
 	const char		*gate;	/* io.reboot_gate */
+	/* With up_at > 0, a host on a virtual clock instead: the old
+	 * session answers until down_at, SSH refuses (1 ms) until up_at. */
+	int64_t			 down_at, up_at;
+	int64_t			 seen_down_at, connected_at;
+	int			 probes, connects;
 };
 
 static int
@@ -64,6 +69,13 @@ f_alive(void *arg, int timeout_ms)
 
 	(void)timeout_ms;
 	f->now += 10;
+	f->probes++;
+	if (f->up_at > 0) {
+		if (f->now < f->down_at)
+			return 1;
+		f->seen_down_at = f->now;
+		return 0;
+	}
 	return f->alive_left-- > 0;
 }
 
@@ -72,6 +84,14 @@ f_connect(void *arg, int timeout_ms, char *err, size_t errlen)
 {
 	struct fake	*f = arg;
 
+	f->connects++;
+	if (f->up_at > 0 && f->now < f->up_at) {
+		f->now += 1;
+		snprintf(err, errlen, "connect: Connection refused");
+		return -1;
+	}
+	if (f->up_at > 0)
+		f->connected_at = f->now;
 	if (f->down_connects < 0 || (f->down_connects > 0 &&
 	    !(f->power_fixes && f->powered))) {
 		if (f->down_connects > 0)
@@ -389,6 +409,50 @@ test_never_down_and_lost(void **state)
 	buf_free(&f.log);
 }
 
+/*
+ * A reboot is noticed as it happens: the old system's end and the new
+ * one's sshd within max(10 ms, 2 % of the time waited), and a long boot
+ * is not hammered (a fixed 250 ms poll was up to 250 ms late each way).
+ */
+static void
+test_reconnect_poll(void **state)
+{
+	static const struct reply r[] = {
+		{ "'/opt/sim lab/host' revision", 0, "r200140\n" },
+		{ NULL, 0, NULL }
+	};
+	static const struct {
+		int64_t	down_at, up_at;
+		int64_t	down_late, up_late;	/* at most */
+		int	probes, connects;	/* at most */
+	} c[] = {
+		{ 300, 1800, 10 + 10, 36 + 1, 40, 120 },	/* the simulated lab */
+		{ 5000, 25000, 100 + 10, 250 + 1, 180, 260 },	/* a real host */
+		{ 0 + 1, 600, 10 + 10, 12 + 1, 2, 65 },	/* gone at once */
+	};
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct fake		f = { .replies = r, .down_at =
+					    c[i].down_at, .up_at = c[i].up_at };
+		struct kernel_outcome	out;
+		char			err[512] = "";
+
+		assert_int_equal(run_fake("sim-a", "r200140", &f, &out, err,
+		    sizeof err), 0);
+		assert_int_equal(out.result, KERNEL_OK);
+		assert_int_equal(out.power_cycled, 0);
+		assert_true(f.seen_down_at >= c[i].down_at);
+		assert_true(f.seen_down_at - c[i].down_at <= c[i].down_late);
+		assert_true(f.connected_at >= c[i].up_at);
+		assert_true(f.connected_at - c[i].up_at <= c[i].up_late);
+		assert_true(f.probes <= c[i].probes);
+		assert_true(f.connects <= c[i].connects);
+		buf_free(&f.log);
+	}
+}
+
 static void
 test_linux_templates(void **state)
 {
@@ -441,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_command_power_cycle),
 		cmocka_unit_test(test_command_ok_and_hostile),
 		cmocka_unit_test(test_never_down_and_lost),
+		cmocka_unit_test(test_reconnect_poll),
 		cmocka_unit_test(test_linux_templates),
 		cmocka_unit_test(test_names_rev),
 	};
