@@ -68,7 +68,7 @@ for q in "state=failed" "kind=nightly" "link=bce" "after=$RUN"; do
 	is '.runs | length' 0 "runs?$q"
 done
 want 200 -H "$A" "$BASE/runs/$RUN"
-is .plan "$TMP/plan.json" "runs/$RUN"
+is .plan "$API_PLAN" "runs/$RUN"
 want 200 -H "$A" "$BASE/runs/$RUN/jobs?limit=3"
 is '.jobs | length' 3 "jobs page 1"
 J3=$(sq "$DB" "SELECT id FROM jobs WHERE run_id = $RUN ORDER BY seq LIMIT 1 OFFSET 2")
