@@ -51,8 +51,12 @@ near() {
 
 lab_up() {
 	if [ $# -eq 0 ] && [ -n "${LABRAT_SHARED_LAB:-}" ]; then
-		LAB=$(cat "$LABRAT_SHARED_LAB") ||
+		# Never taken down from here (SHARED_LAB_LEFT: nothing to check
+		# until it is found as it should be).
+		SHARED_LAB_LEFT=1
+		SHARED_LAB=$(cat "$LABRAT_SHARED_LAB") ||
 		    fail "no shared lab: $LABRAT_SHARED_LAB (the shared_lab fixture)"
+		LAB=$SHARED_LAB
 		STATE=/run/labrat-lab/$LAB
 		INV=$STATE/inventory.json
 		[ -f "$INV" ] || fail "shared lab $LAB is not up (no $INV)"
@@ -60,7 +64,7 @@ lab_up() {
 		# As the last test must have left it: else that test failed
 		# (its own lab_down said so) and this one would only inherit it.
 		check_links_restored
-		SHARED_LAB=$LAB
+		SHARED_LAB_LEFT=
 		return 0
 	fi
 	INV=$("$LABRAT" lab up --name "$LAB" "$@") || fail "lab up --name $LAB failed"
@@ -71,9 +75,10 @@ lab_up() {
 lab_down() {
 	if [ -n "${SHARED_LAB:-}" ]; then
 		# Someone else's lab: it stays up for the next test, as this
-		# one found it.
+		# one found it (checked once: lab_down runs again on exit).
+		[ -n "${SHARED_LAB_LEFT:-}" ] && return 0
+		SHARED_LAB_LEFT=1
 		LAB=$SHARED_LAB
-		SHARED_LAB=
 		check_links_restored
 		return 0
 	fi
