@@ -5,7 +5,8 @@
 #   lab_up ARGS...        labrat lab up --name $LAB ARGS (sets STATE, INV);
 #                         with no ARGS and LABRAT_SHARED_LAB set (the
 #                         shared_lab fixture, tests/CMakeLists.txt), the
-#                         lab named in that file instead: nothing is
+#                         lab named in $LABRAT_SHARED_LAB.$PPID (PPID: the
+#                         ctest running the test) instead: nothing is
 #                         brought up, and lab_down leaves it up but fails
 #                         the test unless every link is as it was
 #   lab_down              labrat lab down --name $LAB
@@ -54,8 +55,9 @@ lab_up() {
 		# Never taken down from here (SHARED_LAB_LEFT: nothing to check
 		# until it is found as it should be).
 		SHARED_LAB_LEFT=1
-		SHARED_LAB=$(cat "$LABRAT_SHARED_LAB") ||
-		    fail "no shared lab: $LABRAT_SHARED_LAB (the shared_lab fixture)"
+		# lib/shared_lab.sh wrote it, run by the ctest that runs us.
+		SHARED_LAB=$(cat "$LABRAT_SHARED_LAB.$PPID") ||
+		    fail "no shared lab: $LABRAT_SHARED_LAB.$PPID (the shared_lab fixture)"
 		LAB=$SHARED_LAB
 		STATE=/run/labrat-lab/$LAB
 		INV=$STATE/inventory.json
