@@ -1,8 +1,8 @@
 #!/bin/sh
 # The HTTP API of a live `labrat serve` on 127.0.0.1 (a free port) over a
-# store from a real simulated-lab run (its own small run: em, TSO on/off,
-# iperf3 1 s, 2 repetitions; the shared nightly_store fixture is not on
-# main yet).  Reads need a token here ("reads": "token").
+# store from a real simulated-lab run (api_store: em, TSO on/off, iperf3
+# 1 s, 2 repetitions; under ctest a copy of the api_store fixture's).
+# Reads need a token here ("reads": "token").
 # - real content: the run and its job counts, filters, the job pages and
 #   their cursor, one job's samples as the store holds them, the report
 #   byte for byte equal to `labrat report RUN --format json` and to the
