@@ -18,11 +18,17 @@ python3-jsonschema
 clang libclang-rt-dev
 chromium nodejs"
 
+# One dpkg-query for all of them (a package it does not know is simply
+# not in its output).
+# shellcheck disable=SC2086
+have=$(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
+    awk '/ install ok installed$/ { print $1 }' | tr '\n' ' ') || :
 missing=""
 for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
+	case " $have " in
+	*" $p "*) ;;
+	*) missing="$missing $p" ;;
+	esac
 done
 
 # web/node_modules from the lock file: again only when the lock changed

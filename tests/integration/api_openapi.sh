@@ -1,6 +1,6 @@
 #!/bin/sh
 # schemas/openapi.json against a live labrat serve (127.0.0.1, a free
-# port) over a store from a real simulated-lab run (its own small run, as
+# port) over a store from a real simulated-lab run (api_store, as
 # api_read.sh): every operation of the document is requested, the replies
 # of every endpoint (2xx and the problem objects: 400, 401, 403, 404, 405,
 # 409, 413) validate against the document's schemas with python3-jsonschema

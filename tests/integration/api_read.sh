@@ -1,8 +1,8 @@
 #!/bin/sh
 # The HTTP API of a live `labrat serve` on 127.0.0.1 (a free port) over a
-# store from a real simulated-lab run (its own small run: em, TSO on/off,
-# iperf3 1 s, 2 repetitions; the shared nightly_store fixture is not on
-# main yet).  Reads need a token here ("reads": "token").
+# store from a real simulated-lab run (api_store: em, TSO on/off, iperf3
+# 1 s, 2 repetitions; under ctest a copy of the api_store fixture's).
+# Reads need a token here ("reads": "token").
 # - real content: the run and its job counts, filters, the job pages and
 #   their cursor, one job's samples as the store holds them, the report
 #   byte for byte equal to `labrat report RUN --format json` and to the
@@ -68,7 +68,7 @@ for q in "state=failed" "kind=nightly" "link=bce" "after=$RUN"; do
 	is '.runs | length' 0 "runs?$q"
 done
 want 200 -H "$A" "$BASE/runs/$RUN"
-is .plan "$TMP/plan.json" "runs/$RUN"
+is .plan "$API_PLAN" "runs/$RUN"
 want 200 -H "$A" "$BASE/runs/$RUN/jobs?limit=3"
 is '.jobs | length' 3 "jobs page 1"
 J3=$(sq "$DB" "SELECT id FROM jobs WHERE run_id = $RUN ORDER BY seq LIMIT 1 OFFSET 2")

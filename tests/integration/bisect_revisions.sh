@@ -6,6 +6,7 @@
 # endpoints and a bad test file are refused before anything is stored.
 # The hosts have no kernel provider, so the bisect stops at its first step
 # with a clear reason, after the revisions were stored.
+# ctest: parallel
 set -u
 : "${LABRAT:?}"
 command -v git >/dev/null || { echo "SKIP: git missing" >&2; exit 77; }

@@ -5,6 +5,7 @@
 # and exit 2; the common options work before and after the command; the man
 # page (`labrat help --man`) is clean roff; and every usage line of the
 # table appears verbatim in README.md.
+# ctest: parallel
 set -eu
 : "${LABRAT:?}"
 top=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -3,6 +3,7 @@
 # one-line summary each and exit 0; every bad fixture exits 2 and prints
 # exactly its expected messages (each with file and JSON path); several bad
 # files at once print all their errors together.
+# ctest: parallel
 set -eu
 : "${LABRAT:?}" "${LABRAT_SOURCE_DIR:?}" "${LABRAT_FIXTURES:?}"
 tmp=$(mktemp -d)

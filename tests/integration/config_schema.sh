@@ -7,6 +7,7 @@
 # or above it, and each schema error by a loader error at or below it.
 # Rules a schema cannot state (references, duplicate names, max >= min) are
 # listed in C_ONLY.  The key sets are compared by test_config_schema.
+# ctest: parallel
 set -eu
 : "${LABRAT_SOURCE_DIR:?}"
 PY=/usr/bin/python3

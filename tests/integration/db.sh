@@ -3,6 +3,7 @@
 # rule, parent directories created, exit statuses (0 ok, 1 failure, 2 usage),
 # a database from a newer labrat refused and left byte-for-byte unchanged,
 # an older one reported by check and upgraded by migrate.
+# ctest: parallel
 set -eu
 : "${LABRAT:?}" "${LABRAT_FIXTURES:?}"
 command -v sqlite3 >/dev/null || {

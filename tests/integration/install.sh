@@ -7,6 +7,7 @@
 # is a stub, so the source tree cannot be what answered) and says clearly
 # when there is none; and the installed labrat(1) is the page the binary
 # writes and shows every usage line of `labrat help`, rendered.
+# ctest: parallel
 set -eu
 : "${LABRAT:?}"
 top=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -6,6 +6,7 @@
 # build lacks.  Also: every NAME_WORD.h header belongs to a module NAME, no
 # module file includes cmd.h, and no controller file is over 800 lines.
 # No lab needed.
+# ctest: parallel
 set -u
 top=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)

@@ -16,6 +16,7 @@
 # refused before any request, `bisect resume` and `run`/`bisect start`
 # without --enqueue say they do not work remotely (exit 2).
 # Brings up a lab (lab_up).
+# ctest: shared-lab
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rrd$$

@@ -14,6 +14,7 @@
 #     its pid and host; the run itself completes.
 # Each case ends with the hosts' settings as before, `labrat db check`
 # clean, one throughput sample per done job and no job left running.
+# ctest: shared-lab
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=sfault$$

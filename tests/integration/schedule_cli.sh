@@ -6,6 +6,7 @@
 # or config, 1 a duplicate or unknown name).  The inventory's key files do
 # not exist here: add checks the configs, not the keys (the daemon's host
 # may hold them).
+# ctest: parallel
 set -eu
 : "${LABRAT:?}" "${LABRAT_SOURCE_DIR:?}"
 command -v jq >/dev/null || { echo "schedule_cli: jq missing" >&2; exit 77; }

@@ -15,6 +15,7 @@
 #   runs to completion; SIGTERM mid-run puts the
 #   item back in the queue with its run interrupted, and the next daemon
 #   resumes that run: every job done once, one sample each.
+# ctest: shared-lab
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=serve$$

@@ -8,6 +8,7 @@
 # implies NoNewPrivileges=yes (systemd.exec(5)); and systemd-analyze verify
 # finds nothing to say about the unit, with and without the drop-in (it
 # works on files, no running systemd needed).
+# ctest: parallel
 set -eu
 : "${LABRAT:?}"
 top=${LABRAT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -6,6 +6,7 @@
 # the read-only flag, revoked time after revoke); the errors with their
 # messages and statuses (2 a bad name or usage, 1 a taken name, an unknown
 # or already revoked token).
+# ctest: parallel
 set -eu
 : "${LABRAT:?}"
 command -v jq >/dev/null || { echo "token_cli: jq missing" >&2; exit 77; }

@@ -1,9 +1,15 @@
 # tests/integration/lib/api.sh: what the HTTP API tests share, sourced
 # after lib/simlab.sh and lib/run.sh (LAB set; TMP, fail, wait_log used).
 #
-#   api_store DB        a real simulated-lab run into DB: lab up, the em
-#                       link, TSO on/off, iperf3 1 s, 2 repetitions; lab
-#                       down again (the store is the test's subject)
+#   api_store DB [PLAN] a real simulated-lab run into DB: lab up, the em
+#                       link, TSO on/off, iperf3 1 s, 2 repetitions, the
+#                       plan written to PLAN ($TMP/plan.json); lab down
+#                       again (the store is the test's subject).  API_PLAN
+#                       gets the plan's path, as the store has it.
+#                       With LABRAT_API_STORE set (the api_store fixture,
+#                       tests/CMakeLists.txt: lib/api_store.sh made that
+#                       store once for every test that calls api_store),
+#                       a copy of it, and API_PLAN the fixture's plan
 #   free_port           a free TCP port on 127.0.0.1 (bind 0)
 #   api_serve NAME DB JSON [SCHEME]   labrat serve with a daemon config
 #                       whose "http" section is JSON ("listen" is filled in,
@@ -20,8 +26,17 @@
 #   want CODE ARGS...   req into $TMP/body and fail unless CODE came back
 
 api_store() {
+	if [ -n "${LABRAT_API_STORE:-}" ]; then
+		[ -s "$LABRAT_API_STORE" ] ||
+		    fail "no api_store fixture at $LABRAT_API_STORE (lib/api_store.sh)"
+		cp "$LABRAT_API_STORE" "$1" || fail "copy $LABRAT_API_STORE"
+		API_PLAN=${LABRAT_API_STORE%.db}.plan.json
+		note "the api_store fixture: $LABRAT_API_STORE"
+		return 0
+	fi
+	API_PLAN=${2:-$TMP/plan.json}
 	lab_up
-	cat > "$TMP/plan.json" <<'PLAN'
+	cat > "$API_PLAN" <<'PLAN'
 {
   "links": ["em"],
   "knobs": { "tso": [true, false] },
@@ -33,7 +48,7 @@ api_store() {
 }
 PLAN
 	cp "$INV" "$TMP/inventory.json"
-	"$LABRAT" run --db "$1" --inventory "$INV" --plan "$TMP/plan.json" \
+	"$LABRAT" run --db "$1" --inventory "$INV" --plan "$API_PLAN" \
 	    >"$TMP/run.out" 2>"$TMP/run.err" ||
 	    fail "the run for the API's store failed: $(cat "$TMP/run.err")"
 	lab_down

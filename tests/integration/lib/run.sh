@@ -12,8 +12,7 @@
 # the database while labrat has it open currently breaks labrat's own
 # read-only connections (store.c reads the header with fopen/fclose, which
 # drops the process's POSIX locks; the other process then deletes the WAL).
-#   check_restored HOST IF  TSO on, MTU 1500, no nft table labrat
-#   check_links_restored    the above for every test interface of the lab
+#   (check_restored, check_links_restored: lib/simlab.sh)
 #   check_samples DB RUN    one interval-0 throughput sample per done job,
 #                           none for jobs that are not done
 #   (LABRAT_TEST_KEEP=1 keeps TMP for a look after a failure)
@@ -71,25 +70,6 @@ wait_log() {
 run_id() {
 	wait_log "$1.err" "^labrat: run [0-9]* started" 10 || return 1
 	sed -n 's/^labrat: run \([0-9]*\) started.*/\1/p' "$1.err" | head -n 1
-}
-
-check_restored() {
-	ip netns exec "$LAB-$1" ethtool -k "$2" |
-	    grep -q '^tcp-segmentation-offload: on' ||
-	    fail "$1 $2: TSO is not back on"
-	ip -n "$LAB-$1" link show "$2" | grep -q " mtu 1500 " ||
-	    fail "$1 $2: MTU is not back to 1500: $(ip -n "$LAB-$1" -o link show "$2")"
-	if ip netns exec "$LAB-$1" nft list table ip labrat >/dev/null 2>&1; then
-		fail "$1: nft table labrat is still there"
-	fi
-	[ ! -e "$STATE/hosts/$1/var-lib-labrat/state/$2.json" ] ||
-	    fail "$1 $2: the agent still holds a saved original (not restored)"
-}
-
-check_links_restored() {
-	for _l in $(jq -r '.links[] | "\(.client.host):\(.client.if) \(.server.host):\(.server.if)"' "$INV"); do
-		check_restored "${_l%%:*}" "${_l#*:}"
-	done
 }
 
 check_samples() {

@@ -2,7 +2,17 @@
 # Sourced by POSIX sh scripts; expects LABRAT (controller binary) and sets
 # LAB (a name unique to this test run) before lab_up.
 #
-#   lab_up ARGS...        labrat lab up --name $LAB ARGS (sets STATE, INV)
+#   lab_up ARGS...        labrat lab up --name $LAB ARGS (sets STATE, INV);
+#                         with no ARGS and LABRAT_SHARED_LAB set (the
+#                         shared_lab fixture, tests/CMakeLists.txt), the
+#                         lab named in $LABRAT_SHARED_LAB.$PPID (PPID: the
+#                         ctest running the test) instead: nothing is
+#                         brought up, and lab_down leaves it up but fails
+#                         the test unless every link is as it was
+#   lab_down              labrat lab down --name $LAB
+#   check_restored HOST IF  TSO on, MTU 1500, no nft table labrat, no
+#                         saved original left on the host
+#   check_links_restored  the above for every test interface of the lab
 #   lab_ssh MGMT CMD...   strict-host-key SSH to a host of the lab
 #   iperf LINK_CLIENT LINK_SERVER ADDR   -> Mbit/s of a 2 s iperf3 run
 #   fail MSG              print and exit 1
@@ -41,13 +51,59 @@ near() {
 }
 
 lab_up() {
+	if [ $# -eq 0 ] && [ -n "${LABRAT_SHARED_LAB:-}" ]; then
+		# Never taken down from here (SHARED_LAB_LEFT: nothing to check
+		# until it is found as it should be).
+		SHARED_LAB_LEFT=1
+		# lib/shared_lab.sh wrote it, run by the ctest that runs us.
+		SHARED_LAB=$(cat "$LABRAT_SHARED_LAB.$PPID") ||
+		    fail "no shared lab: $LABRAT_SHARED_LAB.$PPID (the shared_lab fixture)"
+		LAB=$SHARED_LAB
+		STATE=/run/labrat-lab/$LAB
+		INV=$STATE/inventory.json
+		[ -f "$INV" ] || fail "shared lab $LAB is not up (no $INV)"
+		note "shared lab $LAB (the shared_lab fixture)"
+		# As the last test must have left it: else that test failed
+		# (its own lab_down said so) and this one would only inherit it.
+		check_links_restored
+		SHARED_LAB_LEFT=
+		return 0
+	fi
 	INV=$("$LABRAT" lab up --name "$LAB" "$@") || fail "lab up --name $LAB failed"
 	STATE=/run/labrat-lab/$LAB
 	[ "$INV" = "$STATE/inventory.json" ] || fail "lab up printed '$INV'"
 }
 
 lab_down() {
+	if [ -n "${SHARED_LAB:-}" ]; then
+		# Someone else's lab: it stays up for the next test, as this
+		# one found it (checked once: lab_down runs again on exit).
+		[ -n "${SHARED_LAB_LEFT:-}" ] && return 0
+		SHARED_LAB_LEFT=1
+		LAB=$SHARED_LAB
+		check_links_restored
+		return 0
+	fi
 	"$LABRAT" lab down --name "$LAB" >/dev/null 2>&1
+}
+
+check_restored() {
+	ip netns exec "$LAB-$1" ethtool -k "$2" |
+	    grep -q '^tcp-segmentation-offload: on' ||
+	    fail "$1 $2: TSO is not back on"
+	ip -n "$LAB-$1" link show "$2" | grep -q " mtu 1500 " ||
+	    fail "$1 $2: MTU is not back to 1500: $(ip -n "$LAB-$1" -o link show "$2")"
+	if ip netns exec "$LAB-$1" nft list table ip labrat >/dev/null 2>&1; then
+		fail "$1: nft table labrat is still there"
+	fi
+	[ ! -e "$STATE/hosts/$1/var-lib-labrat/state/$2.json" ] ||
+	    fail "$1 $2: the agent still holds a saved original (not restored)"
+}
+
+check_links_restored() {
+	for _l in $(jq -r '.links[] | "\(.client.host):\(.client.if) \(.server.host):\(.server.if)"' "$INV"); do
+		check_restored "${_l%%:*}" "${_l#*:}"
+	done
 }
 
 mgmt_of() {
