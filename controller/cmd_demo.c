@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "cmd_demo.h"
 #include "hunt.h"
 #include "lab.h"
 #include "log.h"

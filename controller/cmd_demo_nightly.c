@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "cmd_demo.h"
 #include "lab.h"
 #include "util.h"
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_demo.h"
+#include "cmd.h"
 #include "json.h"
 #include "lab.h"
 #include "util.h"

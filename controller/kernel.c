@@ -22,13 +22,11 @@
 #include "config.h"
 #include "host.h"
 #include "kernel.h"
+#include "kernel_int.h"
 #include "log.h"
 #include "ssh.h"
 #include "util.h"
 
-#define DEF(v, d)	((v) > 0 ? (v) : (d))
-#define KERNEL_POLL_MIN_MS	10	/* the shortest pause between probes */
-#define KERNEL_POLL_SHARE	50	/* pause: 1/50 of the time waited */
 
 const char *
 kernel_result_name(enum kernel_result r)
@@ -336,72 +334,6 @@ reboot_host(const struct config_host *h, const char *rev,
 	return rc;
 }
 
-/*
- * Between two probes of a reboot: a fiftieth of the time waited so far,
- * at least KERNEL_POLL_MIN_MS and at most the poll interval, counted from
- * the start of the probe that just failed (one that took long, a connect
- * that timed out, is not followed by a pause too).  A host is seen going
- * down or answering within ~2 % of its reboot's time, not a fixed interval
- * late, and a host that takes minutes is not probed more than
- * 1000 / poll_ms times a second.
- */
-static void
-poll_pause(const struct kernel_opts *o, const struct kernel_io *io,
-    int64_t since, int64_t probe_start)
-{
-	int64_t	now = io->now_ms(io->arg), pause, left;
-
-	pause = (now - since) / KERNEL_POLL_SHARE;
-	if (pause < KERNEL_POLL_MIN_MS)
-		pause = KERNEL_POLL_MIN_MS;
-	if (pause > DEF(o->poll_ms, 250))
-		pause = DEF(o->poll_ms, 250);
-	left = probe_start + pause - now;
-	if (left > 0)
-		io->sleep_ms(io->arg, (int)left);
-}
-
-/* 0 once the session from before the reboot is gone, -1 at the deadline. */
-static int
-wait_down(const struct config_host *h, const struct kernel_opts *o,
-    const struct kernel_io *io, char *err, size_t errlen)
-{
-	int64_t	start = io->now_ms(io->arg), probe,
-		end = start + DEF(o->down_timeout_s, 120) * (int64_t)1000;
-
-	do {
-		probe = io->now_ms(io->arg);
-		if (!io->alive(io->arg, 2000))
-			return 0;
-		poll_pause(o, io, start, probe);
-	} while (io->now_ms(io->arg) < end);
-	util_seterr(err, errlen, "%s: still up %d s after the reboot command",
-	    h->name, DEF(o->down_timeout_s, 120));
-	return -1;
-}
-
-/* 1 when SSH answers within the boot timeout, else 0 (e: last error). */
-static int
-wait_up(const struct kernel_opts *o, const struct kernel_io *io, char *e,
-    size_t elen)
-{
-	int64_t	start = io->now_ms(io->arg), end = start +
-		    DEF(o->boot_timeout_s, 300) * (int64_t)1000;
-	int64_t	left, probe;
-	int	ctmo = DEF(o->connect_timeout_s, 10) * 1000;
-
-	for (;;) {
-		probe = io->now_ms(io->arg);
-		left = end - probe;
-		if (left <= 0)
-			return 0;
-		if (io->connect(io->arg, left < ctmo ? (int)left : ctmo, e,
-		    elen) == 0)
-			return 1;
-		poll_pause(o, io, start, probe);
-	}
-}
-
 /* Fills res->running; 1 when it is rev, 0 when not, -1 on error. */
 static int
 verify(const struct config_host *h, const char *rev,
@@ -491,17 +423,17 @@ boot_and_verify(const struct config_host *h, const char *rev,
 	char	e[1024];
 	int	m;
 
-	if (wait_down(h, o, io, err, errlen) == -1)
+	if (kernel_wait_down(h, o, io, err, errlen) == -1)
 		return -1;
 	e[0] = '\0';
-	if (!wait_up(o, io, e, sizeof e)) {
+	if (!kernel_wait_up(o, io, e, sizeof e)) {
 		log_warnx("%s: no SSH %d s after rebooting into %s (%s); "
 		    "power-cycling", h->name, DEF(o->boot_timeout_s, 300),
 		    rev, e);
 		if (io->power(io->arg, err, errlen) == -1)
 			return -1;
 		res->power_cycled = 1;
-		if (!wait_up(o, io, e, sizeof e)) {
+		if (!kernel_wait_up(o, io, e, sizeof e)) {
 			util_seterr(err, errlen, "%s: lost: no SSH %d s after "
 			    "a power cycle either: %s", h->name,
 			    DEF(o->boot_timeout_s, 300), e);
@@ -710,7 +642,7 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 	io.sleep_ms = kssh_sleep;
 	io.now_ms = kssh_now;
 	/* A host may still be booting (say, after a controller crash). */
-	if (!wait_up(o, &io, e, sizeof e)) {
+	if (!kernel_wait_up(o, &io, e, sizeof e)) {
 		util_seterr(err, errlen, "%s: before installing %s: %s",
 		    h->name, rev, e);
 		return -1;

@@ -19,10 +19,10 @@
 #include "client.h"
 #include "config.h"
 #include "kernel.h"
+#include "kernel_int.h"
 #include "log.h"
 #include "util.h"
 
-#define DEF(v, d)	((v) > 0 ? (v) : (d))
 
 /* ---- power hooks ------------------------------------------------------ */
 
