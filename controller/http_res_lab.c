@@ -221,34 +221,6 @@ http_res_bisects(struct http_req *req, struct http_res *res)
 	return http_json_end(&j, res);
 }
 
-/* The reply of bisect_show(): with lead, the status object's '{' that
- * hunt_show() wrote after the leading members goes (they opened it). */
-static int
-bisect_reply(FILE *fp, char **buf, size_t *len, int rc, const char *err,
-    int lead, struct http_res *res)
-{
-	char	*brace;
-
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == 0 && lead) {
-		brace = strchr(*buf, '{') != NULL ? strchr(*buf + 1, '{') : NULL;
-		if (brace == NULL)
-			rc = -1;
-		else {
-			memmove(brace, brace + 1, *len - (size_t)(brace -
-			    *buf));
-			(*len)--;
-		}
-	}
-	if (rc != 0) {
-		free(*buf);
-		return http_problem(res, 500, "%s", err[0] != '\0' ? err :
-		    "bisect status: no JSON object");
-	}
-	return http_body_take(res, 200, *buf, *len);
-}
-
 /* /bisects/{id} (`bisect status`, JSON by default) and /bisects/{id}/log
  * (`bisect log`, text by default). */
 static int
@@ -257,12 +229,11 @@ bisect_show(struct http_req *req, struct http_res *res, int log)
 	static const char *const keys[] = { "format", NULL };
 	struct store_bisect	 b;
 	enum report_format	 f;
-	char			 err[512], num[JSON_NUM_MAX], *buf = NULL;
+	char			 err[512], *buf = NULL;
 	size_t			 len = 0;
-	double			 threshold = 0;
 	int64_t			 id;
 	FILE			*fp;
-	int			 r, judged, lower = 0;
+	int			 r;
 
 	if (lab_params(req, res, keys, NULL) == -1 ||
 	    http_res_format(req, res, log ? "text|json" : "json|text",
@@ -275,22 +246,14 @@ bisect_show(struct http_req *req, struct http_res *res, int log)
 		return http_problem(res, 500, "%s", err);
 	if (r == 0)
 		return http_problem(res, 404, "no bisect %lld", (long long)id);
-	judged = bisect_judging(&b, &threshold, &lower);
 	store_bisect_free(&b);
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
-	/* The status object leads with how a step is judged (the text
-	 * says it in its first line already), then what `labrat bisect
-	 * status --format json` writes, written as cmd_bisect_show.c's
-	 * bisect_status() calls it. */
-	if (f == REPORT_JSON && judged)
-		fprintf(fp, "{\"threshold\":%s,\"lower_is_better\":%s,",
-		    json_dtoa(threshold, num, sizeof num), lower ? "true" :
-		    "false");
+	/* As cmd_bisect_show.c's bisect_status() calls it (the JSON
+	 * says how a step is judged: threshold, lower_is_better). */
 	r = hunt_show(req->dbpath, id, log ? HUNT_SHOW_LOG : HUNT_SHOW_STATUS,
 	    f == REPORT_JSON, fp, err, sizeof err);
-	return bisect_reply(fp, &buf, &len, r, err, f == REPORT_JSON && judged,
-	    res);
+	return http_res_mem(fp, &buf, &len, r, err, res);
 }
 
 int

@@ -259,6 +259,16 @@ bs_show_head(const struct hunt_view *s, const struct store_bisect_step *rows,
 		json_kv_str(w, "good", s->row.good);
 		json_kv_str(w, "bad", s->row.bad);
 		json_kv_int(w, "revisions", (int64_t)s->n);
+		/* How a step is judged (the text's first line says it):
+		 * unknown for a stand-in test. */
+		if (s->test_missing) {
+			json_kv_null(w, "threshold");
+			json_kv_null(w, "lower_is_better");
+		} else {
+			json_kv_num(w, "threshold", s->test->threshold);
+			json_kv_bool(w, "lower_is_better",
+			    s->test->lower_is_better);
+		}
 		json_kv_int(w, "steps", (int64_t)nrows);
 		json_kv_int(w, "samples", bs_samples(s, rows, nrows));
 		json_kv_num(w, "wall_s", round(wall / 100.0) / 10.0);

@@ -199,6 +199,15 @@ t_no_test_stored(void **state)
 	assert_non_null(strstr(text, "bisect 1: running; link em, tso=on, "
 	    "throughput_bps (no test stored); r1..r3 (3 revisions)"));
 	free(text);
+	/* Its JSON cannot say how a step is judged. */
+	text = NULL;
+	assert_non_null(fp = open_memstream(&text, &len));
+	assert_int_equal(hunt_show(x->db, 1, HUNT_SHOW_STATUS, 1, fp, err,
+	    sizeof err), 0);
+	fclose(fp);
+	assert_non_null(strstr(text, "\"revisions\":3,\"threshold\":null,"
+	    "\"lower_is_better\":null,"));
+	free(text);
 	assert_int_equal(hunt_resume(&x->o, 1, NULL, err, sizeof err),
 	    HUNT_CONFIG);
 	assert_non_null(strstr(err, "bisect 1 stores neither its test nor "
