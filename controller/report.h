@@ -160,6 +160,15 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
  */
 int	report_schedules(const char *db_path, const char *name,
 	    enum report_format, FILE *fp, char *err, size_t errlen);
+/*
+ * The body of POST /api/v1/schedules for s, as http_res_sched.c reads it:
+ * name, cron, tz, inventory, plan (the paths as given), links (s->links
+ * split at commas, absent when empty) and revisions when set.  Heap,
+ * caller frees; NULL with err when it cannot be written.
+ */
+struct store_sched;
+char	*report_schedule_body(const struct store_sched *, char *err,
+	    size_t errlen);
 
 /* What report_list() lists. */
 enum report_list { REPORT_LIST_RUNS, REPORT_LIST_QUEUE };

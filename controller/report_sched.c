@@ -1,7 +1,9 @@
 /*
  * report_sched: `labrat schedule list|show`: the daemon's stored schedules
  * with their next firing (cron, in UTC and in the schedule's zone) and
- * last firing, as a table, one schedule's fields, or JSON.  See report.h.
+ * last firing, as a table, one schedule's fields, or JSON; and the body of
+ * POST /api/v1/schedules that `labrat --server schedule add` sends.  See
+ * report.h.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -188,4 +190,36 @@ report_schedules(const char *db_path, const char *name,
 		rc = -1;
 	}
 	return rc;
+}
+
+char *
+report_schedule_body(const struct store_sched *s, char *err, size_t errlen)
+{
+	struct json_mem		 b;
+	struct json_writer	*w;
+	const char		*p, *c;
+
+	if ((w = json_mem_begin(&b, 0)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "name", s->name);
+		json_kv_str(w, "cron", s->cron);
+		json_kv_str(w, "tz", s->tz);
+		json_kv_str(w, "inventory", s->inventory_path);
+		json_kv_str(w, "plan", s->plan_path);
+		if (s->links != NULL && s->links[0] != '\0') {
+			json_key(w, "links");
+			json_begin_arr(w);
+			for (p = s->links; p != NULL; p = c != NULL ? c + 1 :
+			    NULL) {
+				c = strchr(p, ',');
+				json_put_strn(w, p, c != NULL ? (size_t)(c - p) :
+				    strlen(p));
+			}
+			json_end_arr(w);
+		}
+		if (s->revisions != NULL)
+			json_kv_str(w, "revisions", s->revisions);
+		json_end_obj(w);
+	}
+	return json_mem_end(&b, NULL, err, errlen);
 }
