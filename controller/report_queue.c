@@ -203,7 +203,7 @@ report_queue(const char *db_path, size_t limit, enum report_format f,
 	struct store_daemon	 d;
 	struct store_q_item	*v = NULL;
 	size_t			 n = 0;
-	int64_t			 now = util_wall_ms();
+	int64_t			 now = store_daemon_now();
 	int			 have, live = 0, rc = -1;
 
 	memset(&d, 0, sizeof d);

@@ -622,6 +622,12 @@ fail:
 	return -1;
 }
 
+int64_t
+store_daemon_now(void)
+{
+	return store_now();
+}
+
 int
 store_daemon_beat(struct store *st, const char *owner, int stopping,
     char *err, size_t errlen)
