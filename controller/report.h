@@ -213,12 +213,19 @@ struct report_compare_opts {
 	const char	*knobs;		/* canonical key, NULL = all */
 	const char	*metric;	/* NULL = throughput_bps */
 	int		 width;		/* plot width, 0 = 74 */
+	enum report_format format;	/* REPORT_TEXT or REPORT_JSON */
 };
 
 /*
- * `labrat compare RUN_A RUN_B`: run_a is the baseline.  *regressions gets
- * how many series regressed.  0, or -1 with err (a run does not exist, no
- * series matches).
+ * `labrat compare RUN_A RUN_B` (report_compare.c): run_a is the baseline.
+ * Text: per series a ministat plot, table and verdict, then a summary.
+ * JSON: one object: run, baseline_run, metric, lower_is_better, link and
+ * knobs (the filters, null when not given), summary {series, regressions,
+ * improvements, no_change, inconclusive} and comparisons, each with the
+ * members of the run report's comparisons plus unit, values_baseline and
+ * values_candidate (the samples).  *regressions gets how many series
+ * regressed.  0, or -1 with err (a run does not exist, no series
+ * matches; nothing written then).
  */
 int	report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	    const struct report_compare_opts *, FILE *fp, int *regressions,

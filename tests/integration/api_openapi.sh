@@ -91,7 +91,8 @@ GET $V/runs/{id}/report $V/runs/1/report?format=text&no_baseline=1
 GET $V/runs/{id}/report $V/runs/1/report?format=csv&metric=throughput_bps
 GET $V/runs/{id}/report $V/runs/1/report?format=junit
 GET $V/runs/{id}/report $V/runs/1/report?format=xml
-GET $V/compare $V/compare?a=1&b=1
+GET $V/compare $V/compare?a=1&b=1&format=json&link=em
+GET $V/compare $V/compare?a=1&b=1&format=csv
 GET $V/compare $V/compare?a=1&b=999
 GET $V/compare $V/compare?a=1&width=5
 GET $V/queue $V/queue?format=text
@@ -166,7 +167,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 75 ||
+grep -c valid "$TMP/rw.out" | grep -qx 76 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||

@@ -4,11 +4,11 @@
 # `labrat --server URL CMD` prints exactly what `labrat CMD --db DB`
 # prints, byte for byte, and exits with the same status, for runs,
 # report (every --format, --baseline, --no-baseline, --metric,
-# --fail-on-regression), compare (--link, --width, --metric), schedule
-# list|show, hosts health, queue and bisect status|log, their errors too
-# (no such run, schedule or bisect); errors name the URL.  Mutations:
-# `run --enqueue`, `schedule add|rm`, `bisect start --enqueue` and
-# `bisect reset` with a read-only token are refused (exit 1, the database
+# --fail-on-regression), compare (--link, --width, --metric, --format),
+# schedule list|show, hosts health, queue and bisect status|log, their
+# errors too (no such run, schedule or bisect); errors name the URL.
+# Mutations: `run --enqueue`, `schedule add|rm`, `bisect start --enqueue`
+# and `bisect reset` with a read-only token are refused (exit 1, the database
 # unchanged); with a writing one run --enqueue queues the item `labrat
 # queue` then shows on both sides, schedule add and rm add and remove
 # (409 for a duplicate and 404 for a missing one: exit 1; 400 for a bad
@@ -133,6 +133,13 @@ grep -q "Summary: run 1 -> run 2" "$TMP/remote" ||
     fail "compare: $(cat "$TMP/remote")"
 echo "# compare 1 2 exits $SAME_RC on both sides" >&2
 same_ok compare 2 2 --link em --width 40
+same compare 1 2 --format json
+jq -e '.run == 2 and .baseline_run == 1 and .summary.series ==
+    (.comparisons | length) and .summary.series > 0 and
+    all(.comparisons[]; (.values_baseline | length) == .n_baseline)' \
+    "$TMP/remote" >/dev/null || fail "compare --format json: $(cat "$TMP/remote")"
+same_rc 2 compare 1 2 --link bce --format json
+[ ! -s "$TMP/local" ] || fail "compare --format json printed with an error"
 same compare 1 2 --metric retransmits
 same_rc 2 compare 1 2 --link bce
 grep -qF "HTTP 400: runs 1 and 2 have no" "$TMP/rerr" ||
