@@ -141,13 +141,16 @@ int	report_runs_page(struct store *, const struct store_api_runs_q *q,
 /*
  * `labrat queue`: the daemon serving db_path ("daemon: OWNER, last
  * heartbeat 3 s ago" or "daemon: none (...)") and the newest limit queue
- * items (0 = all), newest first: id, kind, prio, state, who, age, run,
- * bisect, result; or json: {"daemon": {owner, live, stopping, stopped,
- * started, last_heartbeat, heartbeat_age_s} | null, "items": [{id, kind,
- * priority, state, who, owner, enqueued, age_s, started, finished,
- * attempts, run, bisect, schedule, slot, result, payload}]}.  0 or -1.
+ * items (0 = all) older than after (an id; 0 = from the newest), newest
+ * first: id, kind, prio, state, who, age, run, bisect, result; or json:
+ * {"daemon": {owner, live, stopping, stopped, started, last_heartbeat,
+ * heartbeat_age_s} | null, "items": [{id, kind, priority, state, who,
+ * owner, enqueued, age_s, started, finished, attempts, run, bisect,
+ * schedule, slot, result, payload}], "next_after": the last item's id
+ * when limit items came (the next page's after), else null}.  0 or -1.
  */
-int	report_queue(const char *db_path, size_t limit, enum report_format,
+int	report_queue(const char *db_path, size_t limit, int64_t after,
+	    enum report_format,
 	    FILE *fp, char *err, size_t errlen);
 
 /*

@@ -114,6 +114,11 @@ int store_q_active_for(struct store *, int64_t schedule_id, int64_t *n, char *er
 /* states_mask = 1 << state; newest first, at most limit (0 = all). */
 int store_q_list(struct store *, unsigned states_mask, size_t limit,
     struct store_q_item **items, size_t *n, char *err, size_t errlen);
+/* The same, only items older than after (id < after; 0 = from the newest):
+ * a page that the id of its last item continues. */
+int store_q_page(struct store *, unsigned states_mask, int64_t after,
+    size_t limit, struct store_q_item **items, size_t *n, char *err,
+    size_t errlen);
 void store_q_item_free(struct store_q_item *);
 void store_q_items_free(struct store_q_item *, size_t);
 

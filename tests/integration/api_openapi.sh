@@ -96,6 +96,8 @@ GET $V/compare $V/compare?a=1&b=1&format=csv
 GET $V/compare $V/compare?a=1&b=999
 GET $V/compare $V/compare?a=1&width=5
 GET $V/queue $V/queue?format=text
+GET $V/queue $V/queue?limit=1&after=999999
+GET $V/queue $V/queue?after=abc
 GET $V/hosts $V/hosts?format=text&limit=10
 GET $V/schedules $V/schedules?format=text
 GET $V/schedules/{name} $V/schedules/nightly
@@ -152,7 +154,7 @@ DELETE $V/schedules/{name} $V/schedules/nightly
 POST $V/bisects $V/bisects $BIS
 POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
-sed -n '1,53p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,56p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
@@ -167,7 +169,7 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 76 ||
+grep -c valid "$TMP/rw.out" | grep -qx 78 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||
