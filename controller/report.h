@@ -147,7 +147,7 @@ int	report_runs_page(struct store *, const struct store_api_runs_q *q,
  * heartbeat_age_s} | null, "items": [{id, kind, priority, state, who,
  * owner, enqueued, age_s, started, finished, attempts, run, bisect,
  * schedule, slot, result, payload}], "next_after": the last item's id
- * when limit items came (the next page's after), else null}.  0 or -1.
+ * when older items follow (the next page's after), else null}.  0 or -1.
  */
 int	report_queue(const char *db_path, size_t limit, int64_t after,
 	    enum report_format,

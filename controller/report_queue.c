@@ -165,7 +165,7 @@ json_item(struct json_writer *w, const struct store_q_item *it, int64_t now)
 
 static int
 json_queue(const struct store_daemon *d, int have, int live,
-    const struct store_q_item *v, size_t n, size_t limit, int64_t now,
+    const struct store_q_item *v, size_t n, int more, int64_t now,
     FILE *fp, char *err, size_t errlen)
 {
 	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
@@ -191,8 +191,8 @@ json_queue(const struct store_daemon *d, int have, int live,
 	for (i = 0; i < n; i++)
 		json_item(w, &v[i], now);
 	json_end_arr(w);
-	/* The next page's cursor, as GET /runs writes it. */
-	if (limit > 0 && n == limit)
+	/* The next page's cursor, as GET /bisects and /nights write it. */
+	if (more)
 		json_kv_int(w, "next_after", v[n - 1].id);
 	else
 		json_kv_null(w, "next_after");
@@ -207,7 +207,7 @@ report_queue(const char *db_path, size_t limit, int64_t after,
 	struct store		*st = NULL;
 	struct store_daemon	 d;
 	struct store_q_item	*v = NULL;
-	size_t			 n = 0;
+	size_t			 n = 0, shown;
 	int64_t			 now = store_daemon_now();
 	int			 have, live = 0, rc = -1;
 
@@ -219,12 +219,14 @@ report_queue(const char *db_path, size_t limit, int64_t after,
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
 	if ((have = store_daemon_get(st, STORE_DAEMON_STALE_MS, &d, &live, err,
-	    errlen)) == -1 || store_q_page(st, 0, after, limit, &v, &n, err,
-	    errlen) == -1)
+	    errlen)) == -1 || store_q_page(st, 0, after, limit > 0 ? limit + 1 :
+	    0, &v, &n, err, errlen) == -1)
 		goto fail;
+	/* One more than limit says that a next page follows. */
+	shown = limit > 0 && n > limit ? limit : n;
 	if (f == REPORT_TEXT)
-		text_queue(&d, have, live, v, n, now, fp);
-	else if (json_queue(&d, have, live, v, n, limit, now, fp, err,
+		text_queue(&d, have, live, v, shown, now, fp);
+	else if (json_queue(&d, have, live, v, shown, shown < n, now, fp, err,
 	    errlen) == -1)
 		goto fail;
 	rc = 0;

@@ -136,6 +136,9 @@ expect 0 Q --limit 2
 expect 0 Q --limit 2 --format json
 jqis '.items | map(.id) | join(",")' "4,3"
 jqis '.next_after' 3
+expect 0 Q --limit 4 --format json
+jqis '.items | length' 4
+jqis '.next_after' null
 
 expect 0 Q --format json
 jqis '.daemon.owner' "$owner"
