@@ -18,8 +18,9 @@
 #include "store_daemon.h"
 #include "util.h"
 
-/* Next firing after now, -1 if the zone or expression fail now; *zp
- * is the schedule's zone (the cache's), NULL then. */
+/* Next firing after now, -1 if the schedule is disabled or its zone or
+ * expression fail now; *zp is the schedule's zone (the cache's), NULL
+ * then. */
 static time_t
 sched_next(struct cron_cache *cache, const struct store_sched *s,
     const struct cron_zone **zp)
@@ -28,7 +29,7 @@ sched_next(struct cron_cache *cache, const struct store_sched *s,
 	char			err[256];
 
 	*zp = NULL;
-	if (cache == NULL || cron_sched_compile(cache, s->cron, s->tz,
+	if (!s->enabled || cache == NULL || cron_sched_compile(cache, s->cron, s->tz,
 	    s->name, &cs, err, sizeof err) == -1)
 		return (time_t)-1;
 	*zp = cs.zone;
@@ -100,7 +101,7 @@ sched_text(struct cron_cache *cache, const struct store_sched *v, size_t n,
 		    "LAST FIRED (UTC)");
 	for (i = 0; i < n; i++) {
 		next = sched_next(cache, &v[i], &z);
-		snprintf(utc, sizeof utc, "-");
+		snprintf(utc, sizeof utc, v[i].enabled ? "-" : "(disabled)");
 		snprintf(loc, sizeof loc, "-");
 		if (next != (time_t)-1) {
 			cron_format(cron_zone_utc(), next, utc, sizeof utc);

@@ -54,6 +54,10 @@ int	store_sched_list(struct store *, struct store_sched **, size_t *,
 /* 1 removed, 0 no such name, -1 error. */
 int	store_sched_rm(struct store *, const char *name, char *err,
 	    size_t errlen);
+/* Sets enabled (on 0 or 1; a disabled schedule does not fire, its nights
+ * stay): 1 set (also when it was so already), 0 no such name, -1 error. */
+int	store_sched_enable(struct store *, const char *name, int on,
+	    char *err, size_t errlen);
 /* Records slot t (ms) as the schedule's last firing only if it is later
  * than the stored one: 1 updated, 0 not (t <= last_fired, or no such id),
  * -1 error.  A daemon stores a slot before it starts the firing's run. */
