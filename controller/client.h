@@ -145,6 +145,24 @@ void	client_api_query(struct buf *, const char *key, const char *value);
 int	client_api_send(const struct client_api *, const char *method,
 	    const char *path, const char *json, const char *want,
 	    struct client_api_reply *r, char *err, size_t errlen);
+/*
+ * client_api_send() as the remote CLI makes it: libcurl initialised, the
+ * secret read from token_file (NULL = a->token; a file others can read is
+ * warned about) and zeroed after use, and a->retries for a GET only (a
+ * mutation is not repeated: a 503 may have come after it).  0 when a
+ * reply arrived (any status; r->body is the caller's), -1 with err naming
+ * the token file, the URL or the transport failure.
+ */
+int	client_api_call(const struct client_api *, const char *token_file,
+	    const char *method, const char *path, const char *json,
+	    const char *want, struct client_api_reply *r, char *err,
+	    size_t errlen);
+/*
+ * path with "?k=v&..." appended from kv (key, value pairs, NULL-
+ * terminated; a NULL value skips its key), values percent-encoded.  Heap,
+ * caller frees.
+ */
+char	*client_api_path(const char *path, const char *const *kv);
 
 /*
  * The bearer secret in a token file: its first line alone, as `labrat

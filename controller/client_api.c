@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "client.h"
+#include "log.h"
 #include "util.h"
 
 #define API_BACKOFF_MS		500	/* first wait; doubles per retry */
@@ -142,6 +143,41 @@ client_api_send(const struct client_api *a, const char *method,
 	return rc;
 }
 
+int
+client_api_call(const struct client_api *a, const char *token_file,
+    const char *method, const char *path, const char *json, const char *want,
+    struct client_api_reply *r, char *err, size_t errlen)
+{
+	struct client_api	 b = *a;
+	char			*tok = NULL;
+	int			 others, rc;
+
+	memset(r, 0, sizeof *r);
+	if (token_file != NULL) {
+		if ((tok = client_token_file(token_file, &others, err,
+		    errlen)) == NULL)
+			return -1;
+		if (others)
+			log_warnx("token file %s is readable by others "
+			    "(chmod 600 it)", token_file);
+		b.token = tok;
+	}
+	/* A mutation is not repeated: a 503 may have come after it. */
+	if (strcmp(method, "GET") != 0)
+		b.retries = 0;
+	if (client_global_init() == -1) {
+		util_seterr(err, errlen, "libcurl cannot be initialised");
+		rc = -1;
+	} else
+		rc = client_api_send(&b, method, path, json, want, r, err,
+		    errlen);
+	if (tok != NULL) {
+		explicit_bzero(tok, strlen(tok));
+		free(tok);
+	}
+	return rc;
+}
+
 static int
 api_do(const struct client_api *a, const char *method, const char *path,
     const char *json, char **body, size_t *len, long *status, char *err,
@@ -188,6 +224,20 @@ client_api_query(struct buf *b, const char *key, const char *value)
 		else
 			buf_printf(b, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
 	}
+}
+
+char *
+client_api_path(const char *path, const char *const *kv)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b, 8192);
+	buf_printf(&b, "%s", path);
+	for (i = 0; kv[i] != NULL; i += 2)
+		if (kv[i + 1] != NULL)
+			client_api_query(&b, kv[i], kv[i + 1]);
+	return buf_release(&b);
 }
 
 #define CLIENT_TOKEN_MAX	4096	/* a token file's size ceiling */

@@ -96,7 +96,8 @@ extern const struct cmd_entry cmd_bisect_start_entry,
 	    cmd_bisect_resume_entry, cmd_bisect_reset_entry;
 extern const struct cmd_entry cmd_schedule_add_entry,
 	    cmd_schedule_list_entry, cmd_schedule_show_entry,
-	    cmd_schedule_rm_entry;
+	    cmd_schedule_rm_entry, cmd_schedule_enable_entry,
+	    cmd_schedule_disable_entry;
 extern const struct cmd_entry cmd_notify_test_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_token_add_entry, cmd_token_list_entry,

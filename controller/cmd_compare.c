@@ -1,6 +1,7 @@
 /*
  * cmd_compare: `labrat compare RUN_A RUN_B [--link LINK] [--knobs KEY]
- * [--metric METRIC] [--width N]`: ministat-style, RUN_A the baseline.  Exit 0
+ * [--metric METRIC] [--width N] [--format text|json]`: ministat-style
+ * (report_compare()), RUN_A the baseline.  Exit 0
  * when no series regressed, 1 when at least one did, 2 on bad usage or
  * when the runs cannot be read or have nothing in common.
  */
@@ -26,7 +27,8 @@ compare_remote(struct cmd_ctx *ctx, long long a, long long b,
 	snprintf(sw, sizeof sw, "%d", o->width);
 	p = cmd_remote_path("/api/v1/compare", (const char *const[]){
 	    "a", sa, "b", sb, "link", o->link, "knobs", o->knobs,
-	    "metric", o->metric, "width", o->width > 0 ? sw : NULL, NULL });
+	    "metric", o->metric, "width", o->width > 0 ? sw : NULL,
+	    "format", ctx->format, NULL });
 	rc = cmd_remote_print(ctx, p, nreg);
 	free(p);
 	return rc;
@@ -73,6 +75,8 @@ compare_exec(struct cmd_ctx *ctx)
 	}
 	if (cmd_positionals(ctx, optind, 2, 2, "RUN_A RUN_B") == -1)
 		return CMD_EXIT_USAGE;
+	if (strcmp(ctx->format, "json") == 0)
+		o.format = REPORT_JSON;
 	if (util_strtonum(argv[optind], 1, INT64_MAX, &a, &errstr) == -1)
 		return cmd_usage_error(ctx, "RUN_A %s: run id is %s",
 		    argv[optind], errstr);
@@ -107,5 +111,6 @@ const struct cmd_entry cmd_compare_entry = {
 		    "74)." },
 		{ NULL, NULL } },
 	.flags = CMD_DB | CMD_REMOTE,
+	.formats = "text|json",
 	.exec = compare_exec,
 };

@@ -3,9 +3,10 @@
  * take --server (CMD_REMOTE) send their request to the daemon's HTTP API
  * through client_api.  A read asks for the command's --format and prints
  * the reply as received: the server wrote it with the same formatter call
- * the local command makes (JSON is checked first).  The token is read
- * from --token-file (the secret alone on its first line, as `labrat token
- * add NAME > FILE` writes it).
+ * the local command makes (JSON is checked first).  client_api_call()
+ * reads the token from --token-file (the secret alone on its first line,
+ * as `labrat token add NAME > FILE` writes it) and sends; this file says
+ * what failed and prints.
  */
 
 #include <errno.h>
@@ -26,23 +27,6 @@
 #define REMOTE_TIMEOUT_S	30
 #define REMOTE_RETRIES		3
 
-/* The secret from path (heap, caller frees), or NULL after saying why. */
-static char *
-remote_token(const struct cmd_ctx *ctx, const char *path)
-{
-	char	err[512], *s;
-	int	others;
-
-	if ((s = client_token_file(path, &others, err, sizeof err)) == NULL) {
-		fprintf(stderr, "labrat %s: %s\n", ctx->entry->name, err);
-		return NULL;
-	}
-	if (others)
-		log_warnx("token file %s is readable by others (chmod 600 it)",
-		    path);
-	return s;
-}
-
 /*
  * method path (json: POST's body) to ctx->server; want: a reply header to
  * keep.  0 with r filled when the reply is 2xx; -1 (transport) or the
@@ -53,32 +37,16 @@ remote_send(const struct cmd_ctx *ctx, const char *method, const char *path,
     const char *json, const char *want, struct client_api_reply *r)
 {
 	struct client_api	 a;
-	char			 err[1024], msg[512], safe[1024], *tok = NULL;
+	char			 err[1024], msg[512], safe[1024];
 	int			 rc;
 
-	memset(r, 0, sizeof *r);
-	if (ctx->token_file != NULL &&
-	    (tok = remote_token(ctx, ctx->token_file)) == NULL)
-		return -1;
-	if (client_global_init() == -1) {
-		fprintf(stderr, "labrat %s: libcurl cannot be initialised\n",
-		    ctx->entry->name);
-		free(tok);
-		return -1;
-	}
 	memset(&a, 0, sizeof a);
 	a.base = ctx->server;
-	a.token = tok;
 	a.cafile = ctx->cafile;
 	a.timeout_s = REMOTE_TIMEOUT_S;
-	/* A mutation is not repeated: a 503 may have come after it. */
-	a.retries = strcmp(method, "GET") == 0 ? REMOTE_RETRIES : 0;
-	rc = client_api_send(&a, method, path, json, want, r, err, sizeof err);
-	if (tok != NULL) {
-		explicit_bzero(tok, strlen(tok));
-		free(tok);
-	}
-	if (rc == -1) {
+	a.retries = REMOTE_RETRIES;
+	if (client_api_call(&a, ctx->token_file, method, path, json, want, r,
+	    err, sizeof err) == -1) {
 		fprintf(stderr, "labrat %s: %s\n", ctx->entry->name,
 		    util_term_safe(safe, sizeof safe, err, (size_t)-1));
 		return -1;
@@ -155,15 +123,7 @@ cmd_remote_print(const struct cmd_ctx *ctx, const char *path,
 char *
 cmd_remote_path(const char *path, const char *const *kv)
 {
-	struct buf	b;
-	size_t		i;
-
-	buf_init(&b, 8192);
-	buf_printf(&b, "%s", path);
-	for (i = 0; kv[i] != NULL; i += 2)
-		if (kv[i + 1] != NULL)
-			client_api_query(&b, kv[i], kv[i + 1]);
-	return buf_release(&b);
+	return client_api_path(path, kv);
 }
 
 int

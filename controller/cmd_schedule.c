@@ -12,7 +12,6 @@
 
 #include "cmd.h"
 #include "config.h"
-#include "json.h"
 #include "night.h"
 #include "report.h"
 #include "store.h"
@@ -23,39 +22,20 @@
 static int
 sched_add_remote(struct cmd_ctx *ctx, const struct store_sched *s)
 {
-	struct json_mem		 b;
-	struct json_writer	*w;
-	const char		*p, *c;
-	char			*reply;
-	size_t			 len;
-	int			 rc;
+	char	*json, *reply = NULL, err[256];
+	size_t	 len;
+	int	 rc;
 
 	if (cmd_remote_abs(ctx, "--inventory", s->inventory_path) == -1 ||
 	    cmd_remote_abs(ctx, "--plan", s->plan_path) == -1)
 		return CMD_EXIT_USAGE;
-	if ((w = json_mem_begin(&b, 0)) != NULL) {
-		json_begin_obj(w);
-		json_kv_str(w, "name", s->name);
-		json_kv_str(w, "cron", s->cron);
-		json_kv_str(w, "tz", s->tz);
-		json_kv_str(w, "inventory", s->inventory_path);
-		json_kv_str(w, "plan", s->plan_path);
-		if (s->links[0] != '\0') {
-			json_key(w, "links");
-			json_begin_arr(w);
-			for (p = s->links; p != NULL; p = c != NULL ? c + 1 :
-			    NULL) {
-				c = strchr(p, ',');
-				json_put_strn(w, p, c != NULL ? (size_t)(c - p) :
-				    strlen(p));
-			}
-			json_end_arr(w);
-		}
-		if (s->revisions != NULL)
-			json_kv_str(w, "revisions", s->revisions);
-		json_end_obj(w);
+	if ((json = report_schedule_body(s, err, sizeof err)) == NULL) {
+		fprintf(stderr, "labrat schedule add: %s\n", err);
+		return CMD_EXIT_FAIL;
 	}
-	rc = cmd_remote_post(ctx, "/api/v1/schedules", &b, &reply, &len);
+	rc = cmd_remote_send(ctx, "POST", "/api/v1/schedules", json, &reply,
+	    &len);
+	free(json);
 	free(reply);
 	if (rc != 0)
 		return rc == 400 ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;

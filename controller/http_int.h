@@ -216,6 +216,8 @@ int	http_res_bisect_start(struct http_req *, struct http_res *);
 int	http_res_bisect_reset(struct http_req *, struct http_res *);
 int	http_res_schedule_add(struct http_req *, struct http_res *);
 int	http_res_schedule_rm(struct http_req *, struct http_res *);
+int	http_res_schedule_enable(struct http_req *, struct http_res *);
+int	http_res_schedule_disable(struct http_req *, struct http_res *);
 
 int	http_res_session_new(struct http_req *, struct http_res *);
 int	http_res_session_get(struct http_req *, struct http_res *);

@@ -49,19 +49,23 @@ http_res_mem(FILE *fp, char **buf, size_t *len, int rc, const char *err,
 int
 http_res_queue(struct http_req *req, struct http_res *res)
 {
-	static const char *const keys[] = { "limit", "format", NULL };
+	static const char *const keys[] = { "limit", "after", "format",
+		NULL };
 	enum report_format	 f;
 	char			 err[512], *buf = NULL;
 	size_t			 len = 0, limit;
+	int64_t			 after = 0;
 	FILE			*fp;
 
 	if (lab_params(req, res, keys, &limit) == -1 ||
 	    http_res_format(req, res, "json|text", &f) == -1)
 		return -1;
+	if (http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
+		return http_problem(res, 400, "%s", err);
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
 	return http_res_mem(fp, &buf, &len, report_queue(req->dbpath, limit,
-	    f, fp, err, sizeof err), err, res);
+	    after, f, fp, err, sizeof err), err, res);
 }
 
 int

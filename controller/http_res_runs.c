@@ -419,7 +419,7 @@ http_res_job_samples(struct http_req *req, struct http_res *res)
 
 /* GET /api/v1/compare?a=RUN&b=RUN (link, knobs, metric, width, format):
  * `labrat compare A B` as the command prints it (the same
- * report_compare() call), text; X-Labrat-Regressions says how many
+ * report_compare() call), text or json; X-Labrat-Regressions says how many
  * series regressed (the command's exit status). */
 
 /* ?a= or ?b=: a run that exists.  0, or -1 with the reply. */
@@ -486,10 +486,11 @@ http_res_compare(struct http_req *req, struct http_res *res)
 	int				 rc, nreg = 0;
 
 	if (compare_opts(req, res, &o) == -1 ||
-	    http_res_format(req, res, "text", &f) == -1 ||
+	    http_res_format(req, res, "text|json", &f) == -1 ||
 	    compare_run(req, res, "a", &a) == -1 ||
 	    compare_run(req, res, "b", &b) == -1)
 		return -1;
+	o.format = f;
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return http_problem(res, 500, "out of memory");
 	rc = report_compare(req->dbpath, a, b, &o, fp, &nreg, err,

@@ -2,8 +2,10 @@
  * http_res_sched: the schedule mutations under /api/v1 (a token that may
  * write, checked by http.c first).  POST schedules checks and stores
  * through night_schedule_add(), the call of `labrat schedule add`; DELETE
- * schedules/{name} is store_sched_rm(), as `labrat schedule rm`.  Paths in
- * a body are the controller's and must be absolute.
+ * schedules/{name} is store_sched_rm(), as `labrat schedule rm`, and POST
+ * schedules/{name}/enable|disable store_sched_enable(), as `labrat
+ * schedule enable|disable`.  Paths in a body are the controller's and must
+ * be absolute.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,13 +173,16 @@ http_res_schedule_add(struct http_req *req, struct http_res *res)
 	return rc == NIGHT_NAMED_OK ? 0 : -1;
 }
 
-int
-http_res_schedule_rm(struct http_req *req, struct http_res *res)
+/* DELETE schedules/{name} (op 'r'), POST schedules/{name}/enable ('e') and
+ * /disable ('d'): the named schedule's store call; 404 when there is none. */
+static int
+sched_named(struct http_req *req, struct http_res *res, int op)
 {
+	static const char *const done[] = { "removed", "enabled", "disabled" };
 	struct http_json	 j;
 	struct json_writer	*w;
 	char			 err[512];
-	int			 r;
+	int			 r, k = op == 'r' ? 0 : op == 'e' ? 1 : 2;
 
 	if (http_query_only(&req->uri, (const char *const[]){ NULL }, err,
 	    sizeof err) == -1)
@@ -185,18 +190,44 @@ http_res_schedule_rm(struct http_req *req, struct http_res *res)
 	if (!store_sched_name_ok(req->var[0]))
 		return http_problem(res, 400, "schedule name \"%.64s\": must "
 		    "match ^[A-Za-z0-9._-]{1,64}$", req->var[0]);
-	if ((r = store_sched_rm(req->st, req->var[0], err, sizeof err)) == -1)
+	if (op == 'r')
+		r = store_sched_rm(req->st, req->var[0], err, sizeof err);
+	else
+		r = store_sched_enable(req->st, req->var[0], op == 'e', err,
+		    sizeof err);
+	if (r == -1)
 		return http_problem(res, 500, "%s", err);
 	if (r == 0)
 		return http_problem(res, 404, "no schedule \"%s\"",
 		    req->var[0]);
-	log_info("http: token %s removed schedule %s", req->token_name,
+	log_info("http: token %s %s schedule %s", req->token_name, done[k],
 	    req->var[0]);
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
 		json_kv_str(w, "name", req->var[0]);
-		json_kv_bool(w, "removed", 1);
+		if (op == 'r')
+			json_kv_bool(w, "removed", 1);
+		else
+			json_kv_bool(w, "enabled", op == 'e');
 		json_end_obj(w);
 	}
 	return http_json_end(&j, res);
+}
+
+int
+http_res_schedule_rm(struct http_req *req, struct http_res *res)
+{
+	return sched_named(req, res, 'r');
+}
+
+int
+http_res_schedule_enable(struct http_req *req, struct http_res *res)
+{
+	return sched_named(req, res, 'e');
+}
+
+int
+http_res_schedule_disable(struct http_req *req, struct http_res *res)
+{
+	return sched_named(req, res, 'd');
 }

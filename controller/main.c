@@ -47,6 +47,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_schedule_list_entry,
 	&cmd_schedule_show_entry,
 	&cmd_schedule_rm_entry,
+	&cmd_schedule_enable_entry,
+	&cmd_schedule_disable_entry,
 	&cmd_queue_entry,
 	&cmd_notify_test_entry,
 	&cmd_schedule_fire_entry,

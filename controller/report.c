@@ -1,6 +1,7 @@
 /*
- * report: text report, trigger sentences, run lookup and `compare`; the
- * machine formats (JSON, CSV, JUnit) are in report_fmt.c.  See report.h.
+ * report: text report, trigger sentences and run lookup; the machine
+ * formats (JSON, CSV, JUnit) are in report_fmt.c, `compare` in
+ * report_compare.c.  See report.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -211,9 +212,8 @@ report_trigger_text(const struct detect_result *res,
 	return n;
 }
 
-/* "rev r200140" or "revision unknown". */
-static const char *
-rev_str(const char *rev)
+const char *
+report_rev_str(const char *rev)
 {
 	return rev[0] != '\0' ? rev : "unknown revision";
 }
@@ -351,10 +351,11 @@ revs_of(const struct detect_result *res, size_t from, size_t to, char *buf,
 				break;
 		if (j == i)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s",
-			    off > 0 ? ", " : "", rev_str(res->series[i].revision));
+			    off > 0 ? ", " : "",
+			    report_rev_str(res->series[i].revision));
 	}
 	if (buf[0] == '\0')
-		snprintf(buf, len, "%s", rev_str(""));
+		snprintf(buf, len, "%s", report_rev_str(""));
 	return buf;
 }
 
@@ -444,7 +445,7 @@ text_family(const struct detect_result *res, size_t f, FILE *fp)
 	size_t			 i;
 
 	fprintf(fp, "Link %s, %s (%s)\n", s0->link, s0->params,
-	    rev_str(s0->revision));
+	    report_rev_str(s0->revision));
 	snprintf(u, sizeof u, "(%s)", unit);
 	report_table_init(&t, 5, "lrrrl");
 	report_table_row(&t, "knobs", "n", "median", "IQR", u);
@@ -553,8 +554,9 @@ report_write(struct store *st, const struct detect_result *res,
  * run_id 0: the newest run that is not a bisect step (a step measures one
  * combination at one revision for the bisect; `report` is about a matrix).
  */
-static int
-resolve_run(struct store *st, int64_t *run_id, char *err, size_t errlen)
+int
+report_resolve_run(struct store *st, int64_t *run_id, char *err,
+    size_t errlen)
 {
 	struct store_run	*runs = NULL, run;
 	size_t			 n = 0, i;
@@ -615,7 +617,7 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	memset(&res, 0, sizeof res);
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
-	if (resolve_run(st, &run_id, err, errlen) == -1 ||
+	if (report_resolve_run(st, &run_id, err, errlen) == -1 ||
 	    report_params_run(st, run_id, metric, &p, err, errlen) == -1 ||
 	    detect_run(st, run_id, &p, &res, err, errlen) == -1)
 		goto fail;
@@ -627,133 +629,6 @@ report_run(const char *db_path, int64_t run_id, int64_t baseline_run,
 	if (regressions != NULL)
 		*regressions = report_count_regressions(&res);
 	rc = report_write(st, &res, f, fp, err, errlen);
-fail:
-	detect_result_free(&res);
-	store_close(st);
-	return rc;
-}
-
-#define COMPARE_OUT_MAX	(64 * 1024)
-
-static void
-compare_one(const struct detect_result *res, const struct detect_cmp *c,
-    int width, FILE *fp)
-{
-	const struct store_series *a = &res->series[c->sa];
-	const struct store_series *b = &res->series[c->sb];
-	const char	*unit;
-	double		 sc = report_scale(b, &unit), *va, *vb;
-	char		*out, err[256], eff[128], p[32];
-	size_t		 i;
-
-	fprintf(fp, "== %s %s %s (%s) ==\nx run %lld (%s)\n+ run %lld "
-	    "(%s)\n", b->link, b->knobs_key[0] ? b->knobs_key : "(as is)",
-	    b->params, unit, (long long)res->baseline_run,
-	    rev_str(a->revision), (long long)res->run_id,
-	    rev_str(b->revision));
-	va = xcalloc(a->n, sizeof *va);
-	vb = xcalloc(b->n, sizeof *vb);
-	for (i = 0; i < a->n; i++)
-		va[i] = a->values[i] / sc;
-	for (i = 0; i < b->n; i++)
-		vb[i] = b->values[i] / sc;
-	out = xcalloc(1, COMPARE_OUT_MAX);
-	if (stats_ministat_plot(va, a->n, vb, b->n, width, out,
-	    COMPARE_OUT_MAX, err, sizeof err) >= 0)
-		fputs(out, fp);
-	if (stats_ministat_format(va, a->n, NULL, vb, b->n, NULL, 95.0, out,
-	    COMPARE_OUT_MAX, err, sizeof err) >= 0)
-		fputs(out, fp);
-	else
-		fprintf(fp, "(%s)\n", err);
-	fprintf(fp, "verdict: %s", stats_verdict_name(c->v.verdict));
-	if (detect_flagged(c))
-		fprintf(fp, ", %s", report_effect(c, b, eff, sizeof eff));
-	fprintf(fp, " (%s, n = %zu/%zu, alpha %.3g", report_p(c->v.p, p,
-	    sizeof p), c->v.n_a, c->v.n_b, c->v.alpha);
-	if (isfinite(c->v.ci_low))
-		fprintf(fp, ", ratio %.3f in [%.3f, %.3f]", c->v.ratio,
-		    c->v.ci_low, c->v.ci_high);
-	fprintf(fp, ")\n\n");
-	free(out);
-	free(va);
-	free(vb);
-}
-
-static int
-compare_selected(const struct detect_result *res, const struct detect_cmp *c,
-    const struct report_compare_opts *o)
-{
-	const struct store_series *b = &res->series[c->sb];
-
-	return (o->link == NULL || strcmp(o->link, b->link) == 0) &&
-	    (o->knobs == NULL || strcmp(o->knobs, b->knobs_key) == 0);
-}
-
-int
-report_compare(const char *db_path, int64_t run_a, int64_t run_b,
-    const struct report_compare_opts *o, FILE *fp, int *regressions,
-    char *err, size_t errlen)
-{
-	struct store		*st = NULL;
-	struct detect_params	 p;
-	struct detect_result	 res;
-	struct report_table	 t;
-	size_t			 i, n = 0, k[4] = { 0, 0, 0, 0 };
-	char			 eff[128], pv[32], line[256];
-	int			 rc = -1;
-
-	*regressions = 0;
-	memset(&res, 0, sizeof res);
-	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
-		return -1;
-	if (resolve_run(st, &run_a, err, errlen) == -1 ||
-	    resolve_run(st, &run_b, err, errlen) == -1 ||
-	    report_params_run(st, run_b, o->metric, &p, err, errlen) == -1)
-		goto fail;
-	if (detect_run(st, run_b, &p, &res, err, errlen) == -1 ||
-	    detect_baseline(st, run_a, &res, err, errlen) == -1)
-		goto fail;
-	fprintf(fp, "metric %s\n\n", report_metric_desc(&p, line,
-	    sizeof line));
-	for (i = 0; i < res.nrcmps; i++)
-		if (compare_selected(&res, &res.rcmps[i], o)) {
-			compare_one(&res, &res.rcmps[i], o->width > 0 ?
-			    o->width : 74, fp);
-			n++;
-			k[res.rcmps[i].v.verdict]++;
-		}
-	if (n == 0) {
-		util_seterr(err, errlen, "runs %lld and %lld have no %s series "
-		    "in common%s", (long long)run_a, (long long)run_b, p.metric,
-		    o->link != NULL || o->knobs != NULL ? " that match" : "");
-		goto fail;
-	}
-	fprintf(fp, "Summary: run %lld -> run %lld, %zu series: %zu "
-	    "regressions, %zu improvements, %zu no change, %zu inconclusive\n",
-	    (long long)run_a, (long long)run_b, n, k[STATS_REGRESSION],
-	    k[STATS_IMPROVEMENT], k[STATS_NO_CHANGE], k[STATS_INCONCLUSIVE]);
-	report_table_init(&t, 4, "llll");
-	for (i = 0; i < res.nrcmps; i++) {
-		const struct detect_cmp *c = &res.rcmps[i];
-		const struct store_series *b = &res.series[c->sb];
-
-		if (!compare_selected(&res, c, o))
-			continue;
-		line[0] = '\0';
-		if (detect_flagged(c))
-			snprintf(line, sizeof line, "%s, %s (%s)",
-			    stats_verdict_name(c->v.verdict), report_effect(c,
-			    b, eff, sizeof eff), report_p(c->v.p, pv,
-			    sizeof pv));
-		report_table_row(&t, b->link, b->knobs_key[0] ? b->knobs_key :
-		    "(as is)", b->tool, line[0] != '\0' ? line :
-		    stats_verdict_name(c->v.verdict));
-	}
-	report_table_print(&t, "  ", fp);
-	report_table_free(&t);
-	*regressions = (int)k[STATS_REGRESSION];
-	rc = 0;
 fail:
 	detect_result_free(&res);
 	store_close(st);

@@ -141,13 +141,16 @@ int	report_runs_page(struct store *, const struct store_api_runs_q *q,
 /*
  * `labrat queue`: the daemon serving db_path ("daemon: OWNER, last
  * heartbeat 3 s ago" or "daemon: none (...)") and the newest limit queue
- * items (0 = all), newest first: id, kind, prio, state, who, age, run,
- * bisect, result; or json: {"daemon": {owner, live, stopping, stopped,
- * started, last_heartbeat, heartbeat_age_s} | null, "items": [{id, kind,
- * priority, state, who, owner, enqueued, age_s, started, finished,
- * attempts, run, bisect, schedule, slot, result, payload}]}.  0 or -1.
+ * items (0 = all) older than after (an id; 0 = from the newest), newest
+ * first: id, kind, prio, state, who, age, run, bisect, result; or json:
+ * {"daemon": {owner, live, stopping, stopped, started, last_heartbeat,
+ * heartbeat_age_s} | null, "items": [{id, kind, priority, state, who,
+ * owner, enqueued, age_s, started, finished, attempts, run, bisect,
+ * schedule, slot, result, payload}], "next_after": the last item's id
+ * when older items follow (the next page's after), else null}.  0 or -1.
  */
-int	report_queue(const char *db_path, size_t limit, enum report_format,
+int	report_queue(const char *db_path, size_t limit, int64_t after,
+	    enum report_format,
 	    FILE *fp, char *err, size_t errlen);
 
 /*
@@ -160,6 +163,15 @@ int	report_queue(const char *db_path, size_t limit, enum report_format,
  */
 int	report_schedules(const char *db_path, const char *name,
 	    enum report_format, FILE *fp, char *err, size_t errlen);
+/*
+ * The body of POST /api/v1/schedules for s, as http_res_sched.c reads it:
+ * name, cron, tz, inventory, plan (the paths as given), links (s->links
+ * split at commas, absent when empty) and revisions when set.  Heap,
+ * caller frees; NULL with err when it cannot be written.
+ */
+struct store_sched;
+char	*report_schedule_body(const struct store_sched *, char *err,
+	    size_t errlen);
 
 /* What report_list() lists. */
 enum report_list { REPORT_LIST_RUNS, REPORT_LIST_QUEUE };
@@ -204,12 +216,19 @@ struct report_compare_opts {
 	const char	*knobs;		/* canonical key, NULL = all */
 	const char	*metric;	/* NULL = throughput_bps */
 	int		 width;		/* plot width, 0 = 74 */
+	enum report_format format;	/* REPORT_TEXT or REPORT_JSON */
 };
 
 /*
- * `labrat compare RUN_A RUN_B`: run_a is the baseline.  *regressions gets
- * how many series regressed.  0, or -1 with err (a run does not exist, no
- * series matches).
+ * `labrat compare RUN_A RUN_B` (report_compare.c): run_a is the baseline.
+ * Text: per series a ministat plot, table and verdict, then a summary.
+ * JSON: one object: run, baseline_run, metric, lower_is_better, link and
+ * knobs (the filters, null when not given), summary {series, regressions,
+ * improvements, no_change, inconclusive} and comparisons, each with the
+ * members of the run report's comparisons plus unit, values_baseline and
+ * values_candidate (the samples).  *regressions gets how many series
+ * regressed.  0, or -1 with err (a run does not exist, no series
+ * matches; nothing written then).
  */
 int	report_compare(const char *db_path, int64_t run_a, int64_t run_b,
 	    const struct report_compare_opts *, FILE *fp, int *regressions,

@@ -47,8 +47,8 @@ json_series(struct json_writer *w, const struct store_series *s)
 	json_end_obj(w);
 }
 
-static void
-json_cmp(struct json_writer *w, const struct detect_result *res,
+void
+report_json_cmp_keys(struct json_writer *w, const struct detect_result *res,
     const struct detect_cmp *c)
 {
 	const struct stats_verdict *v = &c->v;
@@ -56,7 +56,6 @@ json_cmp(struct json_writer *w, const struct detect_result *res,
 	const struct store_series *b = &res->series[c->sb];
 	char	name[256], val[16], ctx[STORE_KEY_MAX];
 
-	json_begin_obj(w);
 	json_kv_str(w, "name", report_cmp_name(res, c, name, sizeof name));
 	json_kv_str(w, "link", b->link);
 	json_kv_str(w, "tool", b->tool);
@@ -90,6 +89,14 @@ json_cmp(struct json_writer *w, const struct detect_result *res,
 	json_kv_num(w, "p", v->p);
 	json_kv_num(w, "alpha", v->alpha);
 	json_kv_int(w, "family_size", (int64_t)c->family_size);
+}
+
+static void
+json_cmp(struct json_writer *w, const struct detect_result *res,
+    const struct detect_cmp *c)
+{
+	json_begin_obj(w);
+	report_json_cmp_keys(w, res, c);
 	json_end_obj(w);
 }
 

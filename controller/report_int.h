@@ -24,13 +24,25 @@ const char *report_metric_desc(const struct detect_params *, char *buf,
 	    size_t len);
 /* 1 when the metric is throughput (shown in Mbit/s, "slower"). */
 int	 report_is_throughput(const struct store_series *);
+/* A series' revision, or "unknown revision". */
+const char *report_rev_str(const char *rev);
+/*
+ * *run_id as given when that run exists, 0 the newest run that is not a
+ * bisect step or a health check; 0, or -1 with err (no such run).
+ */
+int	report_resolve_run(struct store *, int64_t *run_id, char *err,
+	    size_t errlen);
+/* A comparison's members as the run report's JSON writes them (name,
+ * link, ..., verdict, medians, ratio, p): within an open object. */
+struct json_writer;
+void	report_json_cmp_keys(struct json_writer *,
+	    const struct detect_result *, const struct detect_cmp *);
 /* The regressions of a result: within the run and run over run. */
 int	report_count_regressions(const struct detect_result *);
 int	report_json(struct store *, const struct detect_result *, FILE *,
 	    char *err, size_t errlen);
 /* report_facts.c: the run's host facts, reported and declared (st may be
  * NULL: nothing is written, or an empty "hosts" array).  0 or -1 + err. */
-struct json_writer;
 int	report_facts_text(struct store *, int64_t run_id, FILE *, char *err,
 	    size_t errlen);
 int	report_facts_json(struct json_writer *, struct store *,

@@ -165,8 +165,8 @@ json_item(struct json_writer *w, const struct store_q_item *it, int64_t now)
 
 static int
 json_queue(const struct store_daemon *d, int have, int live,
-    const struct store_q_item *v, size_t n, int64_t now, FILE *fp,
-    char *err, size_t errlen)
+    const struct store_q_item *v, size_t n, int more, int64_t now,
+    FILE *fp, char *err, size_t errlen)
 {
 	struct json_writer	*w = json_writer_new(fp, JSON_PRETTY);
 	size_t			 i;
@@ -191,19 +191,24 @@ json_queue(const struct store_daemon *d, int have, int live,
 	for (i = 0; i < n; i++)
 		json_item(w, &v[i], now);
 	json_end_arr(w);
+	/* The next page's cursor, as GET /bisects and /nights write it. */
+	if (more)
+		json_kv_int(w, "next_after", v[n - 1].id);
+	else
+		json_kv_null(w, "next_after");
 	json_end_obj(w);
 	return json_writer_free(w, err, errlen);
 }
 
 int
-report_queue(const char *db_path, size_t limit, enum report_format f,
-    FILE *fp, char *err, size_t errlen)
+report_queue(const char *db_path, size_t limit, int64_t after,
+    enum report_format f, FILE *fp, char *err, size_t errlen)
 {
 	struct store		*st = NULL;
 	struct store_daemon	 d;
 	struct store_q_item	*v = NULL;
-	size_t			 n = 0;
-	int64_t			 now = util_wall_ms();
+	size_t			 n = 0, shown;
+	int64_t			 now = store_daemon_now();
 	int			 have, live = 0, rc = -1;
 
 	memset(&d, 0, sizeof d);
@@ -214,12 +219,14 @@ report_queue(const char *db_path, size_t limit, enum report_format f,
 	if (store_open(db_path, STORE_OPEN_READONLY, &st, err, errlen) == -1)
 		return -1;
 	if ((have = store_daemon_get(st, STORE_DAEMON_STALE_MS, &d, &live, err,
-	    errlen)) == -1 || store_q_list(st, 0, limit, &v, &n, err,
-	    errlen) == -1)
+	    errlen)) == -1 || store_q_page(st, 0, after, limit > 0 ? limit + 1 :
+	    0, &v, &n, err, errlen) == -1)
 		goto fail;
+	/* One more than limit says that a next page follows. */
+	shown = limit > 0 && n > limit ? limit : n;
 	if (f == REPORT_TEXT)
-		text_queue(&d, have, live, v, n, now, fp);
-	else if (json_queue(&d, have, live, v, n, now, fp, err,
+		text_queue(&d, have, live, v, shown, now, fp);
+	else if (json_queue(&d, have, live, v, shown, shown < n, now, fp, err,
 	    errlen) == -1)
 		goto fail;
 	rc = 0;

@@ -275,6 +275,6 @@ report_list(const char *db_path, enum report_list what, size_t limit,
 	if (report_format_parse(format, &f) == -1)
 		return -2;
 	if (what == REPORT_LIST_QUEUE)
-		return report_queue(db_path, limit, f, fp, err, errlen);
+		return report_queue(db_path, limit, 0, f, fp, err, errlen);
 	return report_runs(db_path, limit, f, fp, err, errlen);
 }

@@ -1,7 +1,9 @@
 /*
  * report_sched: `labrat schedule list|show`: the daemon's stored schedules
  * with their next firing (cron, in UTC and in the schedule's zone) and
- * last firing, as a table, one schedule's fields, or JSON.  See report.h.
+ * last firing, as a table, one schedule's fields, or JSON; and the body of
+ * POST /api/v1/schedules that `labrat --server schedule add` sends.  See
+ * report.h.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,8 +18,9 @@
 #include "store_daemon.h"
 #include "util.h"
 
-/* Next firing after now, -1 if the zone or expression fail now; *zp
- * is the schedule's zone (the cache's), NULL then. */
+/* Next firing after now, -1 if the schedule is disabled or its zone or
+ * expression fail now; *zp is the schedule's zone (the cache's), NULL
+ * then. */
 static time_t
 sched_next(struct cron_cache *cache, const struct store_sched *s,
     const struct cron_zone **zp)
@@ -26,7 +29,7 @@ sched_next(struct cron_cache *cache, const struct store_sched *s,
 	char			err[256];
 
 	*zp = NULL;
-	if (cache == NULL || cron_sched_compile(cache, s->cron, s->tz,
+	if (!s->enabled || cache == NULL || cron_sched_compile(cache, s->cron, s->tz,
 	    s->name, &cs, err, sizeof err) == -1)
 		return (time_t)-1;
 	*zp = cs.zone;
@@ -98,7 +101,7 @@ sched_text(struct cron_cache *cache, const struct store_sched *v, size_t n,
 		    "LAST FIRED (UTC)");
 	for (i = 0; i < n; i++) {
 		next = sched_next(cache, &v[i], &z);
-		snprintf(utc, sizeof utc, "-");
+		snprintf(utc, sizeof utc, v[i].enabled ? "-" : "(disabled)");
 		snprintf(loc, sizeof loc, "-");
 		if (next != (time_t)-1) {
 			cron_format(cron_zone_utc(), next, utc, sizeof utc);
@@ -188,4 +191,36 @@ report_schedules(const char *db_path, const char *name,
 		rc = -1;
 	}
 	return rc;
+}
+
+char *
+report_schedule_body(const struct store_sched *s, char *err, size_t errlen)
+{
+	struct json_mem		 b;
+	struct json_writer	*w;
+	const char		*p, *c;
+
+	if ((w = json_mem_begin(&b, 0)) != NULL) {
+		json_begin_obj(w);
+		json_kv_str(w, "name", s->name);
+		json_kv_str(w, "cron", s->cron);
+		json_kv_str(w, "tz", s->tz);
+		json_kv_str(w, "inventory", s->inventory_path);
+		json_kv_str(w, "plan", s->plan_path);
+		if (s->links != NULL && s->links[0] != '\0') {
+			json_key(w, "links");
+			json_begin_arr(w);
+			for (p = s->links; p != NULL; p = c != NULL ? c + 1 :
+			    NULL) {
+				c = strchr(p, ',');
+				json_put_strn(w, p, c != NULL ? (size_t)(c - p) :
+				    strlen(p));
+			}
+			json_end_arr(w);
+		}
+		if (s->revisions != NULL)
+			json_kv_str(w, "revisions", s->revisions);
+		json_end_obj(w);
+	}
+	return json_mem_end(&b, NULL, err, errlen);
 }

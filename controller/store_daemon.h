@@ -54,6 +54,10 @@ int	store_sched_list(struct store *, struct store_sched **, size_t *,
 /* 1 removed, 0 no such name, -1 error. */
 int	store_sched_rm(struct store *, const char *name, char *err,
 	    size_t errlen);
+/* Sets enabled (on 0 or 1; a disabled schedule does not fire, its nights
+ * stay): 1 set (also when it was so already), 0 no such name, -1 error. */
+int	store_sched_enable(struct store *, const char *name, int on,
+	    char *err, size_t errlen);
 /* Records slot t (ms) as the schedule's last firing only if it is later
  * than the stored one: 1 updated, 0 not (t <= last_fired, or no such id),
  * -1 error.  A daemon stores a slot before it starts the firing's run. */
@@ -114,6 +118,11 @@ int store_q_active_for(struct store *, int64_t schedule_id, int64_t *n, char *er
 /* states_mask = 1 << state; newest first, at most limit (0 = all). */
 int store_q_list(struct store *, unsigned states_mask, size_t limit,
     struct store_q_item **items, size_t *n, char *err, size_t errlen);
+/* The same, only items older than after (id < after; 0 = from the newest):
+ * a page that the id of its last item continues. */
+int store_q_page(struct store *, unsigned states_mask, int64_t after,
+    size_t limit, struct store_q_item **items, size_t *n, char *err,
+    size_t errlen);
 void store_q_item_free(struct store_q_item *);
 void store_q_items_free(struct store_q_item *, size_t);
 
@@ -127,6 +136,9 @@ int store_daemon_register(struct store *, const char *owner, int64_t stale_ms,
 /* -1 also when owner is not the registered daemon (taken over). */
 int store_daemon_beat(struct store *, const char *owner, int stopping, char *err, size_t errlen);
 int store_daemon_unregister(struct store *, const char *owner, char *err, size_t errlen);
+/* The clock (ms since the epoch) the daemon and queue rows are stamped
+ * with, so ages are read against it (LABRAT_TEST_CLOCK_MS stops it). */
+int64_t store_daemon_now(void);
 /* 1: a row (live or not: *live set), 0: none, -1. */
 int store_daemon_get(struct store *, int64_t stale_ms, struct store_daemon *out, int *live, char *err, size_t errlen);
 void store_daemon_free(struct store_daemon *);

@@ -447,6 +447,14 @@ int
 store_q_list(struct store *st, unsigned states_mask, size_t limit,
     struct store_q_item **items, size_t *n, char *err, size_t errlen)
 {
+	return store_q_page(st, states_mask, 0, limit, items, n, err, errlen);
+}
+
+int
+store_q_page(struct store *st, unsigned states_mask, int64_t after,
+    size_t limit, struct store_q_item **items, size_t *n, char *err,
+    size_t errlen)
+{
 	char	in[128], sql[1024];
 
 	*items = NULL;
@@ -456,10 +464,10 @@ store_q_list(struct store *st, unsigned states_mask, size_t limit,
 	if (!q_in_list(in, sizeof in, q_states, STORE_NITEMS(q_states),
 	    states_mask))
 		return 0;
-	snprintf(sql, sizeof sql, Q_COLS "WHERE state IN %s ORDER BY id DESC "
-	    "LIMIT %lld", in, limit == 0 ? -1LL : (long long)limit);
+	snprintf(sql, sizeof sql, Q_COLS "WHERE state IN %s AND id < ? ORDER "
+	    "BY id DESC LIMIT %lld", in, limit == 0 ? -1LL : (long long)limit);
 	return store_list(st, &q_rows, items, n, "list queue", err, errlen,
-	    sql, "");
+	    sql, "I", after > 0 ? after : INT64_MAX);
 }
 
 /* ---- submitting from the CLI ---------------------------------------------- */
@@ -620,6 +628,12 @@ store_daemon_register(struct store *st, const char *owner, int64_t stale_ms,
 fail:
 	store_rollback(st);
 	return -1;
+}
+
+int64_t
+store_daemon_now(void)
+{
+	return store_now();
 }
 
 int

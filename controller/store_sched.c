@@ -1,7 +1,8 @@
 /*
  * store_sched: the daemon's schedules (schema 9; see store.h "schedules of
- * the daemon"): add, get, list, rm, and store_sched_fired, which only ever
- * moves last_fired forward so that a restart never fires a slot twice.
+ * the daemon"): add, get, list, rm, enable/disable, and store_sched_fired,
+ * which only ever moves last_fired forward so that a restart never fires a
+ * slot twice.
  * Rows read back are heap strings owned by the struct (store_sched_free).
  */
 #include <limits.h>
@@ -142,6 +143,17 @@ store_sched_rm(struct store *st, const char *name, char *err, size_t errlen)
 {
 	if (store_do(st, NULL, "remove schedule", err, errlen,
 	    "DELETE FROM schedules WHERE name = ?", "t", name) == -1)
+		return -1;
+	return sqlite3_changes(st->db) > 0;
+}
+
+int
+store_sched_enable(struct store *st, const char *name, int on, char *err,
+    size_t errlen)
+{
+	if (store_do(st, NULL, on ? "enable schedule" : "disable schedule",
+	    err, errlen, "UPDATE schedules SET enabled = ? WHERE name = ?",
+	    "it", on != 0, name) == -1)
 		return -1;
 	return sqlite3_changes(st->db) > 0;
 }

@@ -387,7 +387,8 @@ for (const [name, hash] of [['hosts', '#/hosts'], ['queue', '#/queue'], ['runs',
   ok((await page.textContent('#compare-text')).includes('No difference proven') || (await page.textContent('#compare-text')).includes('Difference at'), 'compare: no labrat compare text');
 }
 
-// long lists page through the API's cursor: runs 5 at a time, nights 2
+// long lists page through the API's cursor: runs 5 at a time, nights 2,
+// the queue 1
 {
   const want = (await api('/runs?limit=10')).runs.map((r) => r.id);
   await view('#/runs?per=5');
@@ -407,6 +408,18 @@ for (const [name, hash] of [['hosts', '#/hosts'], ['queue', '#/queue'], ['runs',
   ok(JSON.stringify(await nid()) === JSON.stringify(nights.map((n) => n.id)), `overview nights after More: ${await nid()}, API ${nights.map((n) => n.id)}`);
   await view('#/bisects?per=1');
   ok((await page.$$('#v-bisects tr[data-bisect]')).length === Math.min(1, bisects.length), 'bisects?per=1');
+  // the queue one item at a time: every item the API has, in its order
+  const qall = (await api('/queue?limit=500')).items.map((i) => i.id);
+  ok(qall.length >= 2, `the store's queue has ${qall.length} items: too few to page`);
+  await view('#/queue?per=1');
+  const qid = async () => page.$$eval('#v-queue tr[data-item]', (t) => t.map((r) => Number(r.dataset.item)));
+  ok(JSON.stringify(await qid()) === JSON.stringify(qall.slice(0, 1)), `queue?per=1: ${await qid()}, API ${qall.slice(0, 1)}`);
+  while (await page.$('.paged[data-list="queue"] .pager[data-more="1"]')) {
+    const n = (await qid()).length;
+    await page.click('button.more[data-list="queue"]');
+    await page.waitForFunction((k) => document.querySelectorAll('#v-queue tr[data-item]').length > k, n);
+  }
+  ok(JSON.stringify(await qid()) === JSON.stringify(qall), `queue after More: ${await qid()}, API ${qall}`);
   clean('paging');
 }
 

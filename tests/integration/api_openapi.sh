@@ -91,10 +91,13 @@ GET $V/runs/{id}/report $V/runs/1/report?format=text&no_baseline=1
 GET $V/runs/{id}/report $V/runs/1/report?format=csv&metric=throughput_bps
 GET $V/runs/{id}/report $V/runs/1/report?format=junit
 GET $V/runs/{id}/report $V/runs/1/report?format=xml
-GET $V/compare $V/compare?a=1&b=1
+GET $V/compare $V/compare?a=1&b=1&format=json&link=em
+GET $V/compare $V/compare?a=1&b=1&format=csv
 GET $V/compare $V/compare?a=1&b=999
 GET $V/compare $V/compare?a=1&width=5
 GET $V/queue $V/queue?format=text
+GET $V/queue $V/queue?limit=1&after=999999
+GET $V/queue $V/queue?after=abc
 GET $V/hosts $V/hosts?format=text&limit=10
 GET $V/schedules $V/schedules?format=text
 GET $V/schedules/{name} $V/schedules/nightly
@@ -126,6 +129,10 @@ POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": 1}
 POST $V/schedules $V/schedules $SCH
 POST $V/schedules $V/schedules $SCH
 POST $V/schedules $V/schedules {"name": "x", "cron": 1}
+POST $V/schedules/{name}/disable $V/schedules/api/disable
+POST $V/schedules/{name}/enable $V/schedules/api/enable
+POST $V/schedules/{name}/enable $V/schedules/nosuch/enable
+POST $V/schedules/{name}/disable $V/schedules/a%20b/disable
 DELETE $V/schedules/{name} $V/schedules/api
 DELETE $V/schedules/{name} $V/schedules/api
 POST $V/bisects $V/bisects $BIS
@@ -148,10 +155,12 @@ DELETE $V/queue/{id} $V/queue/1
 POST $V/hosts/{link}/maintenance $V/hosts/em/maintenance {"on": true, "why": "x"}
 POST $V/schedules $V/schedules $SCH
 DELETE $V/schedules/{name} $V/schedules/nightly
+POST $V/schedules/{name}/disable $V/schedules/nightly/disable
+POST $V/schedules/{name}/enable $V/schedules/nightly/enable
 POST $V/bisects $V/bisects $BIS
 POST $V/bisects/{id}/reset $V/bisects/1/reset
 EOT
-sed -n '1,53p' "$TMP/rw.txt" >>"$TMP/ro.txt"
+sed -n '1,56p' "$TMP/rw.txt" >>"$TMP/ro.txt"
 grep "^[A-Z]* $V/session " "$TMP/rw.txt" >>"$TMP/ro.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" "$RO" \
@@ -160,13 +169,15 @@ python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
 	fail "the reader's replies: $(cat "$TMP/ro.out")"
 grep -q "POST /api/v1/queue: 403 valid" "$TMP/ro.out" ||
 	fail "the reader's POST was not a valid 403: $(cat "$TMP/ro.out")"
+grep -q "POST /api/v1/schedules/nightly/disable: 403 valid" "$TMP/ro.out" ||
+	fail "the reader's disable was not a valid 403: $(cat "$TMP/ro.out")"
 printf 'GET %s/status %s/status\n' $V $V >"$TMP/bad.txt"
 python3 "$LABRAT_SOURCE_DIR/tests/integration/api_openapi.py" \
     "$LABRAT_SOURCE_DIR/schemas/openapi.json" "http://127.0.0.1:$PORT" \
     "lrt_1_nope" "$TMP/bad.txt" >"$TMP/bad.out" 2>&1 || :
 grep -q "GET /api/v1/status: 401 valid" "$TMP/bad.out" ||
 	fail "a bad token's reply: $(cat "$TMP/bad.out")"
-grep -c valid "$TMP/rw.out" | grep -qx 75 ||
+grep -c valid "$TMP/rw.out" | grep -qx 82 ||
 	fail "not every request was validated: $(cat "$TMP/rw.out")"
 want 200 "$BASE/schedules"
 [ "$(jq -r '.[0].name' "$TMP/body")" = nightly ] ||

@@ -132,12 +132,20 @@ sed -n 5p "$dir/out" | grep -Eq "^ *2 +bisect +200 +running +[^ ]+@$host pid [0-
 has out "run 9: 2 of 48 jobs failed"
 expect 0 Q --limit 2
 [ "$(wc -l <"$dir/out")" -eq 4 ] || fail "--limit 2: $(cat "$dir/out")"
+# A page: next_after is the cursor of the next (GET /queue?after=).
+expect 0 Q --limit 2 --format json
+jqis '.items | map(.id) | join(",")' "4,3"
+jqis '.next_after' 3
+expect 0 Q --limit 4 --format json
+jqis '.items | length' 4
+jqis '.next_after' null
 
 expect 0 Q --format json
 jqis '.daemon.owner' "$owner"
 jqis '.daemon.live' true
 jqis '.daemon.stopped' false
 jqis '.items | map(.id) | join(",")' "4,3,2,1"
+jqis '.next_after' null
 jqis '.items[3].kind' run
 jqis '.items[3].state' failed
 jqis '.items[3].result' "run 9: 2 of 48 jobs failed"

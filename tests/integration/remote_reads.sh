@@ -4,11 +4,11 @@
 # `labrat --server URL CMD` prints exactly what `labrat CMD --db DB`
 # prints, byte for byte, and exits with the same status, for runs,
 # report (every --format, --baseline, --no-baseline, --metric,
-# --fail-on-regression), compare (--link, --width, --metric), schedule
-# list|show, hosts health, queue and bisect status|log, their errors too
-# (no such run, schedule or bisect); errors name the URL.  Mutations:
-# `run --enqueue`, `schedule add|rm`, `bisect start --enqueue` and
-# `bisect reset` with a read-only token are refused (exit 1, the database
+# --fail-on-regression), compare (--link, --width, --metric, --format),
+# schedule list|show, hosts health, queue and bisect status|log, their
+# errors too (no such run, schedule or bisect); errors name the URL.
+# Mutations: `run --enqueue`, `schedule add|rm`, `bisect start --enqueue`
+# and `bisect reset` with a read-only token are refused (exit 1, the database
 # unchanged); with a writing one run --enqueue queues the item `labrat
 # queue` then shows on both sides, schedule add and rm add and remove
 # (409 for a duplicate and 404 for a missing one: exit 1; 400 for a bad
@@ -133,6 +133,13 @@ grep -q "Summary: run 1 -> run 2" "$TMP/remote" ||
     fail "compare: $(cat "$TMP/remote")"
 echo "# compare 1 2 exits $SAME_RC on both sides" >&2
 same_ok compare 2 2 --link em --width 40
+same compare 1 2 --format json
+jq -e '.run == 2 and .baseline_run == 1 and .summary.series ==
+    (.comparisons | length) and .summary.series > 0 and
+    all(.comparisons[]; (.values_baseline | length) == .n_baseline)' \
+    "$TMP/remote" >/dev/null || fail "compare --format json: $(cat "$TMP/remote")"
+same_rc 2 compare 1 2 --link bce --format json
+[ ! -s "$TMP/local" ] || fail "compare --format json printed with an error"
 same compare 1 2 --metric retransmits
 same_rc 2 compare 1 2 --link bce
 grep -qF "HTTP 400: runs 1 and 2 have no" "$TMP/rerr" ||
@@ -208,9 +215,10 @@ jq -e --argjson i $((item + 1)) '.item == $i and .kind == "run" and
     .state == "queued"' "$TMP/out" >/dev/null ||
     fail "run --enqueue --format json: $(cat "$TMP/out")"
 
-# schedule add and rm, bisect start --enqueue and reset: a read-only
-# token is refused (exit 1, nothing changed), a writing one adds and
-# removes; the server's 400 (exit 2), 404 and 409 (exit 1) are named.
+# schedule add, disable, enable and rm, bisect start --enqueue and reset:
+# a read-only token is refused (exit 1, nothing changed), a writing one
+# adds, disables, enables and removes; the server's 400 (exit 2), 404 and
+# 409 (exit 1) are named.
 ro() { "$LABRAT" --server "$URL" --token-file "$TMP/ro" "$@" \
     >"$TMP/out" 2>"$TMP/err"; }
 nsched=$(sq "$DB" "SELECT count(*) FROM schedules")
@@ -222,6 +230,10 @@ grep -qF "$URL/api/v1/schedules: HTTP 403" "$TMP/err" ||
     fail "read-only schedule add: $(cat "$TMP/err")"
 ro schedule rm nightly-em
 [ $? = 1 ] || fail "read-only schedule rm: not exit 1"
+ro schedule disable nightly-em
+[ $? = 1 ] || fail "read-only schedule disable: not exit 1"
+grep -qF "$URL/api/v1/schedules/nightly-em/disable: HTTP 403" "$TMP/err" ||
+    fail "read-only schedule disable: $(cat "$TMP/err")"
 ro bisect start --enqueue --link em --good r1 --bad r2 --test /t.json
 [ $? = 1 ] || fail "read-only bisect start: not exit 1"
 grep -qF "$URL/api/v1/bisects: HTTP 403" "$TMP/err" ||
@@ -240,6 +252,18 @@ same_ok schedule show far --format json
 jq -e '.tz == "Europe/Berlin" and .links == "em"' "$TMP/remote" >/dev/null ||
     fail "schedule show far: $(cat "$TMP/remote")"
 same_ok schedule list
+r schedule disable far || fail "schedule disable: $(cat "$TMP/err")"
+grep -qx "schedule far disabled" "$TMP/out" || fail "disable: $(cat "$TMP/out")"
+[ "$(sq "$DB" "SELECT enabled FROM schedules WHERE name = 'far'")" = 0 ] ||
+    fail "schedule disable: still enabled in the store"
+same_ok schedule list
+grep -q "^far .*(disabled)" "$TMP/remote" || fail "list: $(cat "$TMP/remote")"
+r schedule enable far || fail "schedule enable: $(cat "$TMP/err")"
+grep -qx "schedule far enabled" "$TMP/out" || fail "enable: $(cat "$TMP/out")"
+r schedule enable nosuch
+[ $? = 1 ] || fail "schedule enable of no schedule: not exit 1"
+grep -qF "$URL/api/v1/schedules/nosuch/enable: HTTP 404" "$TMP/err" ||
+    fail "enable nosuch: $(cat "$TMP/err")"
 r schedule add far --cron "0 4 * * *" --inventory "$TMP/cfg/inv.json" \
     --plan "$TMP/cfg/plan.json"
 [ $? = 1 ] || fail "schedule add of an existing name: not exit 1"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# `labrat schedule add|list|show|rm` without a lab: two schedules stored
-# (one in UTC, one in Europe/Berlin on some links), listed as text and
-# JSON with the next firing of "0 3 * * *" checked against date -u, shown,
+# `labrat schedule add|list|show|disable|enable|rm` without a lab: two
+# schedules stored (one in UTC, one in Europe/Berlin on some links),
+# listed as text and JSON with the next firing of "0 3 * * *" checked
+# against date -u, shown, disabled (listed, no next firing) and enabled,
 # removed; the errors with their exact messages and statuses (2 bad usage
 # or config, 1 a duplicate or unknown name).  The inventory's key files do
 # not exist here: add checks the configs, not the keys (the daemon's host
@@ -92,6 +93,31 @@ has 'labrat schedule add: --cron EXPR missing'
 expect 2 S show
 expect 0 S list --format json
 [ "$(jq length "$dir/out")" -eq 2 ] || fail "a failed add stored something"
+
+# disable: kept and listed, no next firing; enable: back.
+expect 0 S disable nightly
+has "schedule nightly disabled"
+expect 0 S list
+grep -Eq '^nightly +0 3 \* \* \* +UTC +\(disabled\) +- +never$' "$dir/out" ||
+	fail "a disabled schedule's row: $(cat "$dir/out")"
+expect 0 S show nightly
+has "enabled:     no"
+expect 0 S list --format json
+[ "$(jq -c '[.[] | [.name, .enabled, .next]]' "$dir/out")" = \
+    '[["em.berlin",true,'"$(jq '.[0].next' "$dir/out")"'],["nightly",false,null]]' ] ||
+	fail "list json after disable: $(cat "$dir/out")"
+expect 0 S disable nightly
+has "schedule nightly disabled"
+expect 0 S enable nightly
+has "schedule nightly enabled"
+expect 0 S show nightly --format json
+[ "$(jq -c '[.enabled, (.next != null)]' "$dir/out")" = '[true,true]' ] ||
+	fail "show json after enable: $(cat "$dir/out")"
+expect 1 S enable nosuch
+has 'labrat schedule enable: no schedule "nosuch"'
+expect 1 S disable 'a b'
+has 'labrat schedule disable: no schedule "a b"'
+expect 2 S disable
 
 expect 0 S rm nightly
 has "schedule nightly removed"

@@ -374,6 +374,104 @@ test_compare(void **state)
 	assert_non_null(strstr(err, "no throughput_bps series in common"));
 }
 
+/* compare --format json: the text's series, counts and verdicts; the
+ * comparisons as the run report's baseline.comparisons, with samples. */
+static void
+test_compare_json(void **state)
+{
+	struct report_compare_opts	 o;
+	struct json_object		*root, *rep, *a, *b, *c, *v, *w;
+	char				*out = NULL, *s, err[512];
+	const char			*name;
+	size_t				 len = 0, i, j, nreg = 0;
+	FILE				*fp;
+	int				 n;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.link = "em";
+	o.format = REPORT_JSON;
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_compare(dbpath, 1, 2, &o, fp, &n, err,
+	    sizeof err), 0);
+	fclose(fp);
+	assert_int_equal(n, 1);
+	assert_non_null(root = json_tokener_parse(out));
+	assert_true(json_object_object_get_ex(root, "run", &v));
+	assert_int_equal(json_object_get_int64(v), 2);
+	assert_true(json_object_object_get_ex(root, "baseline_run", &v));
+	assert_int_equal(json_object_get_int64(v), 1);
+	assert_true(json_object_object_get_ex(root, "metric", &v));
+	assert_string_equal(json_object_get_string(v), "throughput_bps");
+	assert_true(json_object_object_get_ex(root, "link", &v));
+	assert_string_equal(json_object_get_string(v), "em");
+	assert_true(json_object_object_get_ex(root, "knobs", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(root, "summary", &v));
+	assert_true(json_object_object_get_ex(v, "series", &w));
+	assert_int_equal(json_object_get_int64(w), 4);
+	assert_true(json_object_object_get_ex(v, "regressions", &w));
+	assert_int_equal(json_object_get_int64(w), 1);
+	/* The same comparisons as `report --format json` makes of run 2. */
+	s = render(REPORT_JSON, NULL);
+	assert_non_null(rep = json_tokener_parse(s));
+	assert_true(json_object_object_get_ex(rep, "baseline", &b));
+	assert_true(json_object_object_get_ex(b, "comparisons", &b));
+	assert_true(json_object_object_get_ex(root, "comparisons", &a));
+	assert_int_equal(json_object_array_length(a), 4);
+	for (i = 0; i < json_object_array_length(a); i++) {
+		c = json_object_array_get_idx(a, i);
+		assert_true(json_object_object_get_ex(c, "link", &v));
+		assert_string_equal(json_object_get_string(v), "em");
+		assert_true(json_object_object_get_ex(c, "verdict", &v));
+		nreg += strcmp(json_object_get_string(v), "regression") == 0;
+		assert_true(json_object_object_get_ex(c, "unit", &v));
+		assert_string_equal(json_object_get_string(v), "bit/s");
+		assert_true(json_object_object_get_ex(c, "values_baseline",
+		    &v));
+		assert_int_equal(json_object_array_length(v), 10);
+		assert_true(json_object_get_double(json_object_array_get_idx(v,
+		    0)) > 0.9e9);
+		assert_true(json_object_object_get_ex(c, "values_candidate",
+		    &v));
+		assert_int_equal(json_object_array_length(v), 10);
+		assert_true(json_object_object_get_ex(c, "name", &v));
+		name = json_object_get_string(v);
+		for (j = 0; j < json_object_array_length(b); j++) {
+			w = json_object_array_get_idx(b, j);
+			assert_true(json_object_object_get_ex(w, "name", &v));
+			if (strcmp(json_object_get_string(v), name) != 0)
+				continue;
+			json_object_object_del(c, "unit");
+			json_object_object_del(c, "values_baseline");
+			json_object_object_del(c, "values_candidate");
+			assert_true(json_object_equal(c, w));
+			break;
+		}
+		assert_true(j < json_object_array_length(b));
+	}
+	assert_int_equal(nreg, 1);
+	json_object_put(rep);
+	json_object_put(root);
+	free(s);
+	free(out);
+	/* Nothing in common: an error and no output (JSON or nothing). */
+	o.link = "ix";
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	assert_int_equal(report_compare(dbpath, 1, 2, &o, fp, &n, err,
+	    sizeof err), -1);
+	fclose(fp);
+	assert_int_equal(len, 0);
+	free(out);
+	assert_non_null(strstr(err, "no throughput_bps series in common "
+	    "that match"));
+	o.format = REPORT_CSV;
+	assert_int_equal(report_compare(dbpath, 1, 2, &o, stdout, &n, err,
+	    sizeof err), -1);
+	assert_non_null(strstr(err, "the formats are text and json"));
+}
+
 /*
  * A second store for what a user meets after `labrat demo`: bisect steps
  * between the matrix runs, series of unequal n, a large effect, a small
@@ -791,6 +889,7 @@ main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_json),
 		cmocka_unit_test(test_format_parse),
 	};
 

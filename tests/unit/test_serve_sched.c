@@ -183,6 +183,20 @@ test_tick_store(void **state)
 	assert_int_equal(store_sched_get(st, "minute", &got, err, sizeof err),
 	    1);
 	now = got.created + 61000;	/* one slot is past */
+	/* Disabled (labrat schedule disable): no firing, nothing queued. */
+	assert_int_equal(store_sched_enable(st, "minute", 0, err, sizeof err),
+	    1);
+	assert_int_equal(store_sched_enable(st, "nosuch", 0, err, sizeof err),
+	    0);
+	assert_int_equal(serve_sched_tick(NULL, st, cache, now, 1, &fired, err,
+	    sizeof err), 0);
+	assert_int_equal(fired, 0);
+	assert_int_equal(store_q_list(st, 0, 0, &items, &n, err, sizeof err),
+	    0);
+	assert_int_equal(n, 0);
+	/* Enabled again: the slot that passed fires. */
+	assert_int_equal(store_sched_enable(st, "minute", 1, err, sizeof err),
+	    1);
 	assert_int_equal(serve_sched_tick(NULL, st, cache, now, 1, &fired, err,
 	    sizeof err), 0);
 	assert_int_equal(fired, 1);

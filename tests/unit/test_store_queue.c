@@ -377,6 +377,25 @@ test_states(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].id, c);
 	store_q_items_free(v, n);
+	/* Pages: older than the cursor (the last id of the page before). */
+	assert_int_equal(store_q_page(st, 0, c, 1, &v, &n, err, sizeof err),
+	    0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].id, b);
+	store_q_items_free(v, n);
+	assert_int_equal(store_q_page(st, 0, b, 5, &v, &n, err, sizeof err),
+	    0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].id, a);
+	store_q_items_free(v, n);
+	assert_int_equal(store_q_page(st, 0, a, 5, &v, &n, err, sizeof err),
+	    0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_q_page(st, 1u << STORE_Q_DONE, c, 0, &v, &n,
+	    err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].id, a);
+	store_q_items_free(v, n);
 	assert_string_equal(store_q_kind_name(STORE_Q_NIGHT), "night");
 	assert_string_equal(store_q_state_name(STORE_Q_CANCELLED), "cancelled");
 }
