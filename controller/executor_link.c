@@ -38,6 +38,10 @@ struct link_call {
 	struct agentctl_reply	 r;
 	int			 rc;
 	char			 err[1024];
+	/* After an apply that went through: the link's server started on
+	 * this end (exec_link_serve()), NULL for none. */
+	struct exec_worker	*serve_w;
+	const struct config_workload *serve_wl;
 };
 
 static void *
@@ -56,6 +60,12 @@ link_call_run(void *arg)
 	}
 	c->rc = exec_host_call(c->h, c->args, c->timeout_ms, &c->r, c->err,
 	    sizeof c->err);
+	/* A failure leaves the serve to the workload, which reports it. */
+	if (c->serve_w != NULL && c->rc == EXEC_OK &&
+	    exec_link_serve(c->serve_w, c->h, c->serve_wl, c->first_err,
+	    sizeof c->first_err) != EXEC_OK)
+		log_debug("%s: serve beside the apply: %s", c->h->cfg->name,
+		    c->first_err);
 	return NULL;
 }
 
@@ -172,6 +182,16 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 			;
 		exec_pf_apply_args(ex, l, job, wl, i, c[i].args, &n,
 		    c[i].buf[4], sizeof c[i].buf[4]);
+		/* The link's first job: its server starts right after the
+		 * receiver's apply, while the sender's runs (the counters it
+		 * reads are a floor for the check: a ping after them only
+		 * adds to what the receiver got). */
+		if (i == 0 && wl->tool != CONFIG_TOOL_SCP &&
+		    exec_link_serve_due(&w->ls, ends[0]->serve_gen,
+		    ends[0]->generation, wl->tool, wl->port)) {
+			c[i].serve_w = w;
+			c[i].serve_wl = wl;
+		}
 		/* Asked: from now on it must be restored at the end. */
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
