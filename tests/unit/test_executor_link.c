@@ -136,15 +136,28 @@ pf_setup(struct executor *ex)
 	ex->inv = &inv;
 }
 
+/* What apply --preflight gets for end i of job, joined into got. */
+static const char *
+pf_args_of(struct executor *ex, const struct store_job *job,
+    const struct config_workload *wl, int i, char *got, size_t len)
+{
+	const char	*args[32];
+	char		 spd[16];
+	size_t		 n = 1;
+
+	args[0] = "apply";
+	exec_pf_apply_args(ex, &lnk, job, wl, i, args, &n, spd, sizeof spd);
+	joined(args, got, len);
+	return got;
+}
+
 static void
 test_pf_apply_args(void **state)
 {
 	struct executor		 ex;
 	struct store_job	 job;
 	struct config_workload	 wl;
-	const char		*args[32];
-	char			 spd[16], got[512];
-	size_t			 n;
+	char			 got[512];
 
 	(void)state;
 	pf_setup(&ex);
@@ -154,34 +167,18 @@ test_pf_apply_args(void **state)
 	knobs_clear(&job.knobs);
 	knobs_set(&job.knobs, KNOB_TSO, 1);
 	/* The client pings the server; both check the declared speed. */
-	args[0] = "apply";
-	n = 1;
-	exec_pf_apply_args(&ex, &lnk, &job, &wl, 1, args, &n, spd,
-	    sizeof spd);
-	joined(args, got, sizeof got);
-	assert_string_equal(got, "apply --preflight --peer 198.18.1.2 "
-	    "--speed 1000");
-	n = 1;
-	exec_pf_apply_args(&ex, &lnk, &job, &wl, 0, args, &n, spd,
-	    sizeof spd);
-	joined(args, got, sizeof got);
-	assert_string_equal(got, "apply --preflight --speed 1000");
+	assert_string_equal(pf_args_of(&ex, &job, &wl, 1, got, sizeof got),
+	    "apply --preflight --peer 198.18.1.2 --speed 1000");
+	assert_string_equal(pf_args_of(&ex, &job, &wl, 0, got, sizeof got),
+	    "apply --preflight --speed 1000");
 	/* NAT asked: the end that is not the NAT host must have none; scp
 	 * checks the server's sshd. */
 	knobs_set(&job.knobs, KNOB_NAT, KNOB_NAT_KERNEL);
 	wl.tool = CONFIG_TOOL_SCP;
-	n = 1;
-	exec_pf_apply_args(&ex, &lnk, &job, &wl, 0, args, &n, spd,
-	    sizeof spd);
-	joined(args, got, sizeof got);
-	assert_string_equal(got, "apply --preflight --speed 1000 "
-	    "--expect-nat off");
-	n = 1;
-	exec_pf_apply_args(&ex, &lnk, &job, &wl, 1, args, &n, spd,
-	    sizeof spd);
-	joined(args, got, sizeof got);
-	assert_string_equal(got, "apply --preflight --peer 198.18.1.2 "
-	    "--port 22 --speed 1000");
+	assert_string_equal(pf_args_of(&ex, &job, &wl, 0, got, sizeof got),
+	    "apply --preflight --speed 1000 --expect-nat off");
+	assert_string_equal(pf_args_of(&ex, &job, &wl, 1, got, sizeof got),
+	    "apply --preflight --peer 198.18.1.2 --port 22 --speed 1000");
 }
 
 /* An apply reply with its folded checks (ok, or the path check failed). */
