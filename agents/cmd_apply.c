@@ -509,11 +509,16 @@ apply_locked(const char *ifname, struct osdep_knobs *req,
 	/* The fitness checks only make sense with what was asked in force. */
 	if (ao->preflight && nbad == 0) {
 		struct osdep_knobs asked = *req;
+		const char *pf_nat_if;
 
 		if (asked.nat == OSDEP_UNSET)
 			asked.nat = ao->expect_nat;
+		/* The read back above is what is in force, unless its NAT was
+		 * read on another interface than the check's. */
+		pf_nat_if = asked.nat_if[0] ? asked.nat_if : ifname;
 		pf_ok = agent_preflight_embed(&e, "preflight", ifname,
-		    ao->peer, ao->speed, ao->port, &asked, pfmsg,
+		    ao->peer, ao->speed, ao->port, &asked,
+		    strcmp(pf_nat_if, nat_if) == 0 ? &now : NULL, &pr, pfmsg,
 		    sizeof(pfmsg));
 	} else if (ao->preflight)
 		emit_null(&e, "preflight");

@@ -56,6 +56,10 @@ struct pf_req {
 	int		 speed;		/* 0: undeclared */
 	int		 port;		/* 0: no server check */
 	struct osdep_knobs knobs;	/* what the job asked */
+	/* In force as the caller just read it under the interface's lock
+	 * (apply --preflight), NULL: the state check reads it. */
+	const struct osdep_knobs *have;
+	const struct osdep_probe *have_pr;
 };
 
 static double
@@ -288,8 +292,11 @@ pf_state(struct pf_run *r, const struct osdep_dialect *d,
 	char	 err[256];
 	int	 rc, found = 0, nat;
 
-	if ((rc = d->read(q->ifname, nat_if, &k, &pr, err, sizeof(err))) !=
-	    AGENT_EXIT_OK) {
+	if (q->have != NULL) {
+		k = *q->have;
+		pr = *q->have_pr;
+	} else if ((rc = d->read(q->ifname, nat_if, &k, &pr, err,
+	    sizeof(err))) != AGENT_EXIT_OK) {
 		pf_fail(c, "reading the state of %s: %s", q->ifname, err);
 		pf_end(r, c);
 		return;
@@ -604,6 +611,7 @@ pf_run_checks(const struct pf_req *q, struct pf_run *r)
 int
 agent_preflight_embed(struct emit *e, const char *key, const char *ifname,
     const char *peer, int speed, int port, const struct osdep_knobs *asked,
+    const struct osdep_knobs *have, const struct osdep_probe *have_pr,
     char *msg, size_t msglen)
 {
 	struct pf_run	 r;
@@ -618,6 +626,8 @@ agent_preflight_embed(struct emit *e, const char *key, const char *ifname,
 	q.port = port;
 	q.knobs = *asked;
 	q.mtu = asked->mtu;
+	q.have = have;
+	q.have_pr = have_pr;
 	pf_run_checks(&q, &r);
 	emit_obj(e, key);
 	ok = pf_emit(e, &r, ifname, t0, msg, msglen);
