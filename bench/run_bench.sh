@@ -128,14 +128,16 @@ bench_fidelity() {
 
 # The agent command sequence of one em job (tso_on sender, TSO as $1),
 # each line "HOST ARGS...", as labrat's executor issues it between two jobs
-# of a link: a knob transition on both ends (no restore in between), the
-# workload, and `serve --keep` for the receiver's counters (the server runs
-# for the link's whole batch; it is started, and both ends restored, once
-# per link, which the first and last job of a run pay).
+# of a link: a knob transition on both ends (no restore in between) with
+# the preflight's checks in the same call (labrat runs the two ends side
+# by side, this one after the other), the workload, and `serve --keep` for
+# the receiver's counters (the server runs for the link's whole batch; it
+# is started, and both ends restored, once per link, which the first and
+# last job of a run pay).
 job_seq() {
 	cat <<EOF
-em-b apply --if em0 --rollback-after 121 --reset-others
-em-a apply --if em0 --tso $1 --rollback-after 121 --reset-others
+em-b apply --if em0 --rollback-after 121 --reset-others --preflight
+em-a apply --if em0 --tso $1 --rollback-after 121 --reset-others --preflight --peer 198.18.1.2
 em-a iperf --tool iperf3 --server 198.18.1.2 --port 5201 --time 1 --parallel 1
 em-b serve --tool iperf3 --bind 198.18.1.2 --if em0 --keep
 EOF
