@@ -5,7 +5,7 @@
 #define LABRAT_AGENT_H
 
 #define AGENT_PROTO	1
-#define AGENT_VERSION	"0.4.0"
+#define AGENT_VERSION	"0.5.0"
 #ifndef LABRAT_AGENT_HASH
 #define LABRAT_AGENT_HASH "unknown"
 #endif
@@ -52,6 +52,24 @@ struct parse_ping;
 int	agent_preflight_ping_size(int mtu, int v6);
 int	agent_preflight_ping_judge(const struct parse_ping *, int size,
 	    const char *addr, char *detail, size_t len);
+
+struct emit;
+struct osdep_knobs;
+struct osdep_probe;
+/*
+ * `apply --preflight` (cmd_preflight.c): runs the preflight's checks of
+ * ifname (peer, speed, port: as preflight's --peer, --speed, --port; 0 /
+ * NULL for none) against asked (what the job asked; OSDEP_UNSET knobs are
+ * wanted at the saved original) and writes them as the object key of e
+ * (checks, failed, ok, ms, as preflight's result).  have, have_pr: what
+ * is in force on ifname (NAT on asked's nat_if, else ifname) as the
+ * caller read it under the interface's lock, or NULL to read it.  1 when
+ * every check passed, else 0 with msg saying which failed.
+ */
+int	agent_preflight_embed(struct emit *, const char *key,
+	    const char *ifname, const char *peer, int speed, int port,
+	    const struct osdep_knobs *asked, const struct osdep_knobs *have,
+	    const struct osdep_probe *have_pr, char *msg, size_t msglen);
 
 struct osdep_link;
 /*

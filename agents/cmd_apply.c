@@ -398,6 +398,12 @@ struct apply_opts {
 	int	 rollback;	/* seconds; 0: no timer */
 	int	 reset_others;	/* knobs not asked go back to the original */
 	int	 settle_max;	/* ms to wait for the link after a change */
+	/* --preflight (0.5): the preflight's checks after the apply, in its
+	 * result (peer, speed, port as preflight's; expect_nat: the NAT the
+	 * check wants when apply is not given one, OSDEP_UNSET: none). */
+	int	 preflight;
+	const char *peer;
+	int	 speed, port, expect_nat;
 };
 
 /*
@@ -435,8 +441,9 @@ apply_locked(const char *ifname, struct osdep_knobs *req,
 	struct emit e;
 	const char *nat_if;
 	pid_t	 timer = -1;
-	int	 found, rc, nbad, up = -1;
+	int	 found, rc, nbad, up = -1, pf_ok = 1;
 	long long at = 0, settled = -1;
+	char	 pfmsg[1024];
 
 	if (state_load(ifname, &s, &found, err, errlen) == -1)
 		return AGENT_EXIT_INTERNAL;
@@ -499,11 +506,31 @@ apply_locked(const char *ifname, struct osdep_knobs *req,
 		emit_null(&e, "rollback_pid");
 		emit_null(&e, "rollback_at");
 	}
+	/* The fitness checks only make sense with what was asked in force. */
+	if (ao->preflight && nbad == 0) {
+		struct osdep_knobs asked = *req;
+		const char *pf_nat_if;
+
+		if (asked.nat == OSDEP_UNSET)
+			asked.nat = ao->expect_nat;
+		/* The read back above is what is in force, unless its NAT was
+		 * read on another interface than the check's. */
+		pf_nat_if = asked.nat_if[0] ? asked.nat_if : ifname;
+		pf_ok = agent_preflight_embed(&e, "preflight", ifname,
+		    ao->peer, ao->speed, ao->port, &asked,
+		    strcmp(pf_nat_if, nat_if) == 0 ? &now : NULL, &pr, pfmsg,
+		    sizeof(pfmsg));
+	} else if (ao->preflight)
+		emit_null(&e, "preflight");
 	emit_flush(&e);
 	if (nbad > 0) {
 		snprintf(err, errlen, "apply %s: %d knob(s) not in force as "
 		    "requested (see mismatch)", ifname, nbad);
 		return AGENT_EXIT_MISMATCH;
+	}
+	if (!pf_ok) {
+		snprintf(err, errlen, "%s", pfmsg);
+		return AGENT_EXIT_PREFLIGHT;
 	}
 	return AGENT_EXIT_OK;
 }
@@ -525,18 +552,44 @@ agent_cmd_apply(int argc, char **argv)
 		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
 		{ "--reset-others", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
 		{ "--settle-max", VALIDATE_MS, 0, 0, NULL, { NULL } },
+		{ "--preflight", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
+		{ "--peer", VALIDATE_ADDR, 0, 0, NULL, { NULL } },
+		{ "--speed", VALIDATE_SPEED, 0, 0, NULL, { NULL } },
+		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
+		{ "--expect-nat", VALIDATE_NAT, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
+	static const char *const pf_only[] = { "--peer", "--speed", "--port",
+	    "--expect-nat", NULL };
 	struct apply_opts ao;
 	struct osdep_knobs req;
 	struct validate_opt *o;
 	char	 err[1024];
 	const char *ifname, *owner;
 	int	 fd, lfd, rc;
+	size_t	 i;
 
 	memset(&ao, 0, sizeof(ao));
 	if (validate_args(opts, argc, argv, err, sizeof(err)) == -1)
 		return emit_error(AGENT_EXIT_USAGE, err);
+	ao.preflight = validate_opt(opts, "--preflight")->seen;
+	for (i = 0; pf_only[i] != NULL; i++)
+		if (!ao.preflight && validate_opt(opts, pf_only[i])->seen) {
+			snprintf(err, sizeof(err), "%s: only with --preflight",
+			    pf_only[i]);
+			return emit_error(AGENT_EXIT_USAGE, err);
+		}
+	ao.peer = validate_opt(opts, "--peer")->val;
+	if ((o = validate_opt(opts, "--speed"))->seen)
+		ao.speed = (int)validate_number(o->val);
+	if ((o = validate_opt(opts, "--port"))->seen) {
+		if (ao.peer == NULL)
+			return emit_error(AGENT_EXIT_USAGE,
+			    "--port: needs --peer");
+		ao.port = (int)validate_number(o->val);
+	}
+	ao.expect_nat = osdep_nat_parse(validate_opt(opts,
+	    "--expect-nat")->val);
 	if ((ifname = validate_opt(opts, "--if")->val) == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "apply: --if is required");
 	osdep_knobs_unset(&req);

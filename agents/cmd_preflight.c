@@ -56,6 +56,10 @@ struct pf_req {
 	int		 speed;		/* 0: undeclared */
 	int		 port;		/* 0: no server check */
 	struct osdep_knobs knobs;	/* what the job asked */
+	/* In force as the caller just read it under the interface's lock
+	 * (apply --preflight), NULL: the state check reads it. */
+	const struct osdep_knobs *have;
+	const struct osdep_probe *have_pr;
 };
 
 static double
@@ -288,8 +292,11 @@ pf_state(struct pf_run *r, const struct osdep_dialect *d,
 	char	 err[256];
 	int	 rc, found = 0, nat;
 
-	if ((rc = d->read(q->ifname, nat_if, &k, &pr, err, sizeof(err))) !=
-	    AGENT_EXIT_OK) {
+	if (q->have != NULL) {
+		k = *q->have;
+		pr = *q->have_pr;
+	} else if ((rc = d->read(q->ifname, nat_if, &k, &pr, err,
+	    sizeof(err))) != AGENT_EXIT_OK) {
 		pf_fail(c, "reading the state of %s: %s", q->ifname, err);
 		pf_end(r, c);
 		return;
@@ -538,75 +545,113 @@ pf_args(int argc, char **argv, struct pf_req *q, char *err, size_t errlen)
 	return AGENT_EXIT_OK;
 }
 
-/* The result line, then (on a failure) the error event. */
+/* The checks of r as members of the open object of e (checks, failed, ok,
+ * ms since t0); returns 1 when every check passed, else 0 with msg saying
+ * which failed and why. */
 static int
-pf_report(const struct pf_run *r, const char *ifname, double t0)
+pf_emit(struct emit *e, const struct pf_run *r, const char *ifname,
+    double t0, char *msg, size_t msglen)
 {
-	struct emit e;
-	char	 msg[1024];
 	size_t	 off;
 	int	 i, ok = 1;
 
-	off = (size_t)snprintf(msg, sizeof(msg), "preflight failed on %s:",
-	    ifname);
-	emit_begin(&e, "result");
-	emit_str(&e, "cmd", "preflight");
-	emit_str(&e, "if", ifname);
-	emit_arr(&e, "checks");
+	off = (size_t)snprintf(msg, msglen, "preflight failed on %s:", ifname);
+	emit_arr(e, "checks");
 	for (i = 0; i < r->n; i++) {
-		emit_obj(&e, NULL);
-		emit_str(&e, "name", r->c[i].name);
-		emit_bool(&e, "ok", r->c[i].ok);
-		emit_num(&e, "ms", r->c[i].ms);
-		emit_str(&e, "detail", r->c[i].detail);
-		emit_end(&e);
-		if (!r->c[i].ok && off < sizeof(msg))
-			off += (size_t)snprintf(msg + off, sizeof(msg) - off,
+		emit_obj(e, NULL);
+		emit_str(e, "name", r->c[i].name);
+		emit_bool(e, "ok", r->c[i].ok);
+		emit_num(e, "ms", r->c[i].ms);
+		emit_str(e, "detail", r->c[i].detail);
+		emit_end(e);
+		if (!r->c[i].ok && off < msglen)
+			off += (size_t)snprintf(msg + off, msglen - off,
 			    "%s %s: %s", ok ? "" : ";", r->c[i].name,
 			    r->c[i].detail);
 		ok = ok && r->c[i].ok;
 	}
-	emit_end(&e);
-	emit_arr(&e, "failed");
+	emit_end(e);
+	emit_arr(e, "failed");
 	for (i = 0; i < r->n; i++)
 		if (!r->c[i].ok)
-			emit_str(&e, NULL, r->c[i].name);
-	emit_end(&e);
-	emit_bool(&e, "ok", ok);
-	emit_num(&e, "ms", pf_now_ms() - t0);
-	emit_flush(&e);
-	return ok ? AGENT_EXIT_OK : emit_error(AGENT_EXIT_PREFLIGHT, msg);
+			emit_str(e, NULL, r->c[i].name);
+	emit_end(e);
+	emit_bool(e, "ok", ok);
+	emit_num(e, "ms", pf_now_ms() - t0);
+	return ok;
+}
+
+/* Every check of q into r: the link first (without it the path and the
+ * server cannot answer: said once instead of waiting for their
+ * timeouts), the state while the ping runs beside it. */
+static void
+pf_run_checks(const struct pf_req *q, struct pf_run *r)
+{
+	const struct osdep_dialect *d = osdep_host();
+	struct osdep_link lk;
+	pid_t		 pid = -1;
+	int		 link_ok, mtu, fd = -1, bg = 0;
+
+	memset(r, 0, sizeof(*r));
+	pf_link(r, d, q, &lk);
+	link_ok = r->c[0].ok;
+	mtu = q->mtu != OSDEP_UNSET ? q->mtu : lk.mtu;
+	if (link_ok && q->peer != NULL &&
+	    pf_path_start(d, q, mtu, &pid, &fd) == 0)
+		bg = 1;
+	pf_state(r, d, q);
+	if (bg)
+		pf_path_finish(r, pid, fd);
+	else if (link_ok && q->peer != NULL)
+		pf_path(r, d, q, mtu);
+	if (link_ok && q->port != 0)
+		pf_server(r, q);
+}
+
+int
+agent_preflight_embed(struct emit *e, const char *key, const char *ifname,
+    const char *peer, int speed, int port, const struct osdep_knobs *asked,
+    const struct osdep_knobs *have, const struct osdep_probe *have_pr,
+    char *msg, size_t msglen)
+{
+	struct pf_run	 r;
+	struct pf_req	 q;
+	double		 t0 = pf_now_ms();
+	int		 ok;
+
+	memset(&q, 0, sizeof(q));
+	q.ifname = ifname;
+	q.peer = peer;
+	q.speed = speed;
+	q.port = port;
+	q.knobs = *asked;
+	q.mtu = asked->mtu;
+	q.have = have;
+	q.have_pr = have_pr;
+	pf_run_checks(&q, &r);
+	emit_obj(e, key);
+	ok = pf_emit(e, &r, ifname, t0, msg, msglen);
+	emit_end(e);
+	return ok;
 }
 
 int
 agent_cmd_preflight(int argc, char **argv)
 {
-	const struct osdep_dialect *d = osdep_host();
-	struct osdep_link lk;
 	struct pf_run	 r;
 	struct pf_req	 q;
+	struct emit	 e;
 	char		 err[1024];
 	double		 t0 = pf_now_ms();
-	pid_t		 pid = -1;
-	int		 rc, link_ok, mtu, fd = -1, bg = 0;
+	int		 rc, ok;
 
 	if ((rc = pf_args(argc, argv, &q, err, sizeof(err))) != AGENT_EXIT_OK)
 		return emit_error(rc, err);
-	memset(&r, 0, sizeof(r));
-	pf_link(&r, d, &q, &lk);
-	link_ok = r.c[0].ok;
-	mtu = q.mtu != OSDEP_UNSET ? q.mtu : lk.mtu;
-	/* Without a link the path and the server cannot answer: say so
-	 * once instead of waiting for their timeouts. */
-	if (link_ok && q.peer != NULL &&
-	    pf_path_start(d, &q, mtu, &pid, &fd) == 0)
-		bg = 1;
-	pf_state(&r, d, &q);
-	if (bg)
-		pf_path_finish(&r, pid, fd);
-	else if (link_ok && q.peer != NULL)
-		pf_path(&r, d, &q, mtu);
-	if (link_ok && q.port != 0)
-		pf_server(&r, &q);
-	return pf_report(&r, q.ifname, t0);
+	pf_run_checks(&q, &r);
+	emit_begin(&e, "result");
+	emit_str(&e, "cmd", "preflight");
+	emit_str(&e, "if", q.ifname);
+	ok = pf_emit(&e, &r, q.ifname, t0, err, sizeof(err));
+	emit_flush(&e);
+	return ok ? AGENT_EXIT_OK : emit_error(AGENT_EXIT_PREFLIGHT, err);
 }

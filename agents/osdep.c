@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,25 +147,33 @@ osdep_knobs_unset(struct osdep_knobs *k)
 	    k->nat = OSDEP_UNSET;
 }
 
+/* The numeric knobs of struct osdep_knobs (NAT goes with its interface). */
+static const size_t knob_offsets[] = {
+	offsetof(struct osdep_knobs, tso),
+	offsetof(struct osdep_knobs, tcp_tso),
+	offsetof(struct osdep_knobs, mtu),
+	offsetof(struct osdep_knobs, lro),
+	offsetof(struct osdep_knobs, rxcsum),
+	offsetof(struct osdep_knobs, txcsum)
+};
+
 void
 osdep_knobs_target(const struct osdep_knobs *req,
     const struct osdep_knobs *saved, struct osdep_knobs *out)
 {
+	size_t	i;
+
 	*out = *req;
 	if (saved == NULL)
 		return;
-	if (out->tso == OSDEP_UNSET)
-		out->tso = saved->tso;
-	if (out->tcp_tso == OSDEP_UNSET)
-		out->tcp_tso = saved->tcp_tso;
-	if (out->mtu == OSDEP_UNSET)
-		out->mtu = saved->mtu;
-	if (out->lro == OSDEP_UNSET)
-		out->lro = saved->lro;
-	if (out->rxcsum == OSDEP_UNSET)
-		out->rxcsum = saved->rxcsum;
-	if (out->txcsum == OSDEP_UNSET)
-		out->txcsum = saved->txcsum;
+	for (i = 0; i < sizeof(knob_offsets) / sizeof(knob_offsets[0]); i++) {
+		int		*o = (int *)((char *)out + knob_offsets[i]);
+		const int	*s = (const int *)((const char *)saved +
+				    knob_offsets[i]);
+
+		if (*o == OSDEP_UNSET)
+			*o = *s;
+	}
 	if (out->nat == OSDEP_UNSET && saved->nat != OSDEP_UNSET) {
 		/* NAT goes back on the interface its original was read on. */
 		out->nat = saved->nat;

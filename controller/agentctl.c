@@ -136,21 +136,50 @@ run_sh(struct agentctl *a, const char *script, int64_t deadline,
 	return st == SSH_OK ? 0 : -1;
 }
 
-/* Where agents live on this host: STATE/agent. */
+/*
+ * The host's side of agent_base(): its OS and LABRAT_AGENT_STATE, one a
+ * line, then (hash not NULL) what the agent built from hash answers to
+ * --version at the path agent_base() derives from the two, the same way
+ * (nothing when there is none): one round trip, not two, for a host whose
+ * agent is in place.  hash is hex (bundle_check()).
+ */
+static void
+agent_base_script(struct buf *sc, const char *hash)
+{
+	buf_printf(sc, "o=$(uname -s); printf '%%s\\n%%s\\n' \"$o\" "
+	    "\"${LABRAT_AGENT_STATE:-}\"");
+	if (hash == NULL)
+		return;
+	buf_printf(sc, "; s=${LABRAT_AGENT_STATE:-}; if [ -z \"$s\" ]; "
+	    "then case $o in FreeBSD) s=/var/db/labrat ;; "
+	    "Linux) s=/var/lib/labrat ;; esac; fi; "
+	    "if [ -n \"$s\" ]; then \"$s/agent/%s/labrat-agent\" --version "
+	    "2>/dev/null; fi; :", hash);
+}
+
+/* Where agents live on this host: STATE/agent.  With hash, *have gets the
+ * source_hash the agent of that hash there reports ("" for none) and
+ * *checked 1; *checked 0 when that could not be told (ask again). */
 static int
-agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
+agent_base(struct agentctl *a, const char *hash, int64_t deadline,
+    char *have, size_t havelen, int *checked, char *err, size_t errlen)
 {
 	struct ssh_result	 res;
-	struct buf		 out, eb;
+	struct buf		 out, eb, sc;
 	char			 os[64], state[AGENTCTL_PATH_MAX];
 	char			 safe[1024];
-	const char		*base;
-	int			 r = -1;
+	const char		*base, *nl;
+	int			 r = -1, rc;
 
+	*checked = 0;
+	have[0] = '\0';
 	buf_init(&out, 8192);
 	buf_init(&eb, 8192);
-	if (run_sh(a, "uname -s; printf '%s\\n' \"${LABRAT_AGENT_STATE:-}\"",
-	    deadline, &out, &eb, &res, err, errlen) == -1)
+	buf_init(&sc, 1024);
+	agent_base_script(&sc, hash);
+	rc = run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen);
+	buf_free(&sc);
+	if (rc == -1)
 		goto done;
 	if (res.exit_status != 0 || out.data == NULL ||
 	    sscanf(out.data, "%63[^\n]\n", os) != 1) {
@@ -188,6 +217,26 @@ agent_base(struct agentctl *a, int64_t deadline, char *err, size_t errlen)
 		goto done;
 	}
 	r = 0;
+	/* The agent's answer after the two lines, if the shell's path was
+	 * ours (a state line cut short here was not). */
+	if (hash != NULL && strlen(state) < sizeof state - 1 &&
+	    (nl = strchr(out.data, '\n')) != NULL &&
+	    (nl = strchr(nl + 1, '\n')) != NULL) {
+		struct agentctl_reply	v;
+		char			e[512];
+
+		nl++;
+		*checked = 1;
+		memset(&v, 0, sizeof v);
+		if (*nl != '\0' && agentctl_decode(ssh_name(a->ssh), "--version",
+		    AGENTCTL_VERSION, nl, strlen(nl), 0, 0, &v, e,
+		    sizeof e) == 0)
+			snprintf(have, havelen, "%s", v.u.version.source_hash);
+		else if (*nl != '\0')
+			log_debug("%s: no usable agent: %s", ssh_name(a->ssh),
+			    e);
+		agentctl_reply_free(&v);
+	}
 done:
 	buf_free(&out);
 	buf_free(&eb);
@@ -365,11 +414,14 @@ deploy(struct agentctl *a, const struct agentctl_bundle *b,
 {
 	int64_t	start = util_now_ms(), deadline = start + timeout_ms;
 	char	have[64];
+	int	checked;
 
 	memset(info, 0, sizeof *info);
 	if (bundle_check(b, err, errlen) == -1)
 		return -1;
-	if (a->base[0] == '\0' && agent_base(a, deadline, err, errlen) == -1)
+	checked = 0;
+	if (a->base[0] == '\0' && agent_base(a, b->hash, deadline, have,
+	    sizeof have, &checked, err, errlen) == -1)
 		return -1;
 	if (snprintf(a->path, sizeof a->path, "%s/%s/labrat-agent", a->base,
 	    b->hash) >= (int)sizeof a->path) {
@@ -378,7 +430,8 @@ deploy(struct agentctl *a, const struct agentctl_bundle *b,
 		return -1;
 	}
 	snprintf(info->path, sizeof info->path, "%s", a->path);
-	agent_installed_hash(a, deadline, have, sizeof have);
+	if (!checked)
+		agent_installed_hash(a, deadline, have, sizeof have);
 	if (strcmp(have, b->hash) != 0) {
 		log_info("%s: installing labrat-agent %s (found %s)",
 		    ssh_name(a->ssh), b->hash, have[0] != '\0' ? have : "none");

@@ -97,6 +97,24 @@ struct agentctl_knobs {
 	char		nat[16];
 };
 
+#define AGENTCTL_CHECKS_MAX	8
+
+/* One check of `preflight` (PROTOCOL.md). */
+struct agentctl_check {
+	char	name[16];	/* "link", "speed", "state", "path", "server" */
+	int	ok;
+	double	ms;
+	char	detail[512];
+};
+
+struct agentctl_preflight {
+	char			ifname[32];
+	int			ok;
+	double			ms;	/* the agent's own time */
+	struct agentctl_check	checks[AGENTCTL_CHECKS_MAX];
+	size_t			nchecks;
+};
+
 struct agentctl_apply {
 	char			ifname[32];
 	int			saved;
@@ -113,6 +131,11 @@ struct agentctl_apply {
 	int			link_up;
 	long long		rollback_pid;	/* -1 when null */
 	long long		rollback_at;
+	/* Agent 0.5 (apply --preflight): the preflight's checks, run after
+	 * the apply (has_preflight 0: not asked, not run after a mismatch,
+	 * or an older agent). */
+	int			has_preflight;
+	struct agentctl_preflight preflight;
 };
 
 struct agentctl_restore {
@@ -229,23 +252,6 @@ struct agentctl_lease {
 	size_t				nrestored;
 };
 
-#define AGENTCTL_CHECKS_MAX	8
-
-/* One check of `preflight` (PROTOCOL.md). */
-struct agentctl_check {
-	char	name[16];	/* "link", "speed", "state", "path", "server" */
-	int	ok;
-	double	ms;
-	char	detail[512];
-};
-
-struct agentctl_preflight {
-	char			ifname[32];
-	int			ok;
-	double			ms;	/* the agent's own time */
-	struct agentctl_check	checks[AGENTCTL_CHECKS_MAX];
-	size_t			nchecks;
-};
 
 /*
  * A decoded call.  has_result: the result line was decoded into u (also on

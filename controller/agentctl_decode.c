@@ -108,6 +108,9 @@ dec_knobs(struct adec *j, struct json_object *o, const char *p,
 	adec_str(j, o, p, "nat", J_OPT, k->nat, sizeof k->nat);
 }
 
+static void	dec_checks(struct adec *, struct json_object *, const char *,
+		    struct agentctl_preflight *);
+
 static void
 dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
@@ -132,6 +135,14 @@ dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 	adec_bool(j, o, "result", "link_up", J_OPT, &a->link_up);
 	adec_int(j, o, "result", "rollback_pid", J_NULL, &a->rollback_pid);
 	adec_int(j, o, "result", "rollback_at", J_NULL, &a->rollback_at);
+	/* Agent 0.5 on, with --preflight: null after a mismatch. */
+	if ((k = adec_typed(j, o, "result", "preflight", json_type_object,
+	    J_OPT)) != NULL) {
+		snprintf(a->preflight.ifname, sizeof a->preflight.ifname, "%s",
+		    a->ifname);
+		dec_checks(j, k, "preflight", &a->preflight);
+		a->has_preflight = !j->failed;
+	}
 }
 
 static void
@@ -387,18 +398,18 @@ dec_lease(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 		    "an interface name", &l->nrestored);
 }
 
+/* The checks of a preflight (the result, or apply's "preflight") at o. */
 static void
-dec_preflight(struct adec *j, struct json_object *o, struct agentctl_reply *r)
+dec_checks(struct adec *j, struct json_object *o, const char *path,
+    struct agentctl_preflight *pf)
 {
-	struct agentctl_preflight	*pf = &r->u.preflight;
 	struct json_object		*a, *e;
 	char				 p[32];
 	size_t				 i, n;
 
-	adec_str(j, o, "result", "if", 0, pf->ifname, sizeof pf->ifname);
-	adec_bool(j, o, "result", "ok", 0, &pf->ok);
-	adec_dbl(j, o, "result", "ms", 0, &pf->ms);
-	if ((a = adec_array(j, o, "result", "checks", 0, AGENTCTL_CHECKS_MAX,
+	adec_bool(j, o, path, "ok", 0, &pf->ok);
+	adec_dbl(j, o, path, "ms", 0, &pf->ms);
+	if ((a = adec_array(j, o, path, "checks", 0, AGENTCTL_CHECKS_MAX,
 	    "checks", &n)) == NULL)
 		return;
 	for (i = 0; i < n && !j->failed; i++) {
@@ -412,6 +423,15 @@ dec_preflight(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 		adec_str(j, e, p, "detail", 0, c->detail, sizeof c->detail);
 	}
 	pf->nchecks = n;
+}
+
+static void
+dec_preflight(struct adec *j, struct json_object *o, struct agentctl_reply *r)
+{
+	struct agentctl_preflight	*pf = &r->u.preflight;
+
+	adec_str(j, o, "result", "if", 0, pf->ifname, sizeof pf->ifname);
+	dec_checks(j, o, "result", pf);
 }
 
 /* The subcommands: their names and result decoders, by enum agentctl_cmd. */

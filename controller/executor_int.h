@@ -182,6 +182,21 @@ int	exec_job_preflight(struct exec_worker *, const struct store_job *,
 	    const struct config_workload *, struct exec_host *ends[2],
 	    char *reason, size_t rlen);
 
+/* The options apply --preflight takes for end i (0 the server, 1 the
+ * client) of the job's link, the same checks as exec_job_preflight()'s:
+ * appended at args[*n] (NULL-terminated after); spdb holds the speed. */
+void	exec_pf_apply_args(const struct executor *,
+	    const struct config_link *, const struct store_job *,
+	    const struct config_workload *, int i, const char **args,
+	    size_t *n, char *spdb, size_t spdlen);
+/* After apply --preflight on both ends (ar[0] the server's reply, ar[1]
+ * the client's): EXEC_OK when both ends' checks passed, EXEC_PREFLIGHT
+ * with reason when one failed (the client's first); -1 when they cannot
+ * stand (an end did not run them, or the server's apply changed a knob
+ * while the client's ran): exec_job_preflight() is due. */
+int	exec_pf_folded(struct exec_host *ends[2],
+	    const struct agentctl_reply ar[2], char *reason, size_t rlen);
+
 /* executor_link.c (see there). */
 /* The apply argv of one end: k's knobs (TSO when tso_here, NAT mode
  * nat_here or none), as a transition from the link's last job, the rollback
@@ -191,7 +206,9 @@ void	exec_link_apply_args(const struct knobs *k, const char *ifname,
 	    int tso_here, const char *nat_here, int rollback_s, int settle_ms,
 	    const char **args, char (*buf)[16]);
 /* Applies job's knobs on both ends at once (ends[0] the server, ends[1]
- * the client); ar gets both replies (the caller frees them).  EXEC_OK,
+ * the client), each end running the preflight's checks after its apply
+ * (apply --preflight: see exec_pf_folded(); a failed check is not an
+ * apply failure); ar gets both replies (the caller frees them).  EXEC_OK,
  * EXEC_MEASURED (refused knob) or EXEC_INFRA, with reason. */
 int	exec_link_apply(struct exec_worker *, const struct store_job *,
 	    const struct config_workload *, struct exec_host *ends[2],

@@ -316,8 +316,11 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		rc = EXEC_STOPPED;
 		goto out;
 	}
-	if ((rc = exec_job_preflight(w, job, wl, ends, reason, rlen)) !=
-	    EXEC_OK)
+	/* The checks each end ran after its apply, or (when they cannot
+	 * stand) both ends asked again now. */
+	if ((rc = exec_pf_folded(ends, ar, reason, rlen)) == -1)
+		rc = exec_job_preflight(w, job, wl, ends, reason, rlen);
+	if (rc != EXEC_OK)
 		goto out;
 	rc = job_workload(w, wl, c, s, job, smp, &wr, reason, rlen);
 	if (wr.raw != NULL) {

@@ -23,17 +23,25 @@
 #include "log.h"
 #include "util.h"
 
-#define LINK_ARGS	32
+#define LINK_ARGS	40
 
-/* One agent call of a pair that runs side by side. */
+/* One agent call of a pair that runs side by side (after the call first,
+ * if any: its outcome in first_rc and first_err). */
 struct link_call {
 	struct exec_host	*h;
+	const char		*first[4];
+	int			 first_rc;
+	char			 first_err[512];
 	const char		*args[LINK_ARGS];
-	char			 buf[4][16];	/* numbers for args */
+	char			 buf[5][16];	/* numbers for args */
 	int			 timeout_ms;
 	struct agentctl_reply	 r;
 	int			 rc;
 	char			 err[1024];
+	/* After an apply that went through: the link's server started on
+	 * this end (exec_link_serve()), NULL for none. */
+	struct exec_worker	*serve_w;
+	const struct config_workload *serve_wl;
 };
 
 static void *
@@ -41,8 +49,23 @@ link_call_run(void *arg)
 {
 	struct link_call	*c = arg;
 
+	if (c->first[0] != NULL) {
+		c->first_rc = exec_host_call(c->h, c->first, c->timeout_ms,
+		    &c->r, c->first_err, sizeof c->first_err);
+		agentctl_reply_free(&c->r);
+	}
+	if (c->args[0] == NULL) {
+		c->rc = EXEC_OK;
+		return NULL;
+	}
 	c->rc = exec_host_call(c->h, c->args, c->timeout_ms, &c->r, c->err,
 	    sizeof c->err);
+	/* A failure leaves the serve to the workload, which reports it. */
+	if (c->serve_w != NULL && c->rc == EXEC_OK &&
+	    exec_link_serve(c->serve_w, c->h, c->serve_wl, c->first_err,
+	    sizeof c->first_err) != EXEC_OK)
+		log_debug("%s: serve beside the apply: %s", c->h->cfg->name,
+		    c->first_err);
 	return NULL;
 }
 
@@ -134,6 +157,7 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 	struct executor			*ex = w->ex;
 	const struct config_link	*l = w->link;
 	struct link_call		 c[2];
+	size_t				 n;
 	int				 i, rb, rc = EXEC_OK;
 
 	/* The timer outlives this job's apply, preflight and workload; the
@@ -154,6 +178,20 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 		    is_nat && knobs_isset(&job->knobs, KNOB_NAT) ?
 		    knobs_nat_name(job->knobs.value[KNOB_NAT]) : NULL, rb,
 		    ex->plan->settle_ms, c[i].args, c[i].buf);
+		for (n = 0; c[i].args[n] != NULL; n++)
+			;
+		exec_pf_apply_args(ex, l, job, wl, i, c[i].args, &n,
+		    c[i].buf[4], sizeof c[i].buf[4]);
+		/* The link's first job: its server starts right after the
+		 * receiver's apply, while the sender's runs (the counters it
+		 * reads are a floor for the check: a ping after them only
+		 * adds to what the receiver got). */
+		if (i == 0 && wl->tool != CONFIG_TOOL_SCP &&
+		    exec_link_serve_due(&w->ls, ends[0]->serve_gen,
+		    ends[0]->generation, wl->tool, wl->port)) {
+			c[i].serve_w = w;
+			c[i].serve_wl = wl;
+		}
 		/* Asked: from now on it must be restored at the end. */
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
@@ -161,6 +199,12 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 	link_call_both(c);
 	/* The client's trouble first: it is the sender. */
 	for (i = 1; i >= 0; i--) {
+		/* Applied, but unfit: exec_pf_folded() judges. */
+		if (c[i].rc != EXEC_OK && c[i].r.has_result &&
+		    c[i].r.u.apply.has_preflight &&
+		    c[i].r.u.apply.nmismatch == 0 &&
+		    strcmp(c[i].r.error_class, "preflight") == 0)
+			c[i].rc = EXEC_OK;
 		if (c[i].rc == EXEC_OK || rc != EXEC_OK)
 			continue;
 		rc = c[i].rc;
@@ -260,19 +304,6 @@ exec_link_end(struct exec_worker *w)
 
 	ends[0] = &ex->hosts[l->server.host_index];
 	ends[1] = &ex->hosts[l->client.host_index];
-	if (ls->serving) {
-		struct agentctl_reply	r;
-		const char *args[] = { "serve", "stop", NULL };
-		char	e[1024];
-
-		if (exec_host_call(ends[0], args, EXEC_CALL_MS, &r, e,
-		    sizeof e) != EXEC_OK)
-			log_warnx("%s: serve stop failed: %s",
-			    ends[0]->cfg->name, e);
-		else
-			ends[0]->serve_gen++;
-		agentctl_reply_free(&r);
-	}
 	for (i = 0; i < 2; i++) {
 		memset(&c[i], 0, sizeof c[i]);
 		c[i].h = ends[i];
@@ -282,12 +313,25 @@ exec_link_end(struct exec_worker *w)
 		c[i].args[2] = ifs[i];
 		c[i].args[3] = NULL;
 	}
-	if (ls->applied[0] && ls->applied[1])
-		link_call_both(c);
-	else
-		for (i = 0; i < 2; i++)
-			if (ls->applied[i])
-				link_call_run(&c[i]);
+	/* The server goes before its end's restore; the client's restore
+	 * meanwhile. */
+	if (ls->serving) {
+		c[0].first[0] = "serve";
+		c[0].first[1] = "stop";
+		c[0].first[2] = NULL;
+	}
+	if (c[0].args[0] != NULL || c[0].first[0] != NULL) {
+		if (c[1].args[0] != NULL)
+			link_call_both(c);
+		else
+			link_call_run(&c[0]);
+	} else if (c[1].args[0] != NULL)
+		link_call_run(&c[1]);
+	if (ls->serving && c[0].first_rc != EXEC_OK)
+		log_warnx("%s: serve stop failed: %s", ends[0]->cfg->name,
+		    c[0].first_err);
+	else if (ls->serving)
+		ends[0]->serve_gen++;
 	for (i = 0; i < 2; i++) {
 		if (!ls->applied[i])
 			continue;

@@ -104,7 +104,7 @@ pf_args(const struct executor *ex, const struct config_link *l,
  * failed checks (or the agent's error when there was no result). */
 static void
 pf_reason(const struct exec_host *h, const char *ifname,
-    const struct agentctl_reply *r, const char *err, char *reason,
+    const struct agentctl_preflight *pf, const char *err, char *reason,
     size_t rlen)
 {
 	size_t	 i, off;
@@ -112,9 +112,8 @@ pf_reason(const struct exec_host *h, const char *ifname,
 
 	off = (size_t)snprintf(reason, rlen, "preflight failed on %s %s:",
 	    h->cfg->name, ifname);
-	for (i = 0; r->has_result && i < r->u.preflight.nchecks &&
-	    off < rlen; i++) {
-		const struct agentctl_check *c = &r->u.preflight.checks[i];
+	for (i = 0; pf != NULL && i < pf->nchecks && off < rlen; i++) {
+		const struct agentctl_check *c = &pf->checks[i];
 
 		if (c->ok)
 			continue;
@@ -157,7 +156,8 @@ pf_end_run(void *arg)
 	 * is unfit; anything else is the transport's. */
 	if (e->rc != EXEC_OK && (strcmp(r.error_class, "preflight") == 0 ||
 	    strcmp(r.error_class, "usage") == 0)) {
-		pf_reason(e->h, args[2], &r, err, e->reason, sizeof e->reason);
+		pf_reason(e->h, args[2], r.has_result ? &r.u.preflight : NULL,
+		    err, e->reason, sizeof e->reason);
 		e->rc = EXEC_PREFLIGHT;
 	} else if (e->rc != EXEC_OK) {
 		util_seterr(e->reason, sizeof e->reason, "preflight: %s", err);
@@ -212,4 +212,61 @@ exec_job_preflight(struct exec_worker *w, const struct store_job *job,
 	    (long long)(util_now_ms() - t0), e[1].agent_ms,
 	    ends[1]->cfg->name, e[0].agent_ms, ends[0]->cfg->name);
 	return rc;
+}
+
+void
+exec_pf_apply_args(const struct executor *ex, const struct config_link *l,
+    const struct store_job *job, const struct config_workload *wl, int i,
+    const char **args, size_t *n, char *spdb, size_t spdlen)
+{
+	int	speed = pf_speed(l, ex->inv);
+
+	args[(*n)++] = "--preflight";
+	if (i == 1) {
+		args[(*n)++] = "--peer";
+		args[(*n)++] = l->server.address;
+		if (wl->tool == CONFIG_TOOL_SCP) {
+			args[(*n)++] = "--port";
+			args[(*n)++] = PF_SSH_PORT;
+		}
+	}
+	if (speed > 0) {
+		snprintf(spdb, spdlen, "%d", speed);
+		args[(*n)++] = "--speed";
+		args[(*n)++] = spdb;
+	}
+	/* The end that is not the NAT host must have none (its apply is
+	 * given no --nat: it goes back to its original). */
+	if (knobs_isset(&job->knobs, KNOB_NAT) && (l->nat == NULL ||
+	    strcmp(l->nat, ex->inv->hosts[i == 0 ? l->server.host_index :
+	    l->client.host_index].name) != 0)) {
+		args[(*n)++] = "--expect-nat";
+		args[(*n)++] = "off";
+	}
+	args[*n] = NULL;
+}
+
+int
+exec_pf_folded(struct exec_host *ends[2], const struct agentctl_reply ar[2],
+    char *reason, size_t rlen)
+{
+	int	i;
+
+	/* The client's checks (the link, the ping to the server) ran while
+	 * the server's apply did: they stand only if it changed nothing. */
+	if (!ar[0].has_result || !ar[1].has_result ||
+	    !ar[0].u.apply.has_preflight || !ar[1].u.apply.has_preflight ||
+	    ar[0].u.apply.nchanged != 0)
+		return -1;
+	for (i = 1; i >= 0; i--)
+		if (!ar[i].u.apply.preflight.ok) {
+			pf_reason(ends[i], ar[i].u.apply.ifname,
+			    &ar[i].u.apply.preflight, ar[i].error_message,
+			    reason, rlen);
+			return EXEC_PREFLIGHT;
+		}
+	log_debug("%s, %s: preflight in apply ok (agent %.1f ms, %.1f ms)",
+	    ends[1]->cfg->name, ends[0]->cfg->name,
+	    ar[1].u.apply.preflight.ms, ar[0].u.apply.preflight.ms);
+	return EXEC_OK;
 }
