@@ -131,36 +131,26 @@ int
 lab_nightly_config(const char *path, const struct lab_nightly *n,
     char *err, size_t errlen)
 {
+	struct json_mem		 m;
 	struct json_writer	*w;
-	FILE			*fp;
-	char			 why[256];
-	int			 rc;
 
-	if ((fp = fopen(path, "w")) == NULL) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+	/* Out of memory: json_mem_write_file() says so. */
+	if ((w = json_mem_begin(&m, JSON_PRETTY)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "inventories");
+		json_begin_arr(w);
+		json_put_str(w, n->inventory);
+		json_end_arr(w);
+		put_source(w, n);
+		put_notify(w, n);
+		json_key(w, "health");
+		json_begin_obj(w);
+		json_kv_int(w, "iperf_seconds", 1);
+		json_end_obj(w);
+		json_kv_int(w, "confirm", 1);
+		json_end_obj(w);
 	}
-	w = json_writer_new(fp, JSON_PRETTY);
-	json_begin_obj(w);
-	json_key(w, "inventories");
-	json_begin_arr(w);
-	json_put_str(w, n->inventory);
-	json_end_arr(w);
-	put_source(w, n);
-	put_notify(w, n);
-	json_key(w, "health");
-	json_begin_obj(w);
-	json_kv_int(w, "iperf_seconds", 1);
-	json_end_obj(w);
-	json_kv_int(w, "confirm", 1);
-	json_end_obj(w);
-	rc = json_writer_free(w, why, sizeof why);
-	if (fclose(fp) != 0 || rc != 0) {
-		util_seterr(err, errlen, "%s: %s", path, rc != 0 ? why :
-		    strerror(errno));
-		return -1;
-	}
-	return 0;
+	return json_mem_write_file(&m, path, err, errlen);
 }
 
 static int
