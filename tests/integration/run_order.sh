@@ -3,9 +3,9 @@
 # of a link's jobs must not change its figures, now that a job starts from
 # whatever the link's last job left (a knob transition, one workload server
 # for the batch) instead of from the originals.  The em link, TSO on (A)
-# and off (B), a 2 s iperf3 (with 1 s jobs blocked came out 0.0-1.7 %
-# above interleaved in all 8 comparisons of 4 loaded runs: what a TSO
-# flip costs a job's start weighs double in 1 s), three kinds of run:
+# and off (B), a 2 s iperf3 (with 1 s jobs blocked came out 0.04-1.65 %
+# above interleaved in all 9 comparisons of 5 runs at load 8-25: what a
+# TSO flip costs a job's start weighs double in 1 s), three kinds of run:
 #   I: A B A B  (the matrix's interleaved order: TSO flips every job)
 #   A: A A      (no knob changes between jobs)
 #   B: B B
