@@ -56,10 +56,9 @@ int
 demo_dash_config_http(const char *path, const struct demo_dash *d,
     char *err, size_t errlen)
 {
-	char	*text, *end;
+	char	*text, *end, *out;
 	size_t	 len;
-	FILE	*fp;
-	int	 bad;
+	int	 rc;
 
 	if ((text = util_read_file(path, DASH_CFG_MAX, &len, err,
 	    errlen)) == NULL)
@@ -72,22 +71,14 @@ demo_dash_config_http(const char *path, const struct demo_dash *d,
 	}
 	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
 		end--;
-	if ((fp = fopen(path, "w")) == NULL) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		free(text);
-		return -1;
-	}
-	fprintf(fp, "%.*s%s\n  \"http\": {\"listen\": \"http://127.0.0.1:%s\","
-	    " \"reads\": \"open\"}\n}\n", (int)(end - text), text,
-	    end > text && end[-1] != '{' ? "," : "", d->port);
-	bad = ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		util_seterr(err, errlen, "%s: write failed", path);
-		free(text);
-		return -1;
-	}
+	out = xasprintf("%.*s%s\n  \"http\": {\"listen\": "
+	    "\"http://127.0.0.1:%s\", \"reads\": \"open\"}\n}\n",
+	    (int)(end - text), text, end > text && end[-1] != '{' ? "," : "",
+	    d->port);
 	free(text);
-	return 0;
+	rc = util_write_file_atomic(path, out, strlen(out), 0600, err, errlen);
+	free(out);
+	return rc;
 }
 
 int
@@ -126,29 +117,19 @@ demo_dash_wait(const struct demo_dash *d, int timeout_ms, char *err,
 static int
 dash_config(const char *path, const char *inv, char *err, size_t errlen)
 {
+	struct json_mem		 m;
 	struct json_writer	*w;
-	FILE			*fp;
-	char			 why[256];
-	int			 rc;
 
-	if ((fp = fopen(path, "w")) == NULL) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+	/* Out of memory: json_mem_write_file() says so. */
+	if ((w = json_mem_begin(&m, JSON_PRETTY)) != NULL) {
+		json_begin_obj(w);
+		json_key(w, "inventories");
+		json_begin_arr(w);
+		json_put_str(w, inv);
+		json_end_arr(w);
+		json_end_obj(w);
 	}
-	w = json_writer_new(fp, JSON_PRETTY);
-	json_begin_obj(w);
-	json_key(w, "inventories");
-	json_begin_arr(w);
-	json_put_str(w, inv);
-	json_end_arr(w);
-	json_end_obj(w);
-	rc = json_writer_free(w, why, sizeof why);
-	if (fclose(fp) != 0 || rc != 0) {
-		util_seterr(err, errlen, "%s: %s", path, rc != 0 ? why :
-		    strerror(errno));
-		return -1;
-	}
-	return 0;
+	return json_mem_write_file(&m, path, err, errlen);
 }
 
 int

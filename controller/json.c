@@ -306,6 +306,23 @@ json_mem_end(struct json_mem *m, size_t *len, char *err, size_t errlen)
 	return text;
 }
 
+int
+json_mem_write_file(struct json_mem *m, const char *path, char *err,
+    size_t errlen)
+{
+	char	*text, why[256];
+	size_t	 len;
+	int	 rc;
+
+	if ((text = json_mem_end(m, &len, why, sizeof why)) == NULL) {
+		util_seterr(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	rc = util_write_file_atomic(path, text, len, 0600, err, errlen);
+	free(text);
+	return rc;
+}
+
 static void
 jw_begin(struct json_writer *w, int obj)
 {

@@ -109,6 +109,14 @@ struct json_writer *json_mem_begin(struct json_mem *m, int flags);
  */
 char	*json_mem_end(struct json_mem *m, size_t *len, char *err,
 	    size_t errlen);
+/*
+ * Ends m's writer (as json_mem_end()) and writes the text to path
+ * atomically (a temporary file beside it, fsync, rename: a reader sees the
+ * old file or the whole new one), mode 0600.  0, or -1 with err naming
+ * path; path is left as it was on any failure.
+ */
+int	json_mem_write_file(struct json_mem *m, const char *path, char *err,
+	    size_t errlen);
 
 /* ---- raw-text pass ----------------------------------------------------- */
 

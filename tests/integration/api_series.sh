@@ -34,9 +34,7 @@ V=$BASE
 
 # Every throughput series of the store; each point against the report of
 # its run and the samples of its jobs.
-want 200 "$V/series/keys?limit=500"
-jq -e '.next_after == null and (.keys | length) > 0' "$TMP/body" >/dev/null ||
-	fail "series/keys: $(head -c 300 "$TMP/body")"
+want_jq "$V/series/keys?limit=500" '.next_after == null and (.keys | length) > 0'
 jq -c '.keys[] | select(.metric == "throughput_bps")' "$TMP/body" \
     >"$TMP/keys"
 [ "$(wc -l <"$TMP/keys")" -ge 4 ] || fail "keys: $(cat "$TMP/keys")"
@@ -113,9 +111,8 @@ jq -e --slurpfile a "$TMP/p1" --slurpfile all "$TMP/em" \
     ([$a[0].marks[]] + .marks | length) == ($all[0].marks | length) and
     .next_after == null' "$TMP/body" >/dev/null ||
 	fail "em's pages: $(jq -c '[.points[].run]' "$TMP/p1") then $(jq -c '[.points[].run], .marks' "$TMP/body")"
-want 200 "$V/series?link=bce&knobs=mtu%3D9000%2Ctso%3Don&workload=$WL"
-jq -e '(.points | length) == 4 and .marks == []' "$TMP/body" >/dev/null ||
-	fail "bce: $(head -c 300 "$TMP/body")"
+want_jq "$V/series?link=bce&knobs=mtu%3D9000%2Ctso%3Don&workload=$WL" \
+    '(.points | length) == 4 and .marks == []'
 
 # Each point's commit message, as the bisect's revisions hold it (the
 # history's line for r200130..r200132); a revision no bisect spanned
@@ -138,33 +135,19 @@ sq "$DB" "SELECT revisions FROM bisects WHERE id = 1" | grep . | sort >"$TMP/rev
 # the status; the list's cursor.
 THR=$(sq "$DB" "SELECT json_extract(test_text, '\$.threshold') FROM bisects WHERE id = 1")
 [ -n "$THR" ] || fail "bisect 1 stored no test threshold"
-want 200 "$V/bisects"
-jq -e --argjson t "$THR" '[.bisects[] | [.id, .threshold, .lower_is_better]] ==
-    [[1, $t, false]] and $t > 0.5 and $t < 1 and .next_after == null' \
-    "$TMP/body" >/dev/null || fail "bisects: $(cat "$TMP/body") (threshold $THR)"
-want 200 "$V/bisects/1"
-jq -e --argjson t "$THR" '.threshold == $t and .lower_is_better == false and .bisect == 1
-    and .culprit.id == "r200131"' "$TMP/body" >/dev/null ||
-	fail "bisects/1: $(head -c 300 "$TMP/body")"
-want 200 "$V/bisects?limit=1"
-jq -e '[.bisects[].id] == [1] and .next_after == null' "$TMP/body" \
-    >/dev/null || fail "bisects?limit=1: $(cat "$TMP/body")"
-want 200 "$V/bisects?after=1"
-jq -e '.bisects == [] and .next_after == null' "$TMP/body" >/dev/null ||
-	fail "bisects?after=1: $(cat "$TMP/body")"
+want_jq "$V/bisects" --argjson t "$THR" '[.bisects[] |
+    [.id, .threshold, .lower_is_better]] == [[1, $t, false]] and
+    $t > 0.5 and $t < 1 and .next_after == null'
+want_jq "$V/bisects/1" --argjson t "$THR" '.threshold == $t and
+    .lower_is_better == false and .bisect == 1 and .culprit.id == "r200131"'
+want_jq "$V/bisects?limit=1" '[.bisects[].id] == [1] and .next_after == null'
+want_jq "$V/bisects?after=1" '.bisects == [] and .next_after == null'
 want 400 "$V/bisects?limit=0"
 want 400 "$V/bisects?after=x"
 # The nights' cursor: 2, then the rest (4 in all, newest first).
-want 200 "$V/nights?limit=2"
-cp "$TMP/body" "$TMP/n1"
-jq -e '[.nights[].id] == [4, 3] and .next_after == 3' "$TMP/n1" >/dev/null ||
-	fail "nights?limit=2: $(jq -c '[.nights[].id], .next_after' "$TMP/n1")"
-want 200 "$V/nights?limit=50&after=3"
-jq -e '[.nights[].id] == [2, 1] and .next_after == null' "$TMP/body" \
-    >/dev/null || fail "nights?after=3: $(jq -c '[.nights[].id], .next_after' "$TMP/body")"
-want 200 "$V/nights?limit=1&after=3"
-jq -e '[.nights[].id] == [2] and .next_after == 2' "$TMP/body" >/dev/null ||
-	fail "nights?limit=1&after=3: $(jq -c '[.nights[].id], .next_after' "$TMP/body")"
+want_jq "$V/nights?limit=2" '[.nights[].id] == [4, 3] and .next_after == 3'
+want_jq "$V/nights?limit=50&after=3" '[.nights[].id] == [2, 1] and .next_after == null'
+want_jq "$V/nights?limit=1&after=3" '[.nights[].id] == [2] and .next_after == 2'
 want 400 "$V/nights?after=0"
 
 # The nights.
@@ -178,13 +161,9 @@ jq -e '.revision == "r200132" and .run == 9 and
     [[1, true, "r200131"]] and [.bisects[] | [.id, .state, .culprit]] ==
     [[1, "done", "r200131"]]' "$TMP/body" >/dev/null ||
 	fail "nights/3: $(jq -c 'del(.verdicts)' "$TMP/body")"
-want 200 "$V/nights/4"
-jq -e '[.regressions[] | [.id, .new]] == [[1, false]] and .bisects == []' \
-    "$TMP/body" >/dev/null || fail "nights/4: $(jq -c 'del(.verdicts)' "$TMP/body")"
-want 200 "$V/nights/1"
-jq -e '.good and .regressions == [] and ([.pairs[].verdict] |
-    all(. == "no change"))' "$TMP/body" >/dev/null ||
-	fail "nights/1: $(jq -c 'del(.verdicts)' "$TMP/body")"
+want_jq "$V/nights/4" '[.regressions[] | [.id, .new]] == [[1, false]] and .bisects == []'
+want_jq "$V/nights/1" '.good and .regressions == [] and
+    ([.pairs[].verdict] | all(. == "no change"))'
 want 404 "$V/nights/99"
 want 400 "$V/nights/0"
 
@@ -203,20 +182,14 @@ want 404 "$V/hosts/nosuch/health"
 
 # Hostile parameters.  An unknown link, knobs or workload is an empty
 # series (a filter), never 404; metacharacters are plain text.
-want 200 "$V/series?link=nosuch&knobs=&workload=x"
-jq -e '.points == [] and .marks == [] and .next_after == null' \
-    "$TMP/body" >/dev/null || fail "unknown link: $(cat "$TMP/body")"
+want_jq "$V/series?link=nosuch&knobs=&workload=x" \
+    '.points == [] and .marks == [] and .next_after == null'
 for k in "%27%20OR%20%271%27%3D%271" "%22%3B%20DROP%20TABLE%20jobs%3B%20--" \
     "%25" "_" "mtu%3D9000%2Ctso%3Don%27%20--"; do
-	want 200 "$V/series?link=em&knobs=$k&workload=$WL"
-	jq -e '.points == []' "$TMP/body" >/dev/null ||
-		fail "knobs $k matched: $(head -c 200 "$TMP/body")"
-	want 200 "$V/series/keys?link=$k"
-	jq -e '.keys == []' "$TMP/body" >/dev/null || fail "keys of $k"
+	want_jq "$V/series?link=em&knobs=$k&workload=$WL" '.points == []'
+	want_jq "$V/series/keys?link=$k" '.keys == []'
 done
-want 200 "$EM&limit=99999999999999"
-jq -e --slurpfile all "$TMP/em" '.points == $all[0].points' "$TMP/body" \
-    >/dev/null || fail "a huge limit"
+want_jq "$EM&limit=99999999999999" --slurpfile all "$TMP/em" '.points == $all[0].points'
 want 400 "$EM&limit=0"
 want 400 "$EM&limit=-5"
 want 400 "$EM&after=abc"

@@ -8,6 +8,10 @@
 #    says so; then (vs GOOD, NAT + TSO) r200117 and r200119 become skips
 #    (r200117 through the power-cycle path) and the smallest provable
 #    range {r200117, r200118} is reported.
+# The ranges are no wider than these checks need (em r200127..r200135:
+# 7 steps, so the kill still lands in the 4th with 3 finished before it;
+# bce r200108..r200127: a bisect converging on r200118 always meets the
+# unbootable parent r200117), as a bisect's time is its steps.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=bis$$
@@ -44,8 +48,8 @@ nsteps() { B status --db "$1" --format json 2>/dev/null | jq '.steps // 0' 2>/de
 # em: start, SIGKILL in the middle of its 4th step, resume.
 em_flow() {
 	t0=$(now_ms)
-	"$LABRAT" bisect start --inventory "$INV" --link em --good r200120 \
-	    --bad r200147 --test "$T/em.json" --db "$T/em.db" \
+	"$LABRAT" bisect start --inventory "$INV" --link em --good r200127 \
+	    --bad r200135 --test "$T/em.json" --db "$T/em.db" \
 	    >"$T/em1.out" 2>"$T/em1.err" &
 	echo $! > "$T/em.pid"
 	until [ "$(nsteps "$T/em.db")" -ge 4 ] 2>/dev/null; do
@@ -84,8 +88,8 @@ note "bad range stopped after $(nsteps "$T/bad.db") step(s), $(( $(now_ms) - t0 
 # bce with an unbootable and an unbuildable revision around the culprit.
 # -vv: the lab ops log the SSH handshakes of every install and batch.
 t0=$(now_ms)
-"$LABRAT" -vv bisect start --inventory "$INV" --link bce --good r200100 \
-    --bad r200147 --test "$T/bce.json" --db "$T/bce.db" --format json \
+"$LABRAT" -vv bisect start --inventory "$INV" --link bce --good r200108 \
+    --bad r200127 --test "$T/bce.json" --db "$T/bce.db" --format json \
     >"$T/bce.out" 2>"$T/bce.err" || fail "bce bisect: $(tail -5 "$T/bce.err")"
 ms=$(( $(now_ms) - t0 ))
 O=$T/bce.out
@@ -148,15 +152,15 @@ B log --db "$T/em.db" > "$T/em.log"
 grep -q "^# first bad commit: \[r200131\]" "$T/em.log" || fail "log: $(cat "$T/em.log")"
 # The log replays: a new bisect fed with it reaches the same culprit
 # without measuring anything; a log edited into nonsense is refused.
-B start --inventory "$INV" --link em --good r200120 --bad r200147 \
+B start --inventory "$INV" --link em --good r200127 --bad r200135 \
     --test "$T/em.json" --replay "$T/em.log" --db "$T/replay.db" \
     --format json --quiet >"$T/replay.out" 2>"$T/replay.err" ||
     fail "replay: $(cat "$T/replay.err")"
 [ "$(jq -r .culprit.id "$T/replay.out")" = r200131 ] || fail "replay culprit"
 [ "$(jq .samples "$T/replay.out")" = 0 ] || fail "replay measured"
 [ "$(jq .steps "$T/replay.out")" = "$(jq .steps "$O")" ] || fail "replay steps"
-sed 's/^good r200120$/bad r200120/' "$T/em.log" > "$T/em-bad.log"
-B start --inventory "$INV" --link em --good r200120 --bad r200147 \
+sed 's/^good r200127$/bad r200127/' "$T/em.log" > "$T/em-bad.log"
+B start --inventory "$INV" --link em --good r200127 --bad r200135 \
     --test "$T/em.json" --replay "$T/em-bad.log" --db "$T/replay2.db" \
     --quiet >/dev/null 2>"$T/replay2.err" && fail "a nonsense log replayed"
 grep -q "bisect replay: step 2: " "$T/replay2.err" ||

@@ -15,8 +15,7 @@ set -u
 LAB=det$$
 . "$(dirname "$0")/lib/run.sh"
 
-lab_up --noise 3
-DB=$TMP/labrat.db
+lab_db --noise 3
 cat > "$TMP/plan.json" <<'PLAN'
 {
   "links": ["em", "bce"],

@@ -11,8 +11,7 @@ set -u
 LAB=rint$$
 . "$(dirname "$0")/lib/run.sh"
 
-lab_up
-DB=$TMP/db.sqlite
+lab_db
 
 cat > "$TMP/plan.json" <<'EOF'
 {

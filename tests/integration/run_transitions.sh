@@ -15,8 +15,7 @@ set -u
 LAB=rtrn$$
 . "$(dirname "$0")/lib/run.sh"
 
-lab_up
-DB=$TMP/db.sqlite
+lab_db
 JOB_TIMEOUT=3
 TIME=1
 BOUND=$((JOB_TIMEOUT + TIME + 60))

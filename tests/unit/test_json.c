@@ -6,6 +6,9 @@
  * on tables of accepted, rejected and malformed inputs with their exact
  * messages.
  */
+#include <sys/stat.h>
+
+#include <dirent.h>
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -620,6 +624,86 @@ test_mem(void **state)
 	assert_null(m.buf);
 }
 
+/* Files in dir, "." and ".." aside. */
+static int
+count_files(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*e;
+	int		 n = 0;
+
+	assert_non_null(d = opendir(dir));
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* json_mem_write_file: the text in the file (0600, replacing one that was
+ * there, no temporary left); a broken writer or a directory that is not
+ * there fails naming the path and leaves the file as it was. */
+static void
+test_mem_write_file(void **state)
+{
+	struct json_mem		 m;
+	struct json_writer	*w;
+	struct stat		 sb;
+	char			 dir[] = "/tmp/test_json.XXXXXX", path[64];
+	char			 bad[96], want[96], err[256], *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/c.json", dir);
+	assert_non_null(w = json_mem_begin(&m, JSON_PRETTY));
+	json_begin_obj(w);
+	json_kv_str(w, "a", "old");
+	json_end_obj(w);
+	assert_int_equal(json_mem_write_file(&m, path, err, sizeof err), 0);
+	assert_non_null(w = json_mem_begin(&m, JSON_PRETTY));
+	json_begin_obj(w);
+	json_key(w, "inventories");
+	json_begin_arr(w);
+	json_put_str(w, "/x/inv.json");
+	json_end_arr(w);
+	json_end_obj(w);
+	assert_int_equal(json_mem_write_file(&m, path, err, sizeof err), 0);
+	assert_null(m.buf);
+	assert_non_null(text = util_read_file(path, 4096, NULL, err,
+	    sizeof err));
+	assert_string_equal(text,
+	    "{\n  \"inventories\":[\n    \"/x/inv.json\"\n  ]\n}\n");
+	free(text);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(count_files(dir), 1);
+
+	/* A container left open: nothing written, the old file stays. */
+	assert_non_null(w = json_mem_begin(&m, 0));
+	json_begin_obj(w);
+	json_kv_str(w, "a", "new");
+	assert_int_equal(json_mem_write_file(&m, path, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s: json: 1 container not ended", path);
+	assert_string_equal(err, want);
+	assert_null(m.buf);
+	assert_non_null(text = util_read_file(path, 4096, NULL, err,
+	    sizeof err));
+	assert_non_null(strstr(text, "inventories"));
+	free(text);
+	assert_int_equal(count_files(dir), 1);
+
+	/* No such directory: the error names the file it tried. */
+	snprintf(bad, sizeof bad, "%s/none/c.json", dir);
+	assert_non_null(w = json_mem_begin(&m, 0));
+	json_put_int(w, 1);
+	assert_int_equal(json_mem_write_file(&m, bad, err, sizeof err), -1);
+	assert_non_null(strstr(err, bad));
+	assert_non_null(strstr(err, "No such file or directory"));
+
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
@@ -631,6 +715,7 @@ main(void)
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_raw_limits),
 		cmocka_unit_test(test_mem),
+		cmocka_unit_test(test_mem_write_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,9 @@
 #   req OUT ARGS...     curl (no retries, 10 s): the body to OUT, CODE gets
 #                       the status ("000": no reply)
 #   want CODE ARGS...   req into $TMP/body and fail unless CODE came back
+#   want_jq URL [JQ_OPTION...] FILTER   want 200 URL, then fail unless the
+#                       body satisfies FILTER (jq -e), naming URL, FILTER
+#                       and the body's start
 
 api_store() {
 	if [ -n "${LABRAT_API_STORE:-}" ]; then
@@ -101,4 +104,13 @@ want() {
 	req "$TMP/body" "$@"
 	[ "$CODE" = "$_want" ] ||
 	    fail "$* -> $CODE, want $_want: $(head -c 300 "$TMP/body")"
+}
+
+want_jq() {
+	_url=$1
+	shift
+	want 200 "$_url"
+	for _filter; do :; done
+	jq -e "$@" "$TMP/body" >/dev/null ||
+	    fail "GET $_url: not $_filter: $(head -c 300 "$TMP/body")"
 }

@@ -2,6 +2,8 @@
 # after lib/simlab.sh (uses LAB, STATE, INV, fail).
 #
 #   TMP                     a private temporary directory (removed on exit)
+#   lab_db ARGS...          lab_up ARGS (lib/simlab.sh), and DB gets
+#                           $TMP/db.sqlite, the path of the test's store
 #   sq DB SQL               one sqlite3 query, busy-waiting on a writer
 #   ns_procs HOST COMM      pids of the processes named COMM on HOST
 #   wait_proc HOST COMM S   waits (up to S s) for such a process; prints a pid
@@ -31,6 +33,11 @@ run_cleanup() {
 	fi
 }
 trap run_cleanup EXIT
+
+lab_db() {
+	lab_up "$@"
+	DB=$TMP/db.sqlite
+}
 
 sq() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$1" "$2"
