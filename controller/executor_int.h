@@ -81,6 +81,12 @@ struct executor {
 	volatile sig_atomic_t		 halted;
 	enum store_fault		 fault;
 	char				 halt_err[512];
+	/* executor_drain_keep(): the current drain leaves its links as
+	 * they are (keep), and what the last one left, per link, of run
+	 * kept_run (executor_end() ends them). */
+	int				 keep;
+	struct exec_linkstate		*kept;		/* nlinks */
+	int64_t				 kept_run;
 	int				 pre_left;	/* links not ready */
 	int				 pre_failed;
 	char				 pre_err[1024];
@@ -140,8 +146,11 @@ void	exec_pool_init(struct executor *);
 /* Closes every session and frees the pool. */
 void	exec_pool_free(struct executor *);
 /* Forgets what belonged to the last drain (facts rows, used, down);
- * sessions stay. */
-void	exec_pool_reset(struct executor *);
+ * sessions stay.  goon: the drain goes on with the last one's run and
+ * kept links (executor_drain_keep()): the facts rows stay the run's,
+ * the kept links' hosts stay used, and no session is probed first (one
+ * the host dropped shows at the next call, and the job is retried). */
+void	exec_pool_reset(struct executor *, int goon);
 /* Connects and deploys every host the executor's links use, all at once
  * (one thread per host), before any worker runs; a host that fails keeps
  * its error for its first exec_host_connect(). */

@@ -78,17 +78,19 @@ exec_pool_free(struct executor *ex)
 }
 
 void
-exec_pool_reset(struct executor *ex)
+exec_pool_reset(struct executor *ex, int goon)
 {
 	size_t	i;
 
 	for (i = 0; i < ex->inv->nhosts; i++) {
 		ex->hosts[i].busy = 0;
-		ex->hosts[i].used = 0;
 		ex->hosts[i].down = 0;
+		ex->hosts[i].pre_failed = 0;
+		if (goon)
+			continue;
+		ex->hosts[i].used = 0;
 		ex->hosts[i].nfacts = 0;
 		ex->hosts[i].probe = 1;
-		ex->hosts[i].pre_failed = 0;
 	}
 }
 
