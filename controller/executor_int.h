@@ -53,6 +53,13 @@ struct exec_host {
 	 * reports pre_err instead of trying again at once. */
 	int			 pre_failed;
 	char			 pre_err[1024];
+	/* The facts exec_pool_connect() read for pre_if on session
+	 * generation pre_gen, for exec_host_ensure() to record (both ends
+	 * of a link are asked at once, not one after the other). */
+	int			 pre_have;
+	unsigned		 pre_gen;
+	char			 pre_if[CONFIG_IFNAME_MAX + 1];
+	struct agentctl_reply	 pre_facts;
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
 	long long		 facts_speed[EXEC_FACTS_IFS];	/* -1 */
