@@ -460,6 +460,12 @@ executor_host(struct executor *ex, const struct config_host *cfg, char *err,
 	return NULL;
 }
 
+void
+executor_connect(struct executor *ex)
+{
+	exec_pool_connect(ex, 0);
+}
+
 /* Progress starts from the run's job counts: resumed work is not free. */
 static int
 drain_start(struct executor *ex, struct store *st, char *err, size_t errlen)
@@ -608,7 +614,7 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	}
 	/* Both ends of every link at once, so that no worker's first job
 	 * waits for its two agents to be built one after the other. */
-	exec_pool_connect(ex);
+	exec_pool_connect(ex, 1);
 	drain_workers(ex, ws);
 	/* What the workers left on their links, for the next drain. */
 	for (i = 0; i < ex->nlinks; i++)

@@ -128,6 +128,13 @@ int	executor_drain_keep(struct executor *, int64_t run_id,
 	    struct executor_summary *summary, char *err, size_t errlen);
 
 /*
+ * Connects every host of the plan's links at once (one thread each) and
+ * deploys their agents, ahead of their first use; a host that fails
+ * reports why at that use (executor_host(), a drain).
+ */
+void	executor_connect(struct executor *);
+
+/*
  * Ends what executor_drain_keep() left: stops the links' servers and
  * restores both ends of each, once.  Returns the number of hosts that
  * could not be restored (their rollback timers are then the last resort);

@@ -160,8 +160,10 @@ void	exec_pool_free(struct executor *);
 void	exec_pool_reset(struct executor *, int goon);
 /* Connects and deploys every host the executor's links use, all at once
  * (one thread per host), before any worker runs; a host that fails keeps
- * its error for its first exec_host_connect(). */
-void	exec_pool_connect(struct executor *);
+ * its error for its first exec_host_connect().  facts: each also reads
+ * the facts of its first link's interface, unless recorded in this run
+ * already (exec_host_ensure() records them). */
+void	exec_pool_connect(struct executor *, int facts);
 /* Waits until hosts a and b are both free and takes them. */
 void	exec_lease(struct executor *, size_t a, size_t b);
 void	exec_unlease(struct executor *, size_t a, size_t b);

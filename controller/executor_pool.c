@@ -109,6 +109,7 @@ struct pool_conn {
 	struct executor		*ex;
 	struct exec_host	*h;
 	const char		*ifname;	/* its first link's end */
+	int			 facts;		/* read them too */
 	pthread_t		 thread;
 };
 
@@ -144,7 +145,7 @@ pool_connect_main(void *arg)
 		return NULL;
 	}
 	pool_prefacts_drop(h);
-	if (pool_facts_known(h, pc->ifname))
+	if (!pc->facts || pool_facts_known(h, pc->ifname))
 		return NULL;
 	if (host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
 	    sizeof e) == -1) {
@@ -164,7 +165,7 @@ pool_connect_main(void *arg)
  * cannot be started is simply connected later, at its first use.
  */
 void
-exec_pool_connect(struct executor *ex)
+exec_pool_connect(struct executor *ex, int facts)
 {
 	struct pool_conn	*pc;
 	size_t			 i, k, n = 0, started;
@@ -188,6 +189,7 @@ exec_pool_connect(struct executor *ex)
 			pc[n].ex = ex;
 			pc[n].h = &ex->hosts[idx[k]];
 			pc[n].ifname = ifs[k];
+			pc[n].facts = facts;
 			n++;
 		}
 	}

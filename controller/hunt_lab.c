@@ -203,6 +203,10 @@ lab_running(void *arg, const struct hunt_lab *lab,
 
 	memset(&ko, 0, sizeof ko);
 	ko.connect_timeout_s = lab->test->connect_timeout;
+	/* Asked of both hosts at a bisect's start: connect them at once. */
+	if (((struct hunt_lab_state *)arg)->ex == NULL &&
+	    (ex = lab_executor(arg, lab, err, errlen)) != NULL)
+		executor_connect(ex);
 	if ((ex = lab_executor(arg, lab, err, errlen)) == NULL ||
 	    (hs = executor_host(ex, h, err, errlen)) == NULL)
 		return -1;
