@@ -593,13 +593,13 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	ex->keep = keep;
 	ex->run_id = run_id;
 	ws = xcalloc(ex->nlinks > 0 ? ex->nlinks : 1, sizeof *ws);
+	/* What the last drain of the run left on the links: the workers'
+	 * now, the executor's again at the end, whatever happens. */
+	for (i = 0; i < ex->nlinks && goon; i++)
+		ws[i].ls = ex->kept[i];
 	for (i = 0; i < ex->nlinks; i++) {
 		ws[i].ex = ex;
 		ws[i].link = ex->links[i];
-		/* What the last drain of the run left on the link. */
-		if (goon)
-			ws[i].ls = ex->kept[i];
-		memset(&ex->kept[i], 0, sizeof ex->kept[i]);
 		if (store_open(ex->opts->db_path, 0, &ws[i].st, err,
 		    errlen) == -1)
 			goto out;
@@ -616,10 +616,6 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	 * waits for its two agents to be built one after the other. */
 	exec_pool_connect(ex, 1);
 	drain_workers(ex, ws);
-	/* What the workers left on their links, for the next drain. */
-	for (i = 0; i < ex->nlinks; i++)
-		ex->kept[i] = ws[i].ls;
-	ex->kept_run = run_id;
 	if (ex->pre_failed && !ex->halted) {
 		/* Nothing was applied in this drain (what an earlier one
 		 * left, the workers restored): nothing to restore. */
@@ -642,9 +638,12 @@ out:
 		util_seterr(err, errlen, "%s", ex->halt_err);
 		rc = -1;
 	}
-	for (i = 0; i < ex->nlinks; i++)
+	for (i = 0; i < ex->nlinks; i++) {
+		ex->kept[i] = ws[i].ls;
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);
+	}
+	ex->kept_run = run_id;
 	free(ws);
 	return rc;
 }
