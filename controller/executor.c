@@ -332,6 +332,13 @@ worker_preflight(struct exec_worker *w)
 	return rc;
 }
 
+/* Whether a link left something on its hosts: knobs, a server. */
+static int
+link_live(const struct exec_linkstate *ls)
+{
+	return ls->applied[0] || ls->applied[1] || ls->serving;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -342,7 +349,7 @@ worker_main(void *arg)
 	int			 r;
 
 	if (worker_preflight(w) == -1)
-		return NULL;
+		goto end;
 	while (!exec_stopped(ex)) {
 		r = store_job_claim(w->st, ex->run_id, w->link->name,
 		    ex->opts->owner, &job, err, sizeof err);
@@ -355,8 +362,12 @@ worker_main(void *arg)
 		}
 	}
 	/* The link's work ended (done, stopped, a store fault): its server
-	 * goes and both ends get their originals back, once. */
-	if (w->ls.applied[0] || w->ls.applied[1] || w->ls.serving) {
+	 * goes and both ends get their originals back, once -- unless the
+	 * next drain goes on from here (executor_drain_keep()). */
+	if (ex->keep && !exec_stopped(ex) && !ex->pre_failed)
+		return NULL;
+end:
+	if (link_live(&w->ls)) {
 		exec_lease(ex, w->link->client.host_index,
 		    w->link->server.host_index);
 		exec_link_end(w);
@@ -384,6 +395,8 @@ executor_make(const struct config_inventory *inv,
 	ex->connect_timeout_s = plan->connect_timeout;
 	ex->links = xcalloc(plan->nlinks > 0 ? plan->nlinks : 1,
 	    sizeof *ex->links);
+	ex->kept = xcalloc(plan->nlinks > 0 ? plan->nlinks : 1,
+	    sizeof *ex->kept);
 	for (i = 0; i < plan->nlinks; i++) {
 		ex->links[ex->nlinks] = config_inventory_link(inv,
 		    plan->links[i]);
@@ -392,6 +405,7 @@ executor_make(const struct config_inventory *inv,
 		else if (!lenient) {
 			util_seterr(err, errlen, "plan link %s is not in the "
 			    "inventory", plan->links[i]);
+			free(ex->kept);
 			free(ex->links);
 			free(ex);
 			return NULL;
@@ -399,6 +413,7 @@ executor_make(const struct config_inventory *inv,
 	}
 	if (host_lease_id_init(&ex->lease_id, opts->lease_run, 0, err,
 	    errlen) == -1) {
+		free(ex->kept);
 		free(ex->links);
 		free(ex);
 		return NULL;
@@ -422,9 +437,11 @@ executor_free(struct executor *ex)
 {
 	if (ex == NULL)
 		return;
+	executor_end(ex);
 	exec_pool_free(ex);
 	pthread_cond_destroy(&ex->cond);
 	pthread_mutex_destroy(&ex->mtx);
+	free(ex->kept);
 	free(ex->links);
 	free(ex);
 }
@@ -441,6 +458,12 @@ executor_host(struct executor *ex, const struct config_host *cfg, char *err,
 			    errlen) == -1 ? NULL : ex->hosts[i].host;
 	util_seterr(err, errlen, "%s: not a host of the inventory", cfg->name);
 	return NULL;
+}
+
+void
+executor_connect(struct executor *ex)
+{
+	exec_pool_connect(ex, 0);
 }
 
 /* Progress starts from the run's job counts: resumed work is not free. */
@@ -491,8 +514,24 @@ drain_workers(struct executor *ex, struct exec_worker *ws)
 		pthread_join(ws[i].thread, NULL);
 }
 
+/* Whether h is an end of a link the drain leaves as it is. */
+static int
+host_kept(const struct executor *ex, const struct exec_worker *ws,
+    const struct exec_host *h)
+{
+	size_t	i;
+
+	for (i = 0; i < ex->nlinks; i++)
+		if (link_live(&ws[i].ls) &&
+		    (h == &ex->hosts[ws[i].link->client.host_index] ||
+		    h == &ex->hosts[ws[i].link->server.host_index]))
+			return 1;
+	return 0;
+}
+
 /* Every host the drain touched goes back to what it was, whatever
- * happened.  Returns the number of hosts that could not be restored. */
+ * happened, except the ends of a link it keeps (executor_drain_keep()).
+ * Returns the number of hosts that could not be restored. */
 static int
 drain_restore(struct executor *ex, struct exec_worker *ws)
 {
@@ -509,7 +548,7 @@ drain_restore(struct executor *ex, struct exec_worker *ws)
 			char e[512];
 			int64_t fid;
 
-			if (!h[k]->used)
+			if (!h[k]->used || host_kept(ex, ws, h[k]))
 				continue;
 			if (h[k]->host == NULL && exec_host_ensure(ex, h[k],
 			    ws[i].st, ifs[k], &fid, e, sizeof e) == -1) {
@@ -525,19 +564,39 @@ drain_restore(struct executor *ex, struct exec_worker *ws)
 	return failures;
 }
 
-int
-executor_drain(struct executor *ex, int64_t run_id,
+/* Whether executor_drain_keep() left any link as it was. */
+static int
+kept_any(const struct executor *ex)
+{
+	size_t	i;
+
+	for (i = 0; i < ex->nlinks; i++)
+		if (link_live(&ex->kept[i]))
+			return 1;
+	return 0;
+}
+
+static int
+drain_run(struct executor *ex, int64_t run_id, int keep,
     struct executor_summary *summary, char *err, size_t errlen)
 {
 	struct exec_worker	*ws;
 	struct store_counts	 cnt;
 	size_t			 i;
-	int			 rc = -1;
+	int			 rc = -1, goon;
 
 	memset(summary, 0, sizeof *summary);
-	exec_pool_reset(ex);
+	goon = keep && ex->keep && ex->kept_run == run_id;
+	if (!goon)
+		executor_end(ex);
+	exec_pool_reset(ex, goon);
+	ex->keep = keep;
 	ex->run_id = run_id;
 	ws = xcalloc(ex->nlinks > 0 ? ex->nlinks : 1, sizeof *ws);
+	/* What the last drain of the run left on the links: the workers'
+	 * now, the executor's again at the end, whatever happens. */
+	for (i = 0; i < ex->nlinks && goon; i++)
+		ws[i].ls = ex->kept[i];
 	for (i = 0; i < ex->nlinks; i++) {
 		ws[i].ex = ex;
 		ws[i].link = ex->links[i];
@@ -555,10 +614,11 @@ executor_drain(struct executor *ex, int64_t run_id,
 	}
 	/* Both ends of every link at once, so that no worker's first job
 	 * waits for its two agents to be built one after the other. */
-	exec_pool_connect(ex);
+	exec_pool_connect(ex, 1);
 	drain_workers(ex, ws);
 	if (ex->pre_failed && !ex->halted) {
-		/* Nothing was applied anywhere: nothing to restore. */
+		/* Nothing was applied in this drain (what an earlier one
+		 * left, the workers restored): nothing to restore. */
 		util_seterr(err, errlen, "%s", ex->pre_err);
 		goto out;
 	}
@@ -578,11 +638,74 @@ out:
 		util_seterr(err, errlen, "%s", ex->halt_err);
 		rc = -1;
 	}
-	for (i = 0; i < ex->nlinks; i++)
+	for (i = 0; i < ex->nlinks; i++) {
+		ex->kept[i] = ws[i].ls;
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);
+	}
+	ex->kept_run = run_id;
 	free(ws);
 	return rc;
+}
+
+int
+executor_drain(struct executor *ex, int64_t run_id,
+    struct executor_summary *summary, char *err, size_t errlen)
+{
+	return drain_run(ex, run_id, 0, summary, err, errlen);
+}
+
+int
+executor_drain_keep(struct executor *ex, int64_t run_id,
+    struct executor_summary *summary, char *err, size_t errlen)
+{
+	return drain_run(ex, run_id, 1, summary, err, errlen);
+}
+
+int
+executor_end(struct executor *ex)
+{
+	struct exec_worker	 w;
+	size_t			 i;
+	int			 k, failures = 0;
+
+	if (ex->kept == NULL || !kept_any(ex))
+		return 0;
+	for (i = 0; i < ex->nlinks; i++) {
+		const struct config_link *l = ex->links[i];
+		struct exec_host *h[2] = { &ex->hosts[l->client.host_index],
+		    &ex->hosts[l->server.host_index] };
+		const char *ifs[2] = { l->client.ifname, l->server.ifname };
+
+		if (!link_live(&ex->kept[i]))
+			continue;
+		memset(&w, 0, sizeof w);
+		w.ex = ex;
+		w.link = l;
+		w.ls = ex->kept[i];
+		memset(&ex->kept[i], 0, sizeof ex->kept[i]);
+		exec_lease(ex, l->client.host_index, l->server.host_index);
+		exec_link_end(&w);
+		/* A restore that failed: once more, on a new session if the
+		 * old one is gone. */
+		for (k = 0; k < 2; k++) {
+			char e[1024];
+
+			if (!h[k]->used)
+				continue;
+			if (exec_host_connect(ex, h[k], e, sizeof e) == -1) {
+				log_warnx("%s: cannot restore %s: %s",
+				    h[k]->cfg->name, ifs[k], e);
+				failures++;
+			} else if (exec_host_restore(h[k], ifs[k]) == -1)
+				failures++;
+			else
+				h[k]->used = 0;
+		}
+		exec_unlease(ex, l->client.host_index, l->server.host_index);
+	}
+	ex->keep = 0;
+	return failures;
 }
 
 int

@@ -113,6 +113,36 @@ int	executor_drain(struct executor *, int64_t run_id,
 	    struct executor_summary *summary, char *err, size_t errlen);
 
 /*
+ * As executor_drain(), but a link whose work went through is left as its
+ * last job left it -- knobs in force, the rollback timers armed, its
+ * workload server running -- so that the next drain of the same run goes
+ * on from there (a transition, the same server, the facts already
+ * recorded) instead of restoring and starting afresh.  A link that was
+ * stopped, failed, or halted by the store is restored as executor_drain()
+ * does.  executor_end() must follow once the run's work on the hosts
+ * ends, and before anything else is done to them (an install, a reboot):
+ * a drain of another run or executor_drain(), and executor_free(), call
+ * it first themselves.
+ */
+int	executor_drain_keep(struct executor *, int64_t run_id,
+	    struct executor_summary *summary, char *err, size_t errlen);
+
+/*
+ * Connects every host of the plan's links at once (one thread each) and
+ * deploys their agents, ahead of their first use; a host that fails
+ * reports why at that use (executor_host(), a drain).
+ */
+void	executor_connect(struct executor *);
+
+/*
+ * Ends what executor_drain_keep() left: stops the links' servers and
+ * restores both ends of each, once.  Returns the number of hosts that
+ * could not be restored (their rollback timers are then the last resort);
+ * 0 when nothing was kept.
+ */
+int	executor_end(struct executor *);
+
+/*
  * Restores the test interfaces of every host of the plan's links (agent
  * `restore`, idempotent).  Returns the number of hosts that could not be
  * reached (err holds the last reason).

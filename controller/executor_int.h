@@ -53,6 +53,13 @@ struct exec_host {
 	 * reports pre_err instead of trying again at once. */
 	int			 pre_failed;
 	char			 pre_err[1024];
+	/* The facts exec_pool_connect() read for pre_if on session
+	 * generation pre_gen, for exec_host_ensure() to record (both ends
+	 * of a link are asked at once, not one after the other). */
+	int			 pre_have;
+	unsigned		 pre_gen;
+	char			 pre_if[CONFIG_IFNAME_MAX + 1];
+	struct agentctl_reply	 pre_facts;
 	char			 facts_if[EXEC_FACTS_IFS][CONFIG_IFNAME_MAX + 1];
 	int64_t			 facts_id[EXEC_FACTS_IFS];
 	long long		 facts_speed[EXEC_FACTS_IFS];	/* -1 */
@@ -81,6 +88,12 @@ struct executor {
 	volatile sig_atomic_t		 halted;
 	enum store_fault		 fault;
 	char				 halt_err[512];
+	/* executor_drain_keep(): the current drain leaves its links as
+	 * they are (keep), and what the last one left, per link, of run
+	 * kept_run (executor_end() ends them). */
+	int				 keep;
+	struct exec_linkstate		*kept;		/* nlinks */
+	int64_t				 kept_run;
 	int				 pre_left;	/* links not ready */
 	int				 pre_failed;
 	char				 pre_err[1024];
@@ -140,12 +153,17 @@ void	exec_pool_init(struct executor *);
 /* Closes every session and frees the pool. */
 void	exec_pool_free(struct executor *);
 /* Forgets what belonged to the last drain (facts rows, used, down);
- * sessions stay. */
-void	exec_pool_reset(struct executor *);
+ * sessions stay.  goon: the drain goes on with the last one's run and
+ * kept links (executor_drain_keep()): the facts rows stay the run's,
+ * the kept links' hosts stay used, and no session is probed first (one
+ * the host dropped shows at the next call, and the job is retried). */
+void	exec_pool_reset(struct executor *, int goon);
 /* Connects and deploys every host the executor's links use, all at once
  * (one thread per host), before any worker runs; a host that fails keeps
- * its error for its first exec_host_connect(). */
-void	exec_pool_connect(struct executor *);
+ * its error for its first exec_host_connect().  facts: each also reads
+ * the facts of its first link's interface, unless recorded in this run
+ * already (exec_host_ensure() records them). */
+void	exec_pool_connect(struct executor *, int facts);
 /* Waits until hosts a and b are both free and takes them. */
 void	exec_lease(struct executor *, size_t a, size_t b);
 void	exec_unlease(struct executor *, size_t a, size_t b);

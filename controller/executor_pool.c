@@ -34,6 +34,15 @@ exec_pool_init(struct executor *ex)
 		ex->hosts[i].cfg = &ex->inv->hosts[i];
 }
 
+/* Forgets the facts exec_pool_connect() read ahead for h. */
+static void
+pool_prefacts_drop(struct exec_host *h)
+{
+	if (h->pre_have)
+		agentctl_reply_free(&h->pre_facts);
+	h->pre_have = 0;
+}
+
 /* Gives back h's lease (the drain restored the host) and closes it. */
 static void *
 pool_close_main(void *arg)
@@ -45,6 +54,7 @@ pool_close_main(void *arg)
 		log_warnx("%s: lease release: %s", h->cfg->name, e);
 	host_close(h->host);
 	h->host = NULL;
+	pool_prefacts_drop(h);
 	return NULL;
 }
 
@@ -78,34 +88,73 @@ exec_pool_free(struct executor *ex)
 }
 
 void
-exec_pool_reset(struct executor *ex)
+exec_pool_reset(struct executor *ex, int goon)
 {
 	size_t	i;
 
 	for (i = 0; i < ex->inv->nhosts; i++) {
 		ex->hosts[i].busy = 0;
-		ex->hosts[i].used = 0;
 		ex->hosts[i].down = 0;
+		ex->hosts[i].pre_failed = 0;
+		pool_prefacts_drop(&ex->hosts[i]);
+		if (goon)
+			continue;
+		ex->hosts[i].used = 0;
 		ex->hosts[i].nfacts = 0;
 		ex->hosts[i].probe = 1;
-		ex->hosts[i].pre_failed = 0;
 	}
 }
 
 struct pool_conn {
 	struct executor		*ex;
 	struct exec_host	*h;
+	const char		*ifname;	/* its first link's end */
+	int			 facts;		/* read them too */
 	pthread_t		 thread;
 };
 
+/* Whether h's facts for ifname are recorded in this run already. */
+static int
+pool_facts_known(const struct exec_host *h, const char *ifname)
+{
+	size_t	i;
+
+	if (h->host == NULL || host_generation(h->host) != h->generation)
+		return 0;
+	for (i = 0; i < h->nfacts; i++)
+		if (strcmp(h->facts_if[i], ifname) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Connects h and reads the facts its link's first job needs (a drain after
+ * a reboot has none yet): the preflight records them without a round trip
+ * of its own.  A facts call that fails is left to the preflight's own,
+ * which says what is wrong.
+ */
 static void *
 pool_connect_main(void *arg)
 {
 	struct pool_conn	*pc = arg;
 	struct exec_host	*h = pc->h;
+	char			 e[1024];
 
-	if (exec_host_connect(pc->ex, h, h->pre_err, sizeof h->pre_err) == -1)
+	if (exec_host_connect(pc->ex, h, h->pre_err, sizeof h->pre_err) == -1) {
 		h->pre_failed = 1;
+		return NULL;
+	}
+	pool_prefacts_drop(h);
+	if (!pc->facts || pool_facts_known(h, pc->ifname))
+		return NULL;
+	if (host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
+	    sizeof e) == -1) {
+		agentctl_reply_free(&h->pre_facts);
+		return NULL;
+	}
+	h->pre_have = 1;
+	h->pre_gen = host_generation(h->host);
+	snprintf(h->pre_if, sizeof h->pre_if, "%s", pc->ifname);
 	return NULL;
 }
 
@@ -116,7 +165,7 @@ pool_connect_main(void *arg)
  * cannot be started is simply connected later, at its first use.
  */
 void
-exec_pool_connect(struct executor *ex)
+exec_pool_connect(struct executor *ex, int facts)
 {
 	struct pool_conn	*pc;
 	size_t			 i, k, n = 0, started;
@@ -124,6 +173,9 @@ exec_pool_connect(struct executor *ex)
 
 	pc = xcalloc(ex->inv->nhosts > 0 ? ex->inv->nhosts : 1, sizeof *pc);
 	for (i = 0; i < ex->nlinks; i++) {
+		const char *ifs[2] = { ex->links[i]->client.ifname,
+		    ex->links[i]->server.ifname };
+
 		idx[0] = ex->links[i]->client.host_index;
 		idx[1] = ex->links[i]->server.host_index;
 		for (k = 0; k < 2; k++) {
@@ -136,6 +188,8 @@ exec_pool_connect(struct executor *ex)
 				continue;
 			pc[n].ex = ex;
 			pc[n].h = &ex->hosts[idx[k]];
+			pc[n].ifname = ifs[k];
+			pc[n].facts = facts;
 			n++;
 		}
 	}
@@ -190,6 +244,7 @@ exec_host_drop(struct exec_host *h)
 {
 	host_close(h->host);
 	h->host = NULL;
+	pool_prefacts_drop(h);
 }
 
 int
@@ -293,7 +348,13 @@ exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
 			return 0;
 		}
 	}
-	if (host_facts(h->host, ifname, EXEC_CALL_MS, &r, err, errlen) == -1) {
+	if (h->pre_have && h->pre_gen == h->generation &&
+	    strcmp(h->pre_if, ifname) == 0) {
+		/* Read by exec_pool_connect() a moment ago. */
+		r = h->pre_facts;
+		h->pre_have = 0;
+	} else if (host_facts(h->host, ifname, EXEC_CALL_MS, &r, err,
+	    errlen) == -1) {
 		/* A host that cannot even say what it is: start afresh. */
 		agentctl_reply_free(&r);
 		exec_host_drop(h);

@@ -128,6 +128,13 @@ struct hunt_lab_ops {
 	int	(*measure)(void *arg, const struct hunt_lab *, int64_t run_id,
 		    int *stopped, char *err, size_t errlen);
 	/*
+	 * The step's measuring is over (decided, failed or interrupted):
+	 * what measure left on the link for the step's next batch (knobs,
+	 * the workload server) goes, and both hosts get their originals
+	 * back.  NULL: measure leaves nothing.
+	 */
+	void	(*end)(void *arg, const struct hunt_lab *);
+	/*
 	 * The revision host runs now, into rev: asked of both hosts before
 	 * a new bisect's first step, so that its end puts them back there.
 	 * 0, or -1 with err (the hosts then stay where the bisect left
@@ -139,8 +146,10 @@ struct hunt_lab_ops {
 };
 
 /* The default ops: one executor for the whole bisect, drained once per
- * batch; kernel_install_on() on both hosts in parallel, on that
- * executor's sessions (lab_arg is the driver's own then). */
+ * batch (the link kept as it is from one batch of a step to the next,
+ * restored at the step's end); kernel_install_on() on both hosts in
+ * parallel, on that executor's sessions (lab_arg is the driver's own
+ * then). */
 extern const struct hunt_lab_ops hunt_lab_real;
 
 /* ---- hunting ------------------------------------------------------------ */

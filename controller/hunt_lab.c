@@ -5,7 +5,9 @@
  * step (one drain per batch), and the kernel provider installs, reboots
  * and verifies on those same sessions (kernel_install_on(), one thread per
  * host: an install or a reboot takes minutes), so a host is connected anew
- * only when a reboot took its session away.
+ * only when a reboot took its session away.  Between the batches of a step
+ * the link stays as its last job left it (executor_drain_keep()): the
+ * step's end (lab_end()) and any install restore it first.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -107,6 +109,9 @@ lab_install(void *arg, const struct hunt_lab *lab, const char *rev,
 	char				 e[1024];
 
 	memset(li, 0, sizeof li);
+	/* Nothing of a step's measuring stays through a reboot. */
+	if (((struct hunt_lab_state *)arg)->ex != NULL)
+		executor_end(((struct hunt_lab_state *)arg)->ex);
 	for (i = 0; i < 2; i++) {
 		li[i].in = &in[i];
 		li[i].rev = rev;
@@ -164,14 +169,27 @@ lab_measure(void *arg, const struct hunt_lab *lab, int64_t run_id,
 	int64_t			 hs = lab_handshakes();
 
 	memset(&sum, 0, sizeof sum);
+	/* The step's next batch goes on from what this one leaves. */
 	if ((ex = lab_executor(ls, lab, err, errlen)) == NULL ||
-	    executor_drain(ex, run_id, &sum, err, errlen) == -1)
+	    executor_drain_keep(ex, run_id, &sum, err, errlen) == -1)
 		return -1;
 	log_debug("bisect: run %lld: batch of %lld jobs: %lld SSH handshakes",
 	    (long long)run_id, (long long)(sum.done + sum.failed +
 	    sum.cancelled), (long long)(lab_handshakes() - hs));
 	*stopped = sum.stopped;
 	return 0;
+}
+
+static void
+lab_end(void *arg, const struct hunt_lab *lab)
+{
+	struct hunt_lab_state	*ls = arg;
+	int			 n;
+
+	(void)lab;
+	if (ls->ex != NULL && (n = executor_end(ls->ex)) > 0)
+		log_warnx("bisect: %d host(s) could not be restored; their "
+		    "rollback timers will", n);
 }
 
 static int
@@ -185,6 +203,10 @@ lab_running(void *arg, const struct hunt_lab *lab,
 
 	memset(&ko, 0, sizeof ko);
 	ko.connect_timeout_s = lab->test->connect_timeout;
+	/* Asked of both hosts at a bisect's start: connect them at once. */
+	if (((struct hunt_lab_state *)arg)->ex == NULL &&
+	    (ex = lab_executor(arg, lab, err, errlen)) != NULL)
+		executor_connect(ex);
 	if ((ex = lab_executor(arg, lab, err, errlen)) == NULL ||
 	    (hs = executor_host(ex, h, err, errlen)) == NULL)
 		return -1;
@@ -194,5 +216,6 @@ lab_running(void *arg, const struct hunt_lab *lab,
 const struct hunt_lab_ops hunt_lab_real = {
 	.install = lab_install,
 	.measure = lab_measure,
+	.end = lab_end,
 	.running = lab_running,
 };

@@ -382,7 +382,11 @@ hunt_step(struct hunt_sess *s, const struct bisect_request *req,
 		return 0;
 	}
 	memset(&ms, 0, sizeof ms);
-	if (step_measure(s, req, run_id, &ms, err, errlen) == -1) {
+	r = step_measure(s, req, run_id, &ms, err, errlen);
+	/* The link back at its originals once the step's work ends. */
+	if (s->ops->end != NULL)
+		s->ops->end(s->lab_arg, &s->lab);
+	if (r == -1) {
 		store_run_finish(s->v.st, run_id, *s->stop ?
 		    STORE_RUN_CANCELLED : STORE_RUN_FAILED, err, e, sizeof e);
 		return -1;

@@ -11,7 +11,9 @@
  * session, the installed revision made the running one, sshd started
  * again) runs on the same sessions: one handshake per host, the new
  * system's, and the batch after it none.  The ssh module's counters say
- * what connected.
+ * what connected.  Between the batches of a step the link stays as its
+ * last job left it: the same iperf3 server (its pid) serves every batch,
+ * and the step's end (ops->end) stops it; an install ends it too.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -35,6 +37,7 @@ static char dbpath[300];
 static struct config_inventory *inv;
 static struct config_bisect_test *test;
 static struct config_plan *plan;
+static int iperf_port;
 
 /* %d: an iperf3 port of this test run's own (fx_free_port()). */
 static const char test_fmt[] = "{\"compare\":{\"type\":\"baseline\"},"
@@ -179,6 +182,63 @@ test_batches_reuse_sessions(void **state)
 	run = new_run(st);
 	assert_int_equal(batch(ls, &lab, st, run), 2);
 	hunt_lab_real_free(ls);
+	store_close(st);
+}
+
+/* The pid listening on the test's iperf3 port, 0 when none. */
+static long
+listener(void)
+{
+	char	cmd[200], out[64];
+	FILE	*p;
+	long	pid = 0;
+
+	snprintf(cmd, sizeof cmd, "ss -Hltnp 'sport = :%d' | "
+	    "sed -n 's/.*pid=\\([0-9]*\\).*/\\1/p' | head -n 1", iperf_port);
+	if ((p = popen(cmd, "r")) == NULL)
+		fail_msg("popen: %s", cmd);
+	if (fgets(out, sizeof out, p) != NULL)
+		pid = strtol(out, NULL, 10);
+	pclose(p);
+	return pid;
+}
+
+static void
+test_step_keeps_link(void **state)
+{
+	struct hunt_lab		 lab;
+	volatile sig_atomic_t	 stop = 0;
+	struct store		*st;
+	void			*ls;
+	int64_t			 run;
+	long			 pid;
+
+	(void)state;
+	st = lab_open(&lab, &stop);
+	ls = hunt_lab_real_new();
+	hunt_lab_real.end(ls, &lab);		/* nothing to end yet */
+	run = new_run(st);
+	batch(ls, &lab, st, run);
+	pid = listener();
+	assert_true(pid > 0);			/* kept for the next batch */
+	batch(ls, &lab, st, run);
+	assert_int_equal(listener(), pid);	/* the same server */
+	assert_int_equal(nsamples(st, run), 2);
+	hunt_lab_real.end(ls, &lab);
+	assert_int_equal(listener(), 0);	/* the step's end stops it */
+
+	/* The next step's first batch starts a server of its own, and a
+	 * drain of another run ends what the last one kept. */
+	run = new_run(st);
+	batch(ls, &lab, st, run);
+	pid = listener();
+	assert_true(pid > 0);
+	run = new_run(st);
+	batch(ls, &lab, st, run);
+	assert_true(listener() > 0);
+	assert_true(listener() != pid);
+	hunt_lab_real_free(ls);			/* and so does the end */
+	assert_int_equal(listener(), 0);
 	store_close(st);
 }
 
@@ -331,6 +391,7 @@ group_setup(void **state)
 		return -1;
 	}
 	snprintf(test_text, sizeof test_text, test_fmt, port);
+	iperf_port = port;
 	test = inv == NULL ? NULL : config_bisect_test_parse("/tmp/test.json",
 	    test_text, strlen(test_text), &e);
 	plan = test == NULL ? NULL : config_bisect_plan(test, "l", inv, &e);
@@ -359,6 +420,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batches_reuse_sessions),
 		cmocka_unit_test(test_install_reuses_sessions),
+		cmocka_unit_test(test_step_keeps_link),
 	};
 
 	if (access("/usr/sbin/sshd", X_OK) != 0 || geteuid() != 0) {
