@@ -508,6 +508,15 @@ parse_iperf2_csv(const char *text, size_t len, struct parse_iperf *out,
 		    "no data (%.0f bytes, %.0f bit/s)", out->bytes, out->bps);
 		return -1;
 	}
+	/* Each row is within the limits, but the flows' bytes over the
+	 * longest flow's time need not be (a flow reporting 0 bit/s has
+	 * no time of its own): more than any link carries is damage. */
+	if (out->bps > PARSE_MAX_BPS || out->bytes > PARSE_MAX_BYTES) {
+		parse_seterr(err, errlen, "iperf2 CSV: the flows' totals give "
+		    "%.3g bytes and %.3g bit/s, past any link", out->bytes,
+		    out->bps);
+		return -1;
+	}
 	csv_pass2(text, len, &c, out);
 	return 0;
 }
