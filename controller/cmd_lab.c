@@ -68,7 +68,8 @@ static int
 lab_up(struct cmd_ctx *ctx)
 {
 	static const char *const opts[] = { "--name", "--history", "--noise",
-	    "--boot-seconds", "--pairs", "--revision", "--head", NULL };
+	    "--boot-seconds", "--pairs", "--revision", "--head", "--rate",
+	    NULL };
 
 	return lab_exec(ctx, "up", opts);
 }
@@ -109,10 +110,12 @@ lab_power_cycle(struct cmd_ctx *ctx)
 const struct cmd_entry cmd_lab_up_entry = {
 	.name = "lab up",
 	.args = "[--name NAME] [--history FILE] [--noise PCT] "
-	    "[--boot-seconds S] [--pairs N] [--revision REV] [--head REV]",
+	    "[--boot-seconds S] [--pairs N] [--revision REV] [--head REV] "
+	    "[--rate MBIT]",
 	.summary = "Brings up a simulated lab: network namespaces as hosts "
-	    "with a real sshd each, 1 Gbit/s test links, and a synthetic "
-	    "kernel history whose faults act on real traffic. Prints the "
+	    "with a real sshd each, test links shaped to 1 Gbit/s, and a "
+	    "synthetic kernel history whose faults act on real traffic. "
+	    "Prints the "
 	    "path of the inventory it wrote "
 	    "(/run/labrat-lab/NAME/inventory.json). Needs root; fails when "
 	    "the lab is up already.",
@@ -132,6 +135,10 @@ const struct cmd_entry cmd_lab_up_entry = {
 		    "that has landed upstream; hosts refuse to install later "
 		    "ones until `lab advance` moves it (default: the "
 		    "history's last revision)." },
+		{ "--rate MBIT", "The rate every test link is shaped to, "
+		    "10-10000 Mbit/s (default: 1000). Below what the "
+		    "machine's CPUs can push, the shaper alone sets a link's "
+		    "throughput, so a loaded machine changes it less." },
 		{ NULL, NULL } },
 	.exec = lab_up,
 };
