@@ -4,7 +4,7 @@
 # rows as hunt stores them, four kinds of stored test: configs/bisect/
 # em.json, threshold 0.91, higher better; the same on "retransmits"
 # without a threshold, 1.1, lower better; none; one that does not parse).
-# - paged through by the cursor at limit 29 and at the largest limit, every
+# - paged through by the cursor at limit 97 and at the largest limit, every
 #   bisect comes exactly once, newest first, and next_after is null only
 #   on the last page; without limit and after, all of them at once;
 # - each row's threshold and lower_is_better are those of its test (null
@@ -21,8 +21,6 @@ LAB=apib$$
 . "$(dirname "$0")/lib/api.sh"
 trap 'api_kill; run_cleanup' EXIT
 command -v curl >/dev/null || { echo "SKIP: curl missing" >&2; exit 77; }
-python3 -c 'import jsonschema' 2>/dev/null ||
-	{ echo "SKIP: python3 jsonschema missing" >&2; exit 77; }
 
 N=1203
 DB=$TMP/b.db
@@ -72,7 +70,6 @@ walk() {
 	while :; do
 		want 200 "$V/bisects?limit=$1$_after"
 		_pages=$((_pages + 1))
-		[ $_pages = 1 ] && schema "$TMP/body"
 		# The page's rows, then "COUNT NEXT_AFTER LAST_ID".
 		jq -c '(.bisects[] | [.id, .threshold, .lower_is_better]),
 		    "\(.bisects | length) \(.next_after) \(.bisects[-1].id)"' \
@@ -93,7 +90,7 @@ walk() {
 	note "limit $1: $N bisects in $_pages pages"
 }
 
-walk 29
+walk 97
 [ "$(sq "$DB" "SELECT count(*) FROM bisects WHERE judged = 1")" = $N ] ||
 	fail "not every listed bisect has its judging stored"
 # Stored now: a stored test changed afterwards is not parsed again.
