@@ -177,13 +177,15 @@ http_res_bisect_start(struct http_req *req, struct http_res *res)
 	return http_json_end(&j, res);
 }
 
-/* 404 no such bisect, 409 reset already or driven by a live controller;
- * 0 when hunt_reset() may go on. */
+/* 404 no such bisect, 409 reset already, driven by a live controller, or
+ * (its hosts to be reinstalled) on a link that is not usable; 0 when its
+ * reset may be queued. */
 static int
 reset_check(struct http_req *req, int64_t id, struct http_res *res)
 {
 	struct store_bisect	 b;
 	enum store_owner_state	 os;
+	enum health_state	 hs;
 	char			 err[512], who[160];
 	int			 r;
 
@@ -202,6 +204,17 @@ reset_check(struct http_req *req, int64_t id, struct http_res *res)
 	    (os == STORE_OWNER_ALIVE || os == STORE_OWNER_ELSEWHERE))
 		r = http_problem(res, 409, "bisect %lld is driven by %s: stop "
 		    "it first", (long long)id, who);
+	else if (strcmp(b.state, "done") != 0 && strcmp(b.state, "failed") !=
+	    0) {
+		/* Its hosts are reinstalled: as a bisect, not on a link in
+		 * maintenance, bad or retired. */
+		if (health_get(req->dbpath, b.link, &hs, err, sizeof err) == -1)
+			r = http_problem(res, 500, "%s", err);
+		else if (!health_usable(hs))
+			r = http_problem(res, 409, "link %s is %s: bisect %lld's "
+			    "hosts are not reinstalled", b.link,
+			    health_state_name(hs), (long long)id);
+	}
 	store_bisect_free(&b);
 	return r;
 }

@@ -351,6 +351,10 @@ q_do_reset(struct q_ctx *q, enum store_q_state *state)
 	    (os == STORE_OWNER_ALIVE || os == STORE_OWNER_ELSEWHERE))
 		snprintf(q->result, sizeof q->result, "bisect %lld is driven "
 		    "by %s: stop it first", (long long)id, who);
+	else if (strcmp(b.state, "done") != 0 && strcmp(b.state, "failed") !=
+	    0 && !serve_links_usable(q->sv, links, 1, q->result,
+	    sizeof q->result))
+		;	/* its hosts would be reinstalled: not on such a link */
 	else if ((r = q_leases_take(q, links, 1, q->result,
 	    sizeof q->result)) != 1) {
 		store_bisect_free(&b);

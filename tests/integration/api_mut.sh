@@ -12,8 +12,8 @@
 #   bisect on the link, and while the link is in maintenance;
 # - POST bisects/{id}/reset on a finished bisect queues a reset item (202),
 #   which the daemon's worker runs: the bisect is reset as `labrat bisect
-#   status` shows (then 409); 409 for one a live controller drives, 404 for
-#   none;
+#   status` shows (then 409); 409 for one a live controller drives, for an
+#   interrupted one while its link is in maintenance, 404 for none;
 # - no token 401, a read-only token 403, bad bodies 400 naming the member
 #   ("body.MEMBER"): unknown and wrongly typed members, relative paths, a
 #   bad cron expression, zone, link, revision; every refusal leaves the
@@ -142,7 +142,8 @@ grep -q '^nightly-em ' "$TMP/list" || fail "nightly-em gone: $(cat "$TMP/list")"
 # A finished bisect, and one a live process (the test's shell) drives,
 # as hunt stores them (its test file and text).
 T=$(sed "s/'/''/g" "$C/test.json")
-for b in "1000 done 1700000100000 r200002" "1001 running NULL NULL"; do
+for b in "1000 done 1700000100000 r200002" "1001 running NULL NULL" \
+    "1002 interrupted NULL NULL"; do
 	set -- $b
 	own="NULL, NULL"
 	[ "$2" = running ] && own="'$(hostname)', $$"
@@ -218,6 +219,9 @@ jqb .error | grep -q "no-inventory.json" || fail "default inventory: $(jqb .erro
 want 200 -H "$W" -d '{"on": true, "why": "api_mut"}' "$BASE/hosts/em/maintenance"
 refused 409 -H "$W" -d "$BB" "$BASE/bisects"
 jqb .error | grep -q "maintenance" || fail "409 says: $(jqb .error)"
+# Nor is an interrupted bisect's reset queued (its hosts are reinstalled).
+refused 409 -H "$W" -X POST "$BASE/bisects/1002/reset"
+jqb .error | grep -q "link em is maintenance" || fail "reset 1002's 409: $(jqb .error)"
 want 200 -H "$W" -d '{"on": false, "why": "api_mut"}' "$BASE/hosts/em/maintenance"
 want 201 -H "$W" -d "$(bb '.note = "from the API"')" "$BASE/bisects"
 ITEM=$(jqb .queue)
