@@ -77,7 +77,7 @@ want 202 -H "$W" -X POST "$BASE/bisects/1/reset"
 A=$(jqb .queue)
 # The worker installs R1 on both hosts, then reboots them: kill it there
 # (on a lab no test used yet, after building the agent on both hosts).
-wait_log "$H/em-b/installed" "$R1" 60 ||
+wait_log "$H/em-b/installed" "$R1" 120 ||
 	fail "the worker did not install $R1: $(item "$A" "state || ' ' || COALESCE(result, '')")"
 kill -9 "$SPID"
 wait "$SPID" 2>/dev/null
