@@ -153,21 +153,33 @@ bisect_judging(const struct store_bisect *b, double *threshold, int *lower)
 }
 
 /*
- * A bisect the list shows for the first time (judged -1: stored before
- * schema 15, or by a controller that does not settle it): its test is
- * parsed once here and what it says stored, so no later page parses it.
- * A store that cannot take the write now is asked again next time.
+ * The bisects of a page the list shows for the first time (judged -1:
+ * stored before schema 15, or by a controller that does not settle them):
+ * their tests are parsed here and what they say stored, in one
+ * transaction, so that no later page parses them.  A store that cannot
+ * take the write now is asked again next time.
  */
 static void
-bisect_settle(struct store *st, struct store_bisect *b)
+bisects_settle(struct store *st, struct store_bisect *b, size_t n)
 {
-	char	e[256];
+	struct store_bisect	*s;
+	char			 e[256];
+	size_t			 i, k = 0;
 
-	b->judged = bisect_judging(b, &b->threshold, &b->lower_is_better);
-	if (store_bisect_set_judging(st, b->id, b->judged, b->threshold,
-	    b->lower_is_better, e, sizeof e) == -1)
-		log_warnx("bisect %lld: store how it judges: %s",
-		    (long long)b->id, e);
+	s = xcalloc(n > 0 ? n : 1, sizeof *s);
+	for (i = 0; i < n; i++) {
+		if (b[i].judged != -1)
+			continue;
+		b[i].judged = bisect_judging(&b[i], &b[i].threshold,
+		    &b[i].lower_is_better);
+		s[k].id = b[i].id;
+		s[k].judged = b[i].judged;
+		s[k].threshold = b[i].threshold;
+		s[k++].lower_is_better = b[i].lower_is_better;
+	}
+	if (k > 0 && store_bisect_set_judging(st, s, k, e, sizeof e) == -1)
+		log_warnx("store how %zu bisects judge: %s", k, e);
+	free(s);
 }
 
 static void
@@ -224,15 +236,13 @@ http_res_bisects(struct http_req *req, struct http_res *res)
 	    &n, err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
 	end = limit != 0 && n > limit ? limit : n;
+	bisects_settle(req->st, b, end);
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
 		json_key(w, "bisects");
 		json_begin_arr(w);
-		for (i = 0; i < end; i++) {
-			if (b[i].judged == -1)
-				bisect_settle(req->st, &b[i]);
+		for (i = 0; i < end; i++)
 			bisect_row(w, &b[i]);
-		}
 		json_end_arr(w);
 		if (end < n)
 			json_kv_int(w, "next_after", b[end - 1].id);

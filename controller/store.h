@@ -558,10 +558,11 @@ int	store_bisect_list(struct store *, struct store_bisect **, size_t *,
  * only while judged is -1.  Free with store_bisects_free(). */
 int	store_bisect_page(struct store *, int64_t after, size_t limit,
 	    struct store_bisect **, size_t *, char *err, size_t errlen);
-/* Settles how bisect id judges a step: known 0 (it cannot be told) or 1
- * (threshold, lower_is_better). */
-int	store_bisect_set_judging(struct store *, int64_t id, int known,
-	    double threshold, int lower_is_better, char *err, size_t errlen);
+/* Stores how the bisects v[0..n) judge a step, in one transaction: each
+ * with judged 0 (it cannot be told) or 1 (threshold, lower_is_better)
+ * whose row is not settled yet (judged -1 and -1 rows are passed over). */
+int	store_bisect_set_judging(struct store *, const struct store_bisect *v,
+	    size_t n, char *err, size_t errlen);
 void	store_bisect_free(struct store_bisect *);
 void	store_bisects_free(struct store_bisect *, size_t);
 

@@ -322,16 +322,27 @@ store_bisect_page(struct store *st, int64_t after, size_t limit,
 }
 
 int
-store_bisect_set_judging(struct store *st, int64_t id, int known,
-    double threshold, int lower_is_better, char *err, size_t errlen)
+store_bisect_set_judging(struct store *st, const struct store_bisect *v,
+    size_t n, char *err, size_t errlen)
 {
-	if (store_do(st, NULL, "store bisect judging", err, errlen,
-	    "UPDATE bisects SET judged = 1, threshold = CASE WHEN ?1 THEN ?2 "
-	    "END, lower_is_better = CASE WHEN ?1 THEN ?3 END WHERE id = ?4",
-	    "idiI", known != 0, threshold, lower_is_better != 0, id) == -1)
+	const char	*op = "store how bisects judge";
+	size_t		 i;
+
+	if (store_begin(st, op, err, errlen) == -1)
 		return -1;
-	return store_changed(st, "store bisect judging", "bisect", id, err,
-	    errlen);
+	for (i = 0; i < n; i++) {
+		if (v[i].judged == -1)
+			continue;
+		if (store_do(st, NULL, op, err, errlen, "UPDATE bisects SET "
+		    "judged = 1, threshold = CASE WHEN ?1 THEN ?2 END, "
+		    "lower_is_better = CASE WHEN ?1 THEN ?3 END WHERE id = ?4 "
+		    "AND judged = 0", "idiI", v[i].judged == 1, v[i].threshold,
+		    v[i].lower_is_better != 0, v[i].id) == -1) {
+			store_rollback(st);
+			return -1;
+		}
+	}
+	return store_commit(st, op, err, errlen);
 }
 
 void

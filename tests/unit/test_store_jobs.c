@@ -669,20 +669,33 @@ test_bisect_page(void **state)
 	    sizeof err), 0);
 	assert_int_equal(n, 0);
 
-	/* Settled: known (values, no test read) or not (nulls). */
-	assert_int_equal(store_bisect_set_judging(st, 7, 1, 1.1, 1, err,
+	/* Settled: known (values, no test read) or not (nulls); a row
+	 * still -1 is passed over, one settled already is not rewritten. */
+	assert_int_equal(store_bisect_page(st, 0, 3, &bs, &n, err,
 	    sizeof err), 0);
-	assert_int_equal(store_bisect_set_judging(st, 6, 0, 0.9, 0, err,
+	assert_int_equal(n, 3);
+	bs[0].judged = 1;
+	bs[0].threshold = 1.1;
+	bs[0].lower_is_better = 1;
+	bs[1].judged = 0;
+	bs[1].threshold = 0.9;
+	assert_int_equal(store_bisect_set_judging(st, bs, n, err, sizeof err),
+	    0);
+	bs[0].threshold = 0.5;
+	assert_int_equal(store_bisect_set_judging(st, bs, 1, err, sizeof err),
+	    0);
+	store_bisects_free(bs, n);
+	assert_int_equal(store_bisect_page(st, 0, 3, &bs, &n, err,
 	    sizeof err), 0);
-	assert_int_equal(store_bisect_page(st, 0, 2, &bs, &n, err,
-	    sizeof err), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_int_equal(bs[0].judged, 1);
 	assert_true(bs[0].threshold == 1.1);
 	assert_int_equal(bs[0].lower_is_better, 1);
 	assert_null(bs[0].test_text);
 	assert_int_equal(bs[1].judged, 0);
 	assert_null(bs[1].test_text);
+	assert_int_equal(bs[2].judged, -1);
+	assert_non_null(bs[2].test_text);
 	store_bisects_free(bs, n);
 	/* The whole row still has its texts. */
 	assert_int_equal(store_bisect_get(st, 7, &b, err, sizeof err), 1);
@@ -690,8 +703,6 @@ test_bisect_page(void **state)
 	assert_string_equal(b.test_text, "{\"metric\": 1}");
 	assert_string_equal(b.revisions, "r1\nr2\nr3\n");
 	store_bisect_free(&b);
-	assert_fails(store_bisect_set_judging(st, 77, 1, 0.9, 0, err,
-	    sizeof err), "bisect 77");
 	store_close(st);
 }
 
