@@ -1,7 +1,8 @@
 /*
  * cmd_bisect_resume: `labrat bisect resume` (hunt_resume() through
  * bisect_cli_resume() of cmd_bisect.c, which prints its progress and
- * result) and `labrat bisect reset` (hunt_reset()).
+ * result) and `labrat bisect reset` (hunt_reset(); with --server the
+ * server's daemon queues it and its worker calls hunt_reset()).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -33,13 +34,13 @@ cli_reset(const char *db, int64_t id)
 	return r == 1 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
 }
 
-/* POST /api/v1/bisects/{id}/reset (id 0: the newest the server lists);
- * the same line as cli_reset() from the reply's bisect, was, hosts. */
+/* POST /api/v1/bisects/{id}/reset (id 0: the newest the server lists):
+ * the server's daemon queues the reset; this says which item does it. */
 static int
 reset_remote(struct cmd_ctx *ctx, int64_t id)
 {
-	char	path[80], rid[32], was[32], hosts[2048], *reply;
-	char	safe[64], safe2[2048];
+	char	path[80], rid[32], item[32], state[32], *reply;
+	char	safe[3][64];
 	size_t	len;
 
 	if (id == 0 && cmd_remote_newest(ctx, "/api/v1/bisects", "bisects",
@@ -51,14 +52,17 @@ reset_remote(struct cmd_ctx *ctx, int64_t id)
 		return CMD_EXIT_FAIL;
 	if (report_remote_member(reply, len, "bisect", rid, sizeof rid) != 1)
 		snprintf(rid, sizeof rid, "%lld", (long long)id);
-	if (report_remote_member(reply, len, "was", was, sizeof was) != 1)
-		snprintf(was, sizeof was, "?");
-	report_remote_member(reply, len, "hosts", hosts, sizeof hosts);
+	if (report_remote_member(reply, len, "queue", item, sizeof item) != 1)
+		snprintf(item, sizeof item, "?");
+	if (report_remote_member(reply, len, "state", state, sizeof state) !=
+	    1)
+		snprintf(state, sizeof state, "?");
 	free(reply);
-	fprintf(stderr, "labrat: bisect %s reset (was %s)%s%s\n", rid,
-	    util_term_safe(safe, sizeof safe, was, (size_t)-1),
-	    hosts[0] != '\0' ? "; " : "", hosts[0] != '\0' ?
-	    util_term_safe(safe2, sizeof safe2, hosts, (size_t)-1) : "");
+	fprintf(stderr, "labrat: bisect %s reset: queue item %s (%s; `labrat "
+	    "queue` shows how it ends)\n", util_term_safe(safe[0],
+	    sizeof safe[0], rid, (size_t)-1), util_term_safe(safe[1],
+	    sizeof safe[1], item, (size_t)-1), util_term_safe(safe[2],
+	    sizeof safe[2], state, (size_t)-1));
 	return CMD_EXIT_OK;
 }
 

@@ -5,9 +5,11 @@
  * checks of inventory, test, link, revisions; the daemon's inventory when
  * the body names none), refused with 409 while the link is not usable
  * (maintenance, bad, retired) or a bisect with a live controller runs on
- * it.  POST bisects/{id}/reset is hunt_reset(), as `labrat bisect reset
- * --bisect ID`, refused with 409 for a bisect already reset or driven by
- * a live controller (reset would pull its hosts from under it).
+ * it.  POST bisects/{id}/reset queues the reset (store_q_add_reset(): a
+ * reset item, the daemon's worker calls hunt_reset() as `labrat bisect
+ * reset --bisect ID` does), refused with 409 for a bisect already reset or
+ * driven by a live controller (reset would pull its hosts from under it);
+ * asked again while its item waits or runs, it answers with that item.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,13 +177,15 @@ http_res_bisect_start(struct http_req *req, struct http_res *res)
 	return http_json_end(&j, res);
 }
 
-/* 404 no such bisect, 409 reset already or driven by a live controller;
- * 0 when hunt_reset() may go on. */
+/* 404 no such bisect, 409 reset already, driven by a live controller, or
+ * (its hosts to be reinstalled) on a link that is not usable; 0 when its
+ * reset may be queued. */
 static int
 reset_check(struct http_req *req, int64_t id, struct http_res *res)
 {
 	struct store_bisect	 b;
 	enum store_owner_state	 os;
+	enum health_state	 hs;
 	char			 err[512], who[160];
 	int			 r;
 
@@ -200,6 +204,17 @@ reset_check(struct http_req *req, int64_t id, struct http_res *res)
 	    (os == STORE_OWNER_ALIVE || os == STORE_OWNER_ELSEWHERE))
 		r = http_problem(res, 409, "bisect %lld is driven by %s: stop "
 		    "it first", (long long)id, who);
+	else if (strcmp(b.state, "done") != 0 && strcmp(b.state, "failed") !=
+	    0) {
+		/* Its hosts are reinstalled: as a bisect, not on a link in
+		 * maintenance, bad or retired. */
+		if (health_get(req->dbpath, b.link, &hs, err, sizeof err) == -1)
+			r = http_problem(res, 500, "%s", err);
+		else if (!health_usable(hs))
+			r = http_problem(res, 409, "link %s is %s: bisect %lld's "
+			    "hosts are not reinstalled", b.link,
+			    health_state_name(hs), (long long)id);
+	}
 	store_bisect_free(&b);
 	return r;
 }
@@ -207,13 +222,13 @@ reset_check(struct http_req *req, int64_t id, struct http_res *res)
 int
 http_res_bisect_reset(struct http_req *req, struct http_res *res)
 {
-	struct hunt_opts	 ho;
 	struct json_object	*o = NULL;
+	struct store_q_item	 it;
 	struct http_json	 j;
 	struct json_writer	*w;
-	char			 err[1024], was[16], done[2048];
-	int64_t			 id, rid;
-	int			 r;
+	char			 err[1024], who[160];
+	int64_t			 id, item;
+	int			 r, dup;
 
 	if (http_query_only(&req->uri, (const char *const[]){ NULL }, err,
 	    sizeof err) == -1)
@@ -228,23 +243,27 @@ http_res_bisect_reset(struct http_req *req, struct http_res *res)
 	json_object_put(o);
 	if (reset_check(req, id, res) == -1)
 		return -1;
-	memset(&ho, 0, sizeof ho);
-	ho.db_path = req->dbpath;
-	if ((r = hunt_reset(&ho, id, &rid, was, sizeof was, done, sizeof done,
-	    err, sizeof err)) == -1)
-		return http_problem(res, 500, "%s", err);
-	if (r == 0)
-		return http_problem(res, 404, "no bisect %lld", (long long)id);
-	log_info("http: token %s reset bisect %lld (was %s)%s%s",
-	    req->token_name, (long long)rid, was, done[0] != '\0' ? "; " : "",
-	    done);
+	/* The daemon's worker puts the hosts back (serve_queue.c): a reset
+	 * of a running bisect reinstalls them, for minutes on real ones. */
+	snprintf(who, sizeof who, "API token %s", req->token_name);
+	if ((dup = store_q_add_reset(req->st, id, STORE_PRIO_INTERACTIVE, who,
+	    &item, err, sizeof err)) == -1)
+		return http_problem(res, 503, "%s", err);
+	if ((r = store_q_get(req->st, item, &it, err, sizeof err)) != 1)
+		return http_problem(res, 500, "%s", r == 0 ? "queue item gone" :
+		    err);
+	log_info("http: token %s: the reset of bisect %lld is item %lld%s",
+	    req->token_name, (long long)id, (long long)item, dup ?
+	    " (queued before)" : "");
+	res->status = 202;
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
-		json_kv_int(w, "bisect", rid);
-		json_kv_str(w, "state", "reset");
-		json_kv_str(w, "was", was);
-		json_kv_str(w, "hosts", done);
+		json_kv_int(w, "queue", item);
+		json_kv_str(w, "kind", "reset");
+		json_kv_str(w, "state", store_q_state_name(it.state));
+		json_kv_int(w, "bisect", id);
 		json_end_obj(w);
 	}
+	store_q_item_free(&it);
 	return http_json_end(&j, res);
 }

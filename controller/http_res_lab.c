@@ -15,6 +15,7 @@
 #include "json.h"
 #include "http_int.h"
 #include "hunt.h"
+#include "log.h"
 #include "report.h"
 #include "util.h"
 
@@ -151,20 +152,62 @@ bisect_judging(const struct store_bisect *b, double *threshold, int *lower)
 	return ok;
 }
 
-/* "threshold" and "lower_is_better" of b (null when unknown). */
+/*
+ * The bisects of a page the list shows for the first time (judged -1:
+ * stored before schema 15, or by a controller that does not settle them):
+ * their tests are parsed here and what they say stored, in one
+ * transaction, so that no later page parses them.  A store that cannot
+ * take the write now is asked again next time.
+ */
 static void
-bisect_judging_json(struct json_writer *w, const struct store_bisect *b)
+bisects_settle(struct store *st, struct store_bisect *b, size_t n)
 {
-	double	threshold;
-	int	lower;
+	struct store_bisect	*s;
+	char			 e[256];
+	size_t			 i, k = 0;
 
-	if (bisect_judging(b, &threshold, &lower)) {
-		json_kv_num(w, "threshold", threshold);
-		json_kv_bool(w, "lower_is_better", lower);
+	s = xcalloc(n > 0 ? n : 1, sizeof *s);
+	for (i = 0; i < n; i++) {
+		if (b[i].judged != -1)
+			continue;
+		b[i].judged = bisect_judging(&b[i], &b[i].threshold,
+		    &b[i].lower_is_better);
+		s[k].id = b[i].id;
+		s[k].judged = b[i].judged;
+		s[k].threshold = b[i].threshold;
+		s[k++].lower_is_better = b[i].lower_is_better;
+	}
+	if (k > 0 && store_bisect_set_judging(st, s, k, e, sizeof e) == -1)
+		log_warnx("store how %zu bisects judge: %s", k, e);
+	free(s);
+}
+
+static void
+bisect_row(struct json_writer *w, const struct store_bisect *b)
+{
+	json_begin_obj(w);
+	json_kv_int(w, "id", b->id);
+	json_kv_str(w, "state", b->state);
+	json_kv_str(w, "link", b->link);
+	json_kv_str(w, "knobs", b->knobs);
+	json_kv_str(w, "tool", b->tool);
+	json_kv_str(w, "metric", b->metric);
+	json_kv_str(w, "good", b->good);
+	json_kv_str(w, "bad", b->bad);
+	json_kv_str(w, "culprit", b->culprit[0] ? b->culprit : NULL);
+	json_kv_num(w, "confidence", b->confidence);
+	/* "threshold" and "lower_is_better": null when unknown. */
+	if (b->judged == 1) {
+		json_kv_num(w, "threshold", b->threshold);
+		json_kv_bool(w, "lower_is_better", b->lower_is_better);
 	} else {
 		json_kv_null(w, "threshold");
 		json_kv_null(w, "lower_is_better");
 	}
+	json_kv_int(w, "created_ms", b->created_at);
+	json_kv_int(w, "finished_ms", b->finished_at);
+	json_kv_str(w, "reason", b->reason);
+	json_end_obj(w);
 }
 
 int
@@ -179,43 +222,29 @@ http_res_bisects(struct http_req *req, struct http_res *res)
 	int64_t			 after = 0;
 	int			 paged;
 
-	/* Every bisect without limit (as before the cursor); a page of
-	 * them, newest first, with it or after. */
+	/* Every bisect without limit and after (as before the cursor); a
+	 * page of them, newest first, with either: the newest limit + 1
+	 * older than after (one more says there is a next page). */
 	if (http_query_only(&req->uri, keys, err, sizeof err) == -1 ||
 	    (paged = http_query_limit(&req->uri, &limit, err,
 	    sizeof err)) == -1 ||
 	    http_query_id(&req->uri, "after", &after, err, sizeof err) == -1)
 		return http_problem(res, 400, "%s", err);
-	if (store_bisect_list(req->st, &b, &n, err, sizeof err) == -1)
+	if (paged == 0 && after <= 0)
+		limit = 0;
+	if (store_bisect_page(req->st, after, limit == 0 ? 0 : limit + 1, &b,
+	    &n, err, sizeof err) == -1)
 		return http_problem(res, 500, "%s", err);
-	for (i = 0; after > 0 && i < n && b[i].id >= after; i++)
-		;
-	end = paged == 0 && after <= 0 ? n : n - i > limit ? i + limit : n;
+	end = limit != 0 && n > limit ? limit : n;
+	bisects_settle(req->st, b, end);
 	if ((w = http_json_begin(&j)) != NULL) {
 		json_begin_obj(w);
 		json_key(w, "bisects");
 		json_begin_arr(w);
-		for (; i < end; i++) {
-			json_begin_obj(w);
-			json_kv_int(w, "id", b[i].id);
-			json_kv_str(w, "state", b[i].state);
-			json_kv_str(w, "link", b[i].link);
-			json_kv_str(w, "knobs", b[i].knobs);
-			json_kv_str(w, "tool", b[i].tool);
-			json_kv_str(w, "metric", b[i].metric);
-			json_kv_str(w, "good", b[i].good);
-			json_kv_str(w, "bad", b[i].bad);
-			json_kv_str(w, "culprit", b[i].culprit[0] ?
-			    b[i].culprit : NULL);
-			json_kv_num(w, "confidence", b[i].confidence);
-			bisect_judging_json(w, &b[i]);
-			json_kv_int(w, "created_ms", b[i].created_at);
-			json_kv_int(w, "finished_ms", b[i].finished_at);
-			json_kv_str(w, "reason", b[i].reason);
-			json_end_obj(w);
-		}
+		for (i = 0; i < end; i++)
+			bisect_row(w, &b[i]);
 		json_end_arr(w);
-		if (end < n && end > 0)
+		if (end < n)
 			json_kv_int(w, "next_after", b[end - 1].id);
 		else
 			json_kv_null(w, "next_after");

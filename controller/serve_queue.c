@@ -7,7 +7,8 @@
  * its bisect_id resumes that bisect: nothing done twice.  A stop leaves
  * the item's run or bisect resumable and the item queued again.
  *
- * Health items run health_check() (serve_health.c).  A run or bisect item
+ * Reset items reset a bisect (q_do_reset), once however often the daemon
+ * dies on it.  Health items run health_check() (serve_health.c).  A run or bisect item
  * one of whose links is bad, in maintenance or retired is not started: it
  * fails with a result naming the link and its state (serve_links_usable).
  * After a run or night item ended, each link on which one of its runs
@@ -33,7 +34,8 @@
 #include "util.h"
 
 #define Q_KINDS	((1u << STORE_Q_RUN) | (1u << STORE_Q_BISECT) | \
-		 (1u << STORE_Q_NIGHT) | (1u << STORE_Q_HEALTH))
+		 (1u << STORE_Q_NIGHT) | (1u << STORE_Q_HEALTH) | \
+		 (1u << STORE_Q_RESET))
 
 /* What a worker has at hand for one item. */
 struct q_ctx {
@@ -312,6 +314,71 @@ q_do_bisect(struct q_ctx *q, enum store_q_state *state)
 	return 0;
 }
 
+/*
+ * A bisect's reset (POST bisects/{id}/reset): hunt_reset() under the
+ * link's lease, the hosts of a running one put back.  A daemon killed
+ * during it claims the item again: a bisect still not reset is reset again
+ * (its hosts put back again, the install being what may have been cut
+ * short); one an earlier attempt marked reset is left alone, so the reset
+ * is done once.
+ */
+static int
+q_do_reset(struct q_ctx *q, enum store_q_state *state)
+{
+	struct hunt_opts	 ho;
+	struct store_bisect	 b;
+	enum store_owner_state	 os;
+	char			*links[2] = { NULL, NULL }, e[1024];
+	char			 who[160], was[16], done[2048];
+	int64_t			 id = q->it->bisect_id, rid;
+	int			 r;
+
+	*state = STORE_Q_FAILED;
+	if ((r = store_bisect_get(q->st, id, &b, e, sizeof e)) != 1) {
+		snprintf(q->result, sizeof q->result, "bisect %lld: %.900s",
+		    (long long)id, r == 0 ? "no such bisect" : e);
+		return 0;
+	}
+	os = store_owner_state(&b.who);
+	store_owner_text(&b.who, who, sizeof who);
+	links[0] = b.link;
+	if (strcmp(b.state, "reset") == 0) {
+		*state = STORE_Q_DONE;
+		snprintf(q->result, sizeof q->result, "bisect %lld was reset "
+		    "already%s", (long long)id, q->it->attempts > 1 ?
+		    " (by an earlier attempt of this item)" : "");
+	} else if (strcmp(b.state, "running") == 0 &&
+	    (os == STORE_OWNER_ALIVE || os == STORE_OWNER_ELSEWHERE))
+		snprintf(q->result, sizeof q->result, "bisect %lld is driven "
+		    "by %s: stop it first", (long long)id, who);
+	else if (strcmp(b.state, "done") != 0 && strcmp(b.state, "failed") !=
+	    0 && !serve_links_usable(q->sv, links, 1, q->result,
+	    sizeof q->result))
+		;	/* its hosts would be reinstalled: not on such a link */
+	else if ((r = q_leases_take(q, links, 1, q->result,
+	    sizeof q->result)) != 1) {
+		store_bisect_free(&b);
+		return 1;
+	} else {
+		memset(&ho, 0, sizeof ho);
+		ho.db_path = q->sv->db_path;
+		r = hunt_reset(&ho, id, &rid, was, sizeof was, done,
+		    sizeof done, e, sizeof e);
+		q_leases_drop(q->sv, q->st);
+		if (r == 1)
+			*state = STORE_Q_DONE;
+		if (r == 1)
+			snprintf(q->result, sizeof q->result, "bisect %lld "
+			    "reset (was %s)%s%.900s", (long long)id, was,
+			    done[0] != '\0' ? "; " : "", done);
+		else
+			snprintf(q->result, sizeof q->result, "bisect %lld: "
+			    "%.900s", (long long)id, r == 0 ? "no such bisect" :
+			    e);
+	}
+	store_bisect_free(&b);
+	return 0;
+}
 
 /*
  * A schedule's firing: night_fire() from where a killed one left off (its
@@ -455,6 +522,8 @@ q_item(struct serve *sv, struct store *st, struct store_q_item *it)
 		again = q_do_bisect(&q, &state);
 	else if (it->kind == STORE_Q_HEALTH)
 		again = q_do_health(&q, &state);
+	else if (it->kind == STORE_Q_RESET)
+		again = q_do_reset(&q, &state);
 	else
 		again = q_do_night(&q, &state);
 	if (!again && payload_ok)

@@ -525,6 +525,12 @@ struct store_bisect {
 	char	*client_before;
 	char	*server_before;
 	struct store_owner who;	/* who drives it; host "" = nobody yet */
+	/* How it judges a step (schema 15, store_bisect_set_judging()):
+	 * judged -1 not settled yet, 0 it cannot be told, 1 threshold and
+	 * lower_is_better (0 or 1) hold. */
+	int	 judged;
+	double	 threshold;
+	int	 lower_is_better;
 };
 
 int	store_bisect_create(struct store *, const struct store_bisect_spec *,
@@ -546,6 +552,17 @@ int	store_bisect_set_owner(struct store *, int64_t bisect_id,
 /* Newest first; free with store_bisects_free(). */
 int	store_bisect_list(struct store *, struct store_bisect **, size_t *,
 	    char *err, size_t errlen);
+/* A page of the list, newest first: the bisects older than after (0: from
+ * the newest), at most limit (0: all) of them, without their texts (params,
+ * revisions, inventory path and text, befores: NULL) and with test_text
+ * only while judged is -1.  Free with store_bisects_free(). */
+int	store_bisect_page(struct store *, int64_t after, size_t limit,
+	    struct store_bisect **, size_t *, char *err, size_t errlen);
+/* Stores how the bisects v[0..n) judge a step, in one transaction: each
+ * with judged 0 (it cannot be told) or 1 (threshold, lower_is_better)
+ * whose row is not settled yet (judged -1 and -1 rows are passed over). */
+int	store_bisect_set_judging(struct store *, const struct store_bisect *v,
+	    size_t n, char *err, size_t errlen);
 void	store_bisect_free(struct store_bisect *);
 void	store_bisects_free(struct store_bisect *, size_t);
 

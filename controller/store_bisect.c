@@ -199,7 +199,17 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 	"metric, good, bad, culprit, confidence, params, revisions, " \
 	"inventory_path, plan_path, reason, inventory_text, test_text, " \
 	"client_before, server_before, owner_host, owner_pid, owner_start, " \
-	"owner_since"
+	"owner_since, " BISECT_JUDGING
+/* judged -1 (not settled), 0 (cannot be told) or 1, and the two values. */
+#define BISECT_JUDGING "CASE WHEN judged = 0 THEN -1 WHEN threshold IS " \
+	"NULL THEN 0 ELSE 1 END, threshold, lower_is_better"
+/* BISECT_COLS as a page of the list reads them: no long texts, the test's
+ * only while it is not settled. */
+#define BISECT_PAGE_COLS "id, state, created_at, finished_at, link, knobs, " \
+	"tool, metric, good, bad, culprit, confidence, NULL, NULL, NULL, " \
+	"plan_path, reason, NULL, CASE WHEN judged = 0 THEN test_text END, " \
+	"NULL, NULL, owner_host, owner_pid, owner_start, owner_since, " \
+	BISECT_JUDGING
 
 static void
 bisect_read(sqlite3_stmt *stmt, void *p)
@@ -216,6 +226,8 @@ bisect_read(sqlite3_stmt *stmt, void *p)
 	    &b->reason, &b->inventory_text, &b->test_text, &b->client_before,
 	    &b->server_before);
 	store_owner_cols(stmt, 21, &b->who);
+	store_cols(stmt, 25, "idi", &b->judged, &b->threshold,
+	    &b->lower_is_better);
 }
 
 static void
@@ -297,6 +309,40 @@ store_bisect_list(struct store *st, struct store_bisect **bs, size_t *nbs,
 	return store_list(st, &bisect_rows, bs, nbs, "list bisects", err,
 	    errlen,
 	    "SELECT " BISECT_COLS " FROM bisects ORDER BY id DESC", "");
+}
+
+int
+store_bisect_page(struct store *st, int64_t after, size_t limit,
+    struct store_bisect **bs, size_t *nbs, char *err, size_t errlen)
+{
+	return store_list(st, &bisect_rows, bs, nbs, "list bisects", err,
+	    errlen, "SELECT " BISECT_PAGE_COLS " FROM bisects WHERE id < ? "
+	    "ORDER BY id DESC LIMIT ?", "II", after > 0 ? after : INT64_MAX,
+	    limit == 0 || limit > INT64_MAX ? (int64_t)-1 : (int64_t)limit);
+}
+
+int
+store_bisect_set_judging(struct store *st, const struct store_bisect *v,
+    size_t n, char *err, size_t errlen)
+{
+	const char	*op = "store how bisects judge";
+	size_t		 i;
+
+	if (store_begin(st, op, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (v[i].judged == -1)
+			continue;
+		if (store_do(st, NULL, op, err, errlen, "UPDATE bisects SET "
+		    "judged = 1, threshold = CASE WHEN ?1 THEN ?2 END, "
+		    "lower_is_better = CASE WHEN ?1 THEN ?3 END WHERE id = ?4 "
+		    "AND judged = 0", "idiI", v[i].judged == 1, v[i].threshold,
+		    v[i].lower_is_better != 0, v[i].id) == -1) {
+			store_rollback(st);
+			return -1;
+		}
+	}
+	return store_commit(st, op, err, errlen);
 }
 
 void

@@ -69,7 +69,8 @@ void	store_scheds_free(struct store_sched *, size_t);
 /* ---- the daemon's queue, heartbeat, link leases (store_queue.c, schema 10)
  * Owners are texts "host:pid[:start]" or store_owner_text()'s; parsed for
  * liveness (store_owner_state); this process's own start time is kept. */
-enum store_q_kind { STORE_Q_RUN, STORE_Q_BISECT, STORE_Q_NIGHT, STORE_Q_HEALTH };
+enum store_q_kind { STORE_Q_RUN, STORE_Q_BISECT, STORE_Q_NIGHT, STORE_Q_HEALTH,
+    STORE_Q_RESET };	/* reset: schema 15 */
 enum store_q_state { STORE_Q_QUEUED, STORE_Q_RUNNING, STORE_Q_DONE,
     STORE_Q_FAILED, STORE_Q_CANCELLED };
 #define STORE_PRIO_REGRESSION	300	/* the bisect of a night's regression */
@@ -77,7 +78,7 @@ enum store_q_state { STORE_Q_QUEUED, STORE_Q_RUNNING, STORE_Q_DONE,
 #define STORE_PRIO_NIGHTLY	100	/* a schedule's firing */
 #define STORE_PRIO_ROUTINE	0	/* health checks and the like */
 #define STORE_DAEMON_STALE_MS	15000	/* 3 x serve's 5 s beat */
-const char *store_q_kind_name(enum store_q_kind);	/* "run", "bisect", "night", "health" */
+const char *store_q_kind_name(enum store_q_kind);	/* "run", "bisect", "night", "health", "reset" */
 const char *store_q_state_name(enum store_q_state);	/* "queued", ... */
 struct store_q_item {
 	int64_t id; enum store_q_kind kind; int priority; enum store_q_state state;
@@ -95,6 +96,11 @@ struct store_q_item {
 int store_q_add(struct store *, enum store_q_kind, int priority,
     const char *payload, const char *who, int64_t schedule_id, int64_t slot,
     int64_t *id, int *dup, char *err, size_t errlen);
+/* The reset of bisect_id (STORE_Q_RESET, payload {"bisect": ID}, its
+ * bisect_id set), store_q_submit()'s way: 0 queued, 1 one is queued or
+ * running already (*id gets either), -1. */
+int store_q_add_reset(struct store *, int64_t bisect_id, int priority,
+    const char *who, int64_t *id, char *err, size_t errlen);
 /* store_q_add only if a live daemon serves the store, else -1: "no daemon
  * serves DB: last heartbeat N s ago (labrat serve --db DB)" / "... never". */
 int store_q_submit(struct store *, enum store_q_kind, int priority,

@@ -21,7 +21,8 @@
 #define Q_PAYLOAD_MAX	(1024 * 1024)
 #define Q_TEXT_MAX	4096	/* who, result */
 
-static const char *const q_kinds[] = { "run", "bisect", "night", "health" };
+static const char *const q_kinds[] = { "run", "bisect", "night", "health",
+	"reset" };
 static const char *const q_states[] = { "queued", "running", "done",
 	"failed", "cancelled" };
 
@@ -489,10 +490,9 @@ store_q_who(char *buf, size_t len)
 	snprintf(buf, len, "%s@%s pid %ld", user, host, (long)getpid());
 }
 
-int
-store_q_submit(struct store *st, enum store_q_kind kind, int priority,
-    const char *payload, const char *who, int64_t *id, char *err,
-    size_t errlen)
+/* 0 when a live daemon serves the store, else -1 saying when it beat. */
+static int
+q_daemon_live(struct store *st, char *err, size_t errlen)
 {
 	struct store_daemon	d;
 	int			rc, live = 0;
@@ -514,8 +514,56 @@ store_q_submit(struct store *st, enum store_q_kind kind, int priority,
 		    (long long)(age > 0 ? age : 0), st->path);
 		return -1;
 	}
+	return 0;
+}
+
+int
+store_q_submit(struct store *st, enum store_q_kind kind, int priority,
+    const char *payload, const char *who, int64_t *id, char *err,
+    size_t errlen)
+{
+	if (q_daemon_live(st, err, errlen) == -1)
+		return -1;
 	return store_q_add(st, kind, priority, payload, who, 0, 0, id, NULL,
 	    err, errlen);
+}
+
+int
+store_q_add_reset(struct store *st, int64_t bisect_id, int priority,
+    const char *who, int64_t *id, char *err, size_t errlen)
+{
+	char	payload[64];
+	int64_t	rowid = 0;
+	int	rc;
+
+	*id = 0;
+	if (store_len_ok("queue who", who, Q_TEXT_MAX, 1, err, errlen) == -1 ||
+	    q_daemon_live(st, err, errlen) == -1)
+		return -1;
+	snprintf(payload, sizeof payload, "{\"bisect\": %lld}",
+	    (long long)bisect_id);
+	if (store_begin(st, "enqueue reset", err, errlen) == -1)
+		return -1;
+	/* One reset of a bisect waits or runs at a time: a second request
+	 * gets the first's item. */
+	rc = store_get(st, &store_id_row, &rowid, "enqueue reset", err, errlen,
+	    "SELECT id FROM queue_items WHERE bisect_id = ? AND kind = 'reset' "
+	    "AND state IN ('queued', 'running') ORDER BY id LIMIT 1", "I",
+	    bisect_id);
+	if (rc == 0)
+		rc = store_do(st, &rowid, "enqueue reset", err, errlen,
+		    "INSERT INTO queue_items (kind, priority, payload, who, "
+		    "bisect_id, enqueued_at) VALUES ('reset', ?, ?, ?, ?, ?)",
+		    "ittII", priority, payload, who, bisect_id, store_now()) ==
+		    -1 ? -1 : 0;
+	if (rc == -1) {
+		store_rollback(st);
+		return -1;
+	}
+	if (store_commit(st, "enqueue reset", err, errlen) == -1)
+		return -1;
+	*id = rowid;
+	return rc;
 }
 
 /* ---- the daemon's heartbeat ------------------------------------------------ */

@@ -10,9 +10,10 @@
 # - POST bisects queues the item `labrat bisect start --enqueue` queues
 #   (kind, priority, payload alike); 409 while a live controller drives a
 #   bisect on the link, and while the link is in maintenance;
-# - POST bisects/{id}/reset on a finished bisect marks it reset as `labrat
-#   bisect status` shows (then 409), 409 for one a live controller drives,
-#   404 for none;
+# - POST bisects/{id}/reset on a finished bisect queues a reset item (202),
+#   which the daemon's worker runs: the bisect is reset as `labrat bisect
+#   status` shows (then 409); 409 for one a live controller drives, for an
+#   interrupted one while its link is in maintenance, 404 for none;
 # - no token 401, a read-only token 403, bad bodies 400 naming the member
 #   ("body.MEMBER"): unknown and wrongly typed members, relative paths, a
 #   bad cron expression, zone, link, revision; every refusal leaves the
@@ -141,7 +142,8 @@ grep -q '^nightly-em ' "$TMP/list" || fail "nightly-em gone: $(cat "$TMP/list")"
 # A finished bisect, and one a live process (the test's shell) drives,
 # as hunt stores them (its test file and text).
 T=$(sed "s/'/''/g" "$C/test.json")
-for b in "1000 done 1700000100000 r200002" "1001 running NULL NULL"; do
+for b in "1000 done 1700000100000 r200002" "1001 running NULL NULL" \
+    "1002 interrupted NULL NULL"; do
 	set -- $b
 	own="NULL, NULL"
 	[ "$2" = running ] && own="'$(hostname)', $$"
@@ -162,10 +164,22 @@ refused 400 -H "$W" -X POST "$BASE/bisects/abc/reset"
 refused 400 -H "$W" -d '{"force": true}' "$BASE/bisects/1000/reset"
 refused 409 -H "$W" -X POST "$BASE/bisects/1001/reset"
 jqb .error | grep -q "driven by" || fail "1001's 409: $(jqb .error)"
-want 200 -H "$W" -X POST "$BASE/bisects/1000/reset"
+want 202 -H "$W" -X POST "$BASE/bisects/1000/reset"
 is .bisect 1000 "reset 1000"
-is .state reset "reset 1000"
-is .was done "reset 1000"
+is .kind reset "reset 1000"
+RI=$(jqb .queue)
+case $(jqb .state) in queued|running) ;; *) fail "reset item: $(cat "$TMP/body")" ;; esac
+[ "$(sq "$DB" "SELECT kind || ' ' || bisect_id || ' ' || who FROM queue_items WHERE id = $RI")" = "reset 1000 API token writer" ] ||
+	fail "reset item $RI: $(sq "$DB" "SELECT * FROM queue_items WHERE id = $RI")"
+# The daemon's worker resets it (a finished bisect: no host to put back).
+i=0
+while [ "$(sq "$DB" "SELECT state FROM queue_items WHERE id = $RI")" != done ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || fail "reset item $RI not done: $(sq "$DB" "SELECT state, result FROM queue_items WHERE id = $RI")"
+	sleep 0.1
+done
+[ "$(sq "$DB" "SELECT result FROM queue_items WHERE id = $RI")" = "bisect 1000 reset (was done)" ] ||
+	fail "reset item's result: $(sq "$DB" "SELECT result FROM queue_items WHERE id = $RI")"
 "$LABRAT" bisect status --bisect 1000 --db "$DB" >"$TMP/status" 2>&1 ||
 	fail "bisect status 1000: $(cat "$TMP/status")"
 grep -q "reset" "$TMP/status" || fail "bisect status: $(cat "$TMP/status")"
@@ -205,6 +219,9 @@ jqb .error | grep -q "no-inventory.json" || fail "default inventory: $(jqb .erro
 want 200 -H "$W" -d '{"on": true, "why": "api_mut"}' "$BASE/hosts/em/maintenance"
 refused 409 -H "$W" -d "$BB" "$BASE/bisects"
 jqb .error | grep -q "maintenance" || fail "409 says: $(jqb .error)"
+# Nor is an interrupted bisect's reset queued (its hosts are reinstalled).
+refused 409 -H "$W" -X POST "$BASE/bisects/1002/reset"
+jqb .error | grep -q "link em is maintenance" || fail "reset 1002's 409: $(jqb .error)"
 want 200 -H "$W" -d '{"on": false, "why": "api_mut"}' "$BASE/hosts/em/maintenance"
 want 201 -H "$W" -d "$(bb '.note = "from the API"')" "$BASE/bisects"
 ITEM=$(jqb .queue)

@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "store_daemon.h"
 #include "store_file_fixture.h"
 
 /* ---- tests ---------------------------------------------------------------- */
@@ -310,6 +311,38 @@ check_fixture_bisect(struct store *st)
 	    NULL, err, sizeof err), 0);
 }
 
+/*
+ * v14.sql's stored test and queue item through 0015: a bisect without a
+ * stored test is settled (it cannot be told), one with it is not yet
+ * (the list settles it); the rebuilt queue keeps its item and takes the
+ * new kind.
+ */
+static void
+check_fixture_v14(struct store *st)
+{
+	struct store_bisect	*bs;
+	struct store_q_item	 it;
+	size_t			 n;
+
+	assert_int_equal(store_bisect_page(st, 0, 0, &bs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(bs[0].id, 2);
+	assert_int_equal(bs[0].judged, -1);
+	assert_non_null(strstr(bs[0].test_text, "\"threshold\": 0.91"));
+	assert_int_equal(bs[1].id, 1);
+	assert_int_equal(bs[1].judged, 0);
+	store_bisects_free(bs, n);
+	assert_int_equal(store_q_get(st, 1, &it, err, sizeof err), 1);
+	assert_int_equal(it.kind, STORE_Q_BISECT);
+	assert_int_equal(it.state, STORE_Q_DONE);
+	assert_int_equal(it.bisect_id, 1);
+	assert_string_equal(it.result, "bisect 1: found");
+	store_q_item_free(&it);
+	assert_int_equal(store_q_add(st, STORE_Q_RESET, 0, "{\"bisect\": 2}",
+	    "test", 0, 0, NULL, NULL, err, sizeof err), 0);
+}
+
 static void
 test_migrate_fixtures(void **state)
 {
@@ -335,6 +368,8 @@ test_migrate_fixtures(void **state)
 		check_fixture_data(st);
 		if (v >= 6)
 			check_fixture_bisect(st);
+		if (v >= 14)
+			check_fixture_v14(st);
 		store_close(st);
 		/* Exactly the schema a fresh database gets. */
 		migrated = schema_text(tpath(name));

@@ -621,6 +621,91 @@ test_bisect(void **state)
 	store_close(st);
 }
 
+/*
+ * A page of the bisect list by cursor (newest first, limit, after) without
+ * the long texts, the stored test only until how it judges is settled.
+ */
+static void
+test_bisect_page(void **state)
+{
+	struct store_bisect_spec	 spec = { .link = "em", .tool = "iperf3",
+					    .metric = "throughput_bps",
+					    .good = "r1", .bad = "r3",
+					    .revisions = "r1\nr2\nr3\n",
+					    .inventory_text = "{}",
+					    .test_text = "{\"metric\": 1}" };
+	struct store			*st;
+	struct store_bisect		*bs, b;
+	size_t				 n, i, seen = 0;
+	int64_t				 id, after = 0;
+
+	(void)state;
+	st = open_new("bisect-page.db");
+	for (i = 0; i < 7; i++)
+		assert_int_equal(store_bisect_create(st, &spec, &id, err,
+		    sizeof err), 0);
+	/* Pages of 3: 7 6 5, 4 3 2, 1. */
+	do {
+		assert_int_equal(store_bisect_page(st, after, 3, &bs, &n, err,
+		    sizeof err), 0);
+		assert_true(n <= 3);
+		for (i = 0; i < n; i++) {
+			assert_int_equal(bs[i].id, 7 - (int64_t)seen);
+			assert_null(bs[i].revisions);
+			assert_null(bs[i].inventory_text);
+			assert_string_equal(bs[i].test_text, "{\"metric\": 1}");
+			assert_int_equal(bs[i].judged, -1);
+			seen++;
+		}
+		after = n > 0 ? bs[n - 1].id : 0;
+		store_bisects_free(bs, n);
+	} while (n == 3);
+	assert_int_equal(seen, 7);
+	assert_int_equal(store_bisect_page(st, 0, 0, &bs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 7);
+	store_bisects_free(bs, n);
+	assert_int_equal(store_bisect_page(st, 1, 10, &bs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 0);
+
+	/* Settled: known (values, no test read) or not (nulls); a row
+	 * still -1 is passed over, one settled already is not rewritten. */
+	assert_int_equal(store_bisect_page(st, 0, 3, &bs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 3);
+	bs[0].judged = 1;
+	bs[0].threshold = 1.1;
+	bs[0].lower_is_better = 1;
+	bs[1].judged = 0;
+	bs[1].threshold = 0.9;
+	assert_int_equal(store_bisect_set_judging(st, bs, n, err, sizeof err),
+	    0);
+	bs[0].threshold = 0.5;
+	assert_int_equal(store_bisect_set_judging(st, bs, 1, err, sizeof err),
+	    0);
+	store_bisects_free(bs, n);
+	assert_int_equal(store_bisect_page(st, 0, 3, &bs, &n, err,
+	    sizeof err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(bs[0].judged, 1);
+	assert_true(bs[0].threshold == 1.1);
+	assert_int_equal(bs[0].lower_is_better, 1);
+	assert_null(bs[0].test_text);
+	assert_int_equal(bs[1].judged, 0);
+	assert_null(bs[1].test_text);
+	assert_int_equal(bs[2].judged, -1);
+	assert_non_null(bs[2].test_text);
+	store_bisects_free(bs, n);
+	/* The whole row still has its texts. */
+	assert_int_equal(store_bisect_get(st, 7, &b, err, sizeof err), 1);
+	assert_int_equal(b.judged, 1);
+	assert_string_equal(b.test_text, "{\"metric\": 1}");
+	assert_string_equal(b.revisions, "r1\nr2\nr3\n");
+	store_bisect_free(&b);
+	store_close(st);
+}
+
 int
 main(void)
 {
@@ -636,6 +721,7 @@ main(void)
 		T(test_samples_query),
 		T(test_samples_facts_raw),
 		T(test_bisect),
+		T(test_bisect_page),
 #undef T
 	};
 

@@ -8,7 +8,8 @@
  * heartbeat: register, a second daemon refused, a stale or dead one taken
  * over, unregister; link leases: take, refuse, renew, expire, release, a
  * dead owner's lease lapsing; store_q_submit refusing a store no live
- * daemon serves.
+ * daemon serves; store_q_add_reset: refused without a live daemon, one
+ * item per bisect while it waits or runs, a new one after it ended.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +41,7 @@ teardown(void **state)
 	return fx_store_close(state, dbpath);
 }
 
-#define ALL_KINDS	0xfu
+#define ALL_KINDS	0x1fu
 
 static int64_t
 add(struct store *st, enum store_q_kind kind, int prio)
@@ -501,6 +502,62 @@ test_submit(void **state)
 }
 
 static void
+test_add_reset(void **state)
+{
+	struct store			*st = *state;
+	struct store_bisect_spec	 spec = { .link = "em", .tool = "iperf3",
+					    .metric = "throughput_bps",
+					    .good = "r1", .bad = "r3" };
+	struct store_daemon		 other;
+	struct store_q_item		 it;
+	char				 me[96];
+	int64_t				 bid, bid2, id, id2;
+
+	assert_int_equal(store_bisect_create(st, &spec, &bid, err,
+	    sizeof err), 0);
+	assert_int_equal(store_bisect_create(st, &spec, &bid2, err,
+	    sizeof err), 0);
+	assert_fails(store_q_add_reset(st, bid, STORE_PRIO_INTERACTIVE,
+	    "API token w", &id, err, sizeof err), "no daemon serves");
+	owner_of(me, sizeof me, (long)getpid());
+	assert_int_equal(store_daemon_register(st, me, 15000, &other, err,
+	    sizeof err), 0);
+	assert_int_equal(store_q_add_reset(st, bid, STORE_PRIO_INTERACTIVE,
+	    "API token w", &id, err, sizeof err), 0);
+	assert_int_equal(store_q_get(st, id, &it, err, sizeof err), 1);
+	assert_int_equal(it.kind, STORE_Q_RESET);
+	assert_string_equal(store_q_kind_name(it.kind), "reset");
+	assert_int_equal(it.bisect_id, bid);
+	assert_int_equal(it.priority, STORE_PRIO_INTERACTIVE);
+	assert_string_equal(it.who, "API token w");
+	assert_non_null(strstr(it.payload, "\"bisect\""));
+	store_q_item_free(&it);
+	/* Asked again while queued, and while running: the same item. */
+	assert_int_equal(store_q_add_reset(st, bid, 0, "again", &id2, err,
+	    sizeof err), 1);
+	assert_int_equal(id2, id);
+	assert_int_equal(store_q_claim(st, me, 1u << STORE_Q_RESET, &it, err,
+	    sizeof err), 1);
+	assert_int_equal(it.id, id);
+	store_q_item_free(&it);
+	assert_int_equal(store_q_add_reset(st, bid, 0, "again", &id2, err,
+	    sizeof err), 1);
+	assert_int_equal(id2, id);
+	/* Another bisect's reset is its own item. */
+	assert_int_equal(store_q_add_reset(st, bid2, 0, "other", &id2, err,
+	    sizeof err), 0);
+	assert_true(id2 != id);
+	/* Done: a new request is a new item (the route refuses a bisect
+	 * reset already before it gets here). */
+	assert_int_equal(store_q_finish(st, id, STORE_Q_DONE, "reset", err,
+	    sizeof err), 0);
+	assert_int_equal(store_q_add_reset(st, bid, 0, "later", &id2, err,
+	    sizeof err), 0);
+	assert_true(id2 > id);
+	assert_int_equal(store_daemon_unregister(st, me, err, sizeof err), 0);
+}
+
+static void
 test_link_lease(void **state)
 {
 	struct store	*st = *state;
@@ -558,6 +615,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_heartbeat, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_submit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_reset, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_link_lease, setup,
 		    teardown),
 	};
