@@ -169,18 +169,6 @@ struct lab_night {
 	pid_t		 serve, smtp, hooks;
 	char		 smtp_port[16], hook_port[16];
 	long		 log_off;	/* how much of the daemon log is shown */
-	/*
-	 * Test only (LABRAT_TEST_DEMO_CLOCK=1, lab_night_open): when the
-	 * daemon is idle after an item, it is restarted with its clock
-	 * (LABRAT_TEST_NOW_MS) 1.5 s before the next minute, the next
-	 * night's slot, instead of waiting for it.  From the log so far:
-	 * the items ended since the daemon started, and since when it has
-	 * been idle (0: an item is queued or running).
-	 */
-	int		 test_clock;
-	int64_t		 clock_ms;	/* the daemon's LABRAT_TEST_NOW_MS */
-	int		 ended;
-	int64_t		 idle_ms;
 };
 
 /*
@@ -217,11 +205,9 @@ int	lab_night_hooked(const struct lab_night *n);
  * Watches until the first mail has come (and the webhook, or 15 s more),
  * the daemon died, *stop or the deadline (util_now_ms()) passed, copying
  * the daemon log to out (lab_night_log) and saying there when the lab's
- * head moves; with n->test_clock, moving the daemon's clock on to the
- * next night when it is idle until the mail came (restarting it, said
- * on out).  1 delivered;
- * 0 not, *status the daemon's exit status when it died (n->serve then
- * 0), else -1 (a restart that failed says why on out, n->serve 0).
+ * head moves (with LABRAT_TEST_CLOCK=skip, moving this process's clock
+ * on as the daemon says it moved its own).  1 delivered; 0 not, *status
+ * the daemon's exit status when it died (n->serve then 0), else -1.
  */
 int	lab_night_watch(struct lab_night *n, int64_t deadline,
 	    const volatile sig_atomic_t *stop, FILE *out, int *status);
