@@ -165,7 +165,7 @@ struct lab_night {
 	char		 smtpsink[4096], hooksink[4096];
 	char		*inv;		/* the lab's inventory (heap) */
 	char		 db[128], cfg[128], log[128];
-	char		 mail[128], hook[128];	/* the first mail, webhook */
+	char		 mail[256], hook[256];	/* the regression's, or "" */
 	pid_t		 serve, smtp, hooks;
 	char		 smtp_port[16], hook_port[16];
 	long		 log_off;	/* how much of the daemon log is shown */
@@ -197,14 +197,15 @@ int	lab_night_serve(struct lab_night *n, char *err, size_t errlen);
  * each as "  serve: LINE" (and counts its items: struct lab_night). */
 void	lab_night_log(struct lab_night *n, FILE *out);
 
-/* 1 when the first mail (resp. webhook) has arrived. */
-int	lab_night_mailed(const struct lab_night *n);
-int	lab_night_hooked(const struct lab_night *n);
+/* 1 when the regression's mail (resp. webhook) has arrived, its file
+ * then in n->mail (n->hook); a bad link's (NOTIFY_PAIR_BAD) is not it. */
+int	lab_night_mailed(struct lab_night *n);
+int	lab_night_hooked(struct lab_night *n);
 
 /*
- * Watches until the first mail has come (and the webhook, or 15 s more),
- * the daemon died, *stop or the deadline (util_now_ms()) passed, copying
- * the daemon log to out (lab_night_log) and saying there when the lab's
+ * Watches until the regression's mail has come (and its webhook, or 15 s
+ * more), the daemon died, *stop or the deadline (util_now_ms()) passed,
+ * copying the daemon log to out (lab_night_log) and saying there when the lab's
  * head moves (with LABRAT_TEST_CLOCK=skip, moving this process's clock
  * on as the daemon says it moved its own).  1 delivered; 0 not, *status
  * the daemon's exit status when it died (n->serve then 0), else -1.

@@ -203,8 +203,6 @@ lab_night_open(struct lab_night *n, const char *name, char *err,
 	snprintf(n->db, sizeof n->db, "%s/labrat.db", n->dir);
 	snprintf(n->cfg, sizeof n->cfg, "%s/daemon.json", n->dir);
 	snprintf(n->log, sizeof n->log, "%s/serve.log", n->dir);
-	snprintf(n->mail, sizeof n->mail, "%s/mail/1.eml", n->dir);
-	snprintf(n->hook, sizeof n->hook, "%s/hooks/1.body", n->dir);
 	return 0;
 }
 
@@ -285,16 +283,49 @@ lab_night_log(struct lab_night *n, FILE *out)
 	fflush(out);
 }
 
-int
-lab_night_mailed(const struct lab_night *n)
+/*
+ * The first of the sink's files DIR/SUB/1.EXT, 2.EXT, ... that holds tag
+ * (the regression's notification: a bad link's comes too, and the nights
+ * go on after it): its path into path (when path is empty), 1; 0 none
+ * yet.  The sinks write each file whole before its name appears.
+ */
+static int
+night_notified(const char *dir, const char *sub, const char *ext,
+    const char *tag, char *path, size_t len)
 {
-	return access(n->mail, F_OK) == 0;
+	char	 p[256], err[256], *text;
+	size_t	 n;
+	int	 i, found;
+
+	if (path[0] != '\0')
+		return 1;
+	for (i = 1; i < 10000; i++) {
+		snprintf(p, sizeof p, "%s/%s/%d.%s", dir, sub, i, ext);
+		if ((text = util_read_file(p, 1024 * 1024, &n, err,
+		    sizeof err)) == NULL)
+			return 0;
+		found = strstr(text, tag) != NULL;
+		free(text);
+		if (found) {
+			snprintf(path, len, "%s", p);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int
-lab_night_hooked(const struct lab_night *n)
+lab_night_mailed(struct lab_night *n)
 {
-	return access(n->hook, F_OK) == 0;
+	return night_notified(n->dir, "mail", "eml", "\nX-Labrat-Kind: "
+	    "regression", n->mail, sizeof n->mail);
+}
+
+int
+lab_night_hooked(struct lab_night *n)
+{
+	return night_notified(n->dir, "hooks", "body", "\"kind\":"
+	    "\"regression\"", n->hook, sizeof n->hook);
 }
 
 int
