@@ -60,6 +60,21 @@ URL=$(printf '%s\n' "$last" | sed -n 's|^dashboard: \(http://127\.0\.0\.1:[0-9]*
 grep -q "^dashboard: $URL (live" "$TMP/out" ||
 	fail "the dashboard's URL was not printed as the daemon started"
 ORIGIN=${URL%/ui/}
+# The kept daemon would go on with its nights back to back (the test
+# clock): the demo's schedule is disabled and the night it may have begun
+# runs to its end, so that the API and the page are read from a daemon
+# that serves them on a quiet machine.
+"$LABRAT" schedule disable nightly-demo --db "$DIR/labrat.db" >"$TMP/dis" 2>&1 ||
+	fail "schedule disable nightly-demo: $(cat "$TMP/dis")"
+i=0
+while :; do
+	"$LABRAT" queue --db "$DIR/labrat.db" --format json >"$TMP/queue.json" 2>"$TMP/qerr" ||
+		fail "labrat queue: $(cat "$TMP/qerr")"
+	[ "$(jq '[.items[] | select(.state == "queued" or .state == "running")] | length' "$TMP/queue.json")" = 0 ] && break
+	i=$((i + 1))
+	[ "$i" -lt 300 ] || fail "the daemon still works 5 min after its schedule was disabled: $(cat "$TMP/queue.json")"
+	sleep 1
+done
 # How often the test clock moved the daemon on: after its first health
 # checks and after nights 1 and 2 (never when a night takes more than its
 # minute, as nothing waits then).
@@ -79,8 +94,8 @@ api runs >"$TMP/runs.json"
 api nights >"$TMP/nights.json"
 api bisects >"$TMP/bisects.json"
 nruns=$(jq '.runs | length' "$TMP/runs.json")
-# (The kept daemon goes on with its nights, back to back on the test
-# clock: one it has just begun has no run yet, run 0.)
+# (A night that ran nothing, its links all failing their health checks,
+# has run 0.)
 nnights=$(jq '[.nights[] | select(.run != null and .run > 0)] | length' "$TMP/nights.json")
 [ "$nnights" -ge 3 ] || fail "$nnights nights with a run, want >= 3: $(cat "$TMP/nights.json")"
 [ "$nruns" -ge "$nnights" ] || fail "$nruns runs for $nnights nights"
@@ -89,7 +104,7 @@ for r in $(jq '.nights[] | select(.run != null and .run > 0) | .run' "$TMP/night
 	jq -e --argjson r "$r" '.runs | any(.id == $r)' "$TMP/runs.json" >/dev/null ||
 		fail "night run $r is not in GET /runs"
 done
-# (A night the kept daemon has just begun has no verdicts yet: null.)
+# (A night without a run has verdicts null.)
 jq -e '[.nights[] | (.verdicts // [])[] | select(.verdict == "regression" and
     .link == "em" and (.knobs | test("tso=on")))] | length > 0' "$TMP/nights.json" >/dev/null ||
 	fail "no night found the em regression: $(jq -c '[.nights[] | .verdicts]' "$TMP/nights.json")"
