@@ -20,13 +20,11 @@
 
 #include "util.h"
 
+/* The real clock, to the second (the tolerance below is 2 s). */
 static int64_t
 real_ms(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)time(NULL) * 1000;
 }
 
 static void
@@ -63,16 +61,16 @@ test_clock_shifted(void **state)
 	(void)state;
 	set_ok("+3600000");
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= 3600000 - 1000 && a <= 3600000 + 1000);
+	assert_true(a >= 3600000 - 2000 && a <= 3600000 + 2000);
 	b = util_wall_ms();
 	usleep(30 * 1000);
 	assert_true(util_wall_ms() - b >= 25);	/* it runs */
 	assert_int_equal(util_clock_skip(60000), 0);
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= 3600000 - 1000 && a <= 3600000 + 1000);
+	assert_true(a >= 3600000 - 2000 && a <= 3600000 + 2000);
 	set_ok("-86400000");
 	a = real_ms() - util_wall_ms();
-	assert_true(a >= 86400000 - 1000 && a <= 86400000 + 1000);
+	assert_true(a >= 86400000 - 2000 && a <= 86400000 + 2000);
 	set_ok(NULL);
 }
 
@@ -85,21 +83,21 @@ test_clock_skip(void **state)
 	set_ok("skip");
 	assert_int_equal(util_clock_skips(), 1);
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= -1000 && a <= 1000);
+	assert_true(a >= -2000 && a <= 2000);
 	assert_int_equal(util_clock_skip(0), 0);
 	assert_int_equal(util_clock_skip(-1000), 0);
 	assert_int_equal(util_clock_skip(52300), 1);
 	assert_int_equal(util_clock_skip(7700), 1);
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= 60000 - 1000 && a <= 60000 + 1000);
+	assert_true(a >= 60000 - 2000 && a <= 60000 + 2000);
 	/* Setting it again starts from the real clock. */
 	set_ok("skip");
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= -1000 && a <= 1000);
+	assert_true(a >= -2000 && a <= 2000);
 	set_ok("");
 	assert_int_equal(util_clock_skips(), 0);
 	a = util_wall_ms() - real_ms();
-	assert_true(a >= -1000 && a <= 1000);
+	assert_true(a >= -2000 && a <= 2000);
 }
 
 static void
@@ -140,8 +138,8 @@ test_clock_init_env(void **state)
 	assert_non_null(strstr(err, "LABRAT_TEST_CLOCK=\"tomorrow\""));
 	assert_int_equal(unsetenv("LABRAT_TEST_CLOCK"), 0);
 	assert_int_equal(util_clock_init(err, sizeof err), 0);
-	assert_true(util_wall_ms() - real_ms() <= 1000 &&
-	    real_ms() - util_wall_ms() <= 1000);
+	assert_true(util_wall_ms() - real_ms() <= 2000 &&
+	    real_ms() - util_wall_ms() <= 2000);
 }
 
 int
