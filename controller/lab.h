@@ -165,22 +165,10 @@ struct lab_night {
 	char		 smtpsink[4096], hooksink[4096];
 	char		*inv;		/* the lab's inventory (heap) */
 	char		 db[128], cfg[128], log[128];
-	char		 mail[128], hook[128];	/* the first mail, webhook */
+	char		 mail[256], hook[256];	/* the regression's, or "" */
 	pid_t		 serve, smtp, hooks;
 	char		 smtp_port[16], hook_port[16];
 	long		 log_off;	/* how much of the daemon log is shown */
-	/*
-	 * Test only (LABRAT_TEST_DEMO_CLOCK=1, lab_night_open): when the
-	 * daemon is idle after an item, it is restarted with its clock
-	 * (LABRAT_TEST_NOW_MS) 1.5 s before the next minute, the next
-	 * night's slot, instead of waiting for it.  From the log so far:
-	 * the items ended since the daemon started, and since when it has
-	 * been idle (0: an item is queued or running).
-	 */
-	int		 test_clock;
-	int64_t		 clock_ms;	/* the daemon's LABRAT_TEST_NOW_MS */
-	int		 ended;
-	int64_t		 idle_ms;
 };
 
 /*
@@ -209,19 +197,18 @@ int	lab_night_serve(struct lab_night *n, char *err, size_t errlen);
  * each as "  serve: LINE" (and counts its items: struct lab_night). */
 void	lab_night_log(struct lab_night *n, FILE *out);
 
-/* 1 when the first mail (resp. webhook) has arrived. */
-int	lab_night_mailed(const struct lab_night *n);
-int	lab_night_hooked(const struct lab_night *n);
+/* 1 when the regression's mail (resp. webhook) has arrived, its file
+ * then in n->mail (n->hook); a bad link's (NOTIFY_PAIR_BAD) is not it. */
+int	lab_night_mailed(struct lab_night *n);
+int	lab_night_hooked(struct lab_night *n);
 
 /*
- * Watches until the first mail has come (and the webhook, or 15 s more),
- * the daemon died, *stop or the deadline (util_now_ms()) passed, copying
- * the daemon log to out (lab_night_log) and saying there when the lab's
- * head moves; with n->test_clock, moving the daemon's clock on to the
- * next night when it is idle until the mail came (restarting it, said
- * on out).  1 delivered;
- * 0 not, *status the daemon's exit status when it died (n->serve then
- * 0), else -1 (a restart that failed says why on out, n->serve 0).
+ * Watches until the regression's mail has come (and its webhook, or 15 s
+ * more), the daemon died, *stop or the deadline (util_now_ms()) passed,
+ * copying the daemon log to out (lab_night_log) and saying there when the lab's
+ * head moves (with LABRAT_TEST_CLOCK=skip, moving this process's clock
+ * on as the daemon says it moved its own).  1 delivered; 0 not, *status
+ * the daemon's exit status when it died (n->serve then 0), else -1.
  */
 int	lab_night_watch(struct lab_night *n, int64_t deadline,
 	    const volatile sig_atomic_t *stop, FILE *out, int *status);

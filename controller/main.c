@@ -549,9 +549,14 @@ main(int argc, char **argv)
 {
 	const struct cmd_entry	*e;
 	struct common		 c;
+	char			 err[256];
 	int			 argi = 1, k, nwords;
 
 	memset(&c, 0, sizeof c);
+	if (util_clock_init(err, sizeof err) == -1) {
+		fprintf(stderr, "labrat: %s\n", err);
+		return CMD_EXIT_USAGE;
+	}
 	for (; argi < argc && argv[argi][0] == '-'; argi += k) {
 		if (strcmp(argv[argi], "--version") == 0) {
 			printf("labrat %s\n", LABRAT_VERSION);

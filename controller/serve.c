@@ -24,12 +24,11 @@
 #include "util.h"
 
 static struct serve	*serve_self;	/* for the signal handlers */
-static int64_t		 serve_test_offset_ms;
 
 int64_t
 serve_now_ms(void)
 {
-	return util_wall_ms() + serve_test_offset_ms;
+	return util_wall_ms();
 }
 
 static void
@@ -186,7 +185,43 @@ serve_start(struct serve *sv, struct store **stp, char *err, size_t errlen)
 	return 0;
 }
 
-/* The main loop: ticks, beats, reloads, until a stop. */
+/*
+ * Test only (LABRAT_TEST_CLOCK=skip): nothing queued or running at two
+ * ticks in a row, the clock moves on to the next full minute, the next
+ * slot any schedule can have (cron fires on whole minutes), instead of
+ * waiting for it; at most a tick before it, it is left to come.  1 when
+ * it moved.
+ */
+static int
+serve_clock_skip(struct store *st, int *idle)
+{
+	struct store_q_item	*v = NULL;
+	size_t			 n = 0;
+	int64_t			 now, next;
+	char			 err[512];
+
+	if (!util_clock_skips())
+		return 0;
+	if (store_q_list(st, 1u << STORE_Q_QUEUED | 1u << STORE_Q_RUNNING, 1,
+	    &v, &n, err, sizeof err) == -1 || n > 0) {
+		store_q_items_free(v, n);
+		*idle = 0;
+		return 0;
+	}
+	now = util_wall_ms();
+	next = now - now % 60000 + 60000;
+	if ((*idle)++ == 0 || next - now <= SERVE_TICK_MS)
+		return 0;
+	util_clock_skip(next - now);
+	log_info("test clock: idle: moved on %lld ms to the next minute",
+	    (long long)(next - now));
+	*idle = 0;
+	return 1;
+}
+
+/* The main loop: ticks, beats, reloads, until a stop.  The intervals are
+ * measured on the monotonic clock: the wall clock may stand still or
+ * skip (LABRAT_TEST_CLOCK). */
 static void
 serve_loop(struct serve *sv, struct store *st)
 {
@@ -194,10 +229,10 @@ serve_loop(struct serve *sv, struct store *st)
 	/* tv_nsec must stay below 1 s, or nanosleep fails at once. */
 	struct timespec		 ts = { SERVE_TICK_MS / 1000,
 				    (SERVE_TICK_MS % 1000) * 1000000L };
-	int64_t			 last_beat = serve_now_ms();
-	int64_t			 last_health = 0;
+	int64_t			 last_beat = util_now_ms();
+	int64_t			 last_health = last_beat - SERVE_HEALTH_TICK_MS;
 	char			 err[512], status[256];
-	int			 fired, recover = 1;
+	int			 fired, recover = 1, idle = 0;
 
 	while (!sv->stop) {
 		if (sv->hup)
@@ -207,12 +242,14 @@ serve_loop(struct serve *sv, struct store *st)
 			log_warnx("scheduler: %s", err);
 		else
 			recover = 0;
-		if (serve_now_ms() - last_health >= SERVE_HEALTH_TICK_MS) {
+		if (util_now_ms() - last_health >= SERVE_HEALTH_TICK_MS) {
 			serve_health_tick(sv, st, serve_now_ms());
-			last_health = serve_now_ms();
+			last_health = util_now_ms();
 		}
-		if (serve_now_ms() - last_beat >= SERVE_BEAT_MS) {
-			last_beat = serve_now_ms();
+		/* A skip beats at once: the heartbeat's age stays true. */
+		if (serve_clock_skip(st, &idle) ||
+		    util_now_ms() - last_beat >= SERVE_BEAT_MS) {
+			last_beat = util_now_ms();
 			if (store_daemon_beat(st, sv->owner, 0, err,
 			    sizeof err) == -1)
 				log_warnx("heartbeat: %s", err);
@@ -250,7 +287,6 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	struct store	*st = NULL;
 	struct http_server *hs = NULL;
 	pthread_t	 worker;
-	const char	*off = getenv("LABRAT_TEST_NOW_MS");
 	char		 e[512], status[512];
 	int		 rc;
 
@@ -259,9 +295,6 @@ serve_run(const struct serve_opts *o, char *err, size_t errlen)
 	sv.config_path = o->config_path;
 	pthread_mutex_init(&sv.mtx, NULL);
 	pthread_mutex_init(&sv.hmtx, NULL);
-	/* Test only: shifts the daemon's clock (ms), for schedule tests. */
-	if (off != NULL && *off != '\0')
-		serve_test_offset_ms = strtoll(off, NULL, 10);
 	if (serve_load_config(o->config_path, &sv.config, e, sizeof e) == -1) {
 		util_seterr(err, errlen, "%s", e);
 		return 2;

@@ -36,7 +36,7 @@ struct serve {
 	size_t			 nleased;
 };
 
-/* Milliseconds since the epoch; plus LABRAT_TEST_NOW_MS (test only). */
+/* Milliseconds since the epoch: util_wall_ms(), the one clock. */
 int64_t	serve_now_ms(void);
 
 /* ---- serve_sched.c ---- */

@@ -143,7 +143,7 @@ int store_daemon_register(struct store *, const char *owner, int64_t stale_ms,
 int store_daemon_beat(struct store *, const char *owner, int stopping, char *err, size_t errlen);
 int store_daemon_unregister(struct store *, const char *owner, char *err, size_t errlen);
 /* The clock (ms since the epoch) the daemon and queue rows are stamped
- * with, so ages are read against it (LABRAT_TEST_CLOCK_MS stops it). */
+ * with, so ages are read against it (LABRAT_TEST_CLOCK=@MS stops it). */
 int64_t store_daemon_now(void);
 /* 1: a row (live or not: *live set), 0: none, -1. */
 int store_daemon_get(struct store *, int64_t stale_ms, struct store_daemon *out, int *live, char *err, size_t errlen);

@@ -14,18 +14,11 @@
 #include "store_int.h"
 #include "util.h"
 
+/* The clock (util_wall_ms(): LABRAT_TEST_CLOCK, test only, may stop it
+ * so that ages read against the stamps cannot tick). */
 int64_t
 store_now(void)
 {
-	const char	*t = getenv("LABRAT_TEST_CLOCK_MS");
-
-	/*
-	 * Test only: the store's clock stands still at this many ms since
-	 * the epoch, so that the daemon's rows (its heartbeat) and the ages
-	 * read against them cannot tick between a local and a remote read.
-	 */
-	if (t != NULL && *t != '\0')
-		return strtoll(t, NULL, 10);
 	return util_wall_ms();
 }
 

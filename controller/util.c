@@ -3,11 +3,13 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,19 +346,100 @@ util_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int64_t
-util_time(void)
-{
-	return (int64_t)time(NULL);
-}
+/* ---- the clock (LABRAT_TEST_CLOCK) ---- */
 
-int64_t
-util_wall_ms(void)
+enum { CLOCK_UNREAD, CLOCK_REAL, CLOCK_SHIFTED, CLOCK_STOPPED, CLOCK_SKIPS };
+#define CLOCK_MS_MAX	1000000000000000LL	/* ~31,700 years */
+
+/* Written once by util_clock_set() (a test may set it again), read by
+ * every thread: relaxed atomics, a skip adds to clock_ms. */
+static _Atomic int	clock_mode;
+static _Atomic int64_t	clock_ms;	/* shift or skipped; stopped: the time */
+
+static int64_t
+clock_real_ms(void)
 {
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+util_clock_set(const char *v, char *err, size_t errlen)
+{
+	const char	*errstr;
+	long long	 n = 0;
+	int		 mode = CLOCK_REAL;
+
+	if (v != NULL && strcmp(v, "skip") == 0)
+		mode = CLOCK_SKIPS;
+	else if (v != NULL && *v != '\0') {
+		if ((*v != '@' && *v != '+' && *v != '-') ||
+		    util_strtonum(v + 1, 0, CLOCK_MS_MAX, &n, &errstr) == -1 ||
+		    !isdigit((unsigned char)v[1])) {
+			util_seterr(err, errlen, "LABRAT_TEST_CLOCK=\"%.64s\": "
+			    "not @MS (a clock that stands still at MS ms since "
+			    "the epoch), +MS or -MS (one that runs MS ms ahead "
+			    "or behind) or skip (test only)", v);
+			return -1;
+		}
+		mode = *v == '@' ? CLOCK_STOPPED : CLOCK_SHIFTED;
+		if (*v == '-')
+			n = -n;
+	}
+	atomic_store_explicit(&clock_ms, (int64_t)n, memory_order_relaxed);
+	atomic_store_explicit(&clock_mode, mode, memory_order_release);
+	return 0;
+}
+
+int
+util_clock_init(char *err, size_t errlen)
+{
+	return util_clock_set(getenv("LABRAT_TEST_CLOCK"), err, errlen);
+}
+
+int64_t
+util_wall_ms(void)
+{
+	char	err[256];
+	int	mode;
+
+	mode = atomic_load_explicit(&clock_mode, memory_order_acquire);
+	if (mode == CLOCK_UNREAD) {
+		if (util_clock_init(err, sizeof err) == -1)
+			fatalx("%s", err);
+		mode = atomic_load_explicit(&clock_mode, memory_order_acquire);
+	}
+	if (mode == CLOCK_STOPPED)
+		return atomic_load_explicit(&clock_ms, memory_order_relaxed);
+	return clock_real_ms() + atomic_load_explicit(&clock_ms,
+	    memory_order_relaxed);
+}
+
+int64_t
+util_time(void)
+{
+	return util_wall_ms() / 1000;
+}
+
+int
+util_clock_skips(void)
+{
+	if (atomic_load_explicit(&clock_mode, memory_order_acquire) ==
+	    CLOCK_UNREAD)
+		(void)util_wall_ms();
+	return atomic_load_explicit(&clock_mode, memory_order_acquire) ==
+	    CLOCK_SKIPS;
+}
+
+int
+util_clock_skip(int64_t ms)
+{
+	if (ms <= 0 || !util_clock_skips())
+		return 0;
+	atomic_fetch_add_explicit(&clock_ms, ms, memory_order_relaxed);
+	return 1;
 }
 
 int

@@ -82,13 +82,36 @@ char	*util_term_safe(char *out, size_t outlen, const char *in, size_t len);
  */
 void	util_wrap(FILE *fp, const char *text, int width, int indent, int col);
 
-/* Monotonic time in milliseconds. */
+/* Monotonic time in milliseconds: for durations and timeouts. */
 int64_t	util_now_ms(void);
-/* Wall-clock time, seconds since the epoch. */
-int64_t	util_time(void);
-/* Wall-clock time, milliseconds since the epoch (as the store stamps
- * its rows). */
+
+/*
+ * The clock: wall-clock time in milliseconds since the epoch, the one
+ * every module reads for "when" (the store's stamps and the ages read
+ * against them, the daemon's heartbeat, schedules and nights, sessions
+ * and tokens).  Test only, LABRAT_TEST_CLOCK, read once (main calls
+ * util_clock_init() at start-up; a program that does not reads it at its
+ * first util_wall_ms()):
+ *   "@MS"	the clock stands still at MS;
+ *   "+MS", "-MS"	it runs, MS ahead or behind;
+ *   "skip"	it runs, and util_clock_skip() moves it on (the daemon does
+ *		when it is idle: `labrat demo --nightly` in minutes).
+ * Unset or empty: the real clock.  A child process inherits the
+ * variable, so its clock is the same (a skip is its process's only).
+ */
 int64_t	util_wall_ms(void);
+/* util_wall_ms() in seconds. */
+int64_t	util_time(void);
+/* Reads LABRAT_TEST_CLOCK: 0, or -1 with err naming it and its value. */
+int	util_clock_init(char *err, size_t errlen);
+/* Sets the clock from value as if LABRAT_TEST_CLOCK held it (NULL: the
+ * real clock); for util_clock_init() and the unit tests.  0 or -1 with
+ * err (the clock left as it was). */
+int	util_clock_set(const char *value, char *err, size_t errlen);
+/* 1 when the clock skips ("skip"). */
+int	util_clock_skips(void);
+/* A skipping clock moves on by ms (> 0): 1; any other clock: 0. */
+int	util_clock_skip(int64_t ms);
 
 /* Creates dir and its parents with mode (like mkdir -p).  0 or -1 + errno. */
 int	util_mkdirs(const char *dir, int mode);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The nightly loop on the simulated lab through a live `labrat serve`:
 # the daemon's own scheduler fires a "0 3 * * *" schedule, four nights in
-# a row.  Each night a daemon starts with its clock (LABRAT_TEST_NOW_MS,
+# a row.  Each night a daemon starts with its clock (LABRAT_TEST_CLOCK=+MS,
 # test only) put 1.5 s before that night's 03:00 UTC, its scheduler fires
 # the slot, its worker runs the night; the test waits for the night's
 # queue item to end, then SIGTERMs it (exit 0) and starts the next night.
@@ -118,7 +118,7 @@ slot() { echo $(( S1 + ($1 - 1) * DAY )); }
 # serve N OFFSET: a daemon (SPID) with its clock shifted by OFFSET ms,
 # its log appended to $T/dN.err; waits for its "serving" line.
 serve() {
-	LABRAT_TEST_NOW_MS=$2 "$LABRAT" serve --db "$DB" \
+	LABRAT_TEST_CLOCK=+$2 "$LABRAT" serve --db "$DB" \
 	    --config "$T/daemon.json" --log-level info 2>>"$T/d$1.err" &
 	SPID=$!
 	wait_log "$T/d$1.err" "labrat serve: serving $DB as pid $SPID" 20 ||

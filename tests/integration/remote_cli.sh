@@ -12,7 +12,7 @@
 # a server (exit 2), a malformed token file (exit 1).  Then over https://
 # with a self-signed certificate: the same output with --cafile or
 # $LABRAT_CAFILE, the URL named when the certificate cannot be verified.
-# The store's clock stands still (LABRAT_TEST_CLOCK_MS, test only): the
+# The clock stands still (LABRAT_TEST_CLOCK=@MS, test only): the
 # items are queued at E and the daemon and every read see E + 62 min, so
 # the ages printed cannot tick between a local and a remote read.
 set -eu
@@ -52,7 +52,7 @@ url=http://127.0.0.1:$port
 
 # Finished items of every kind, claimed by a daemon that then stopped.
 E=$(($(date +%s) * 1000))
-export LABRAT_TEST_CLOCK_MS=$E
+export LABRAT_TEST_CLOCK=@$E
 expect 0 "$LABRAT" db migrate --db "$db"
 expect 0 "$QFILL" "$db" daemon "old:1"
 expect 0 "$QFILL" "$db" add run 200 '{"plan": "p.json"}' "alice@ctl pid 7"
@@ -64,7 +64,7 @@ expect 0 "$QFILL" "$db" finish 1 done "48 jobs done"
 expect 0 "$QFILL" "$db" finish 2 failed "em: r200120..r200300: no culprit"
 expect 0 "$QFILL" "$db" finish 3 cancelled "cancelled by alice"
 expect 0 "$QFILL" "$db" unregister "old:1"
-LABRAT_TEST_CLOCK_MS=$((E + 3723000))
+LABRAT_TEST_CLOCK=@$((E + 3723000))
 
 # Reads need a token here: a read-only one, and one revoked later.
 "$LABRAT" token add remote-ro --read-only --db "$db" >"$dir/tok" 2>/dev/null

@@ -9,7 +9,7 @@
 # - a schedule firing every minute queues exactly one night item per
 #   slot across SIGKILL + restart, and one (the latest) after a downtime
 #   of several slots.  The daemon's clock is shifted with
-#   LABRAT_TEST_NOW_MS (test only) so that no test waits for a minute;
+#   LABRAT_TEST_CLOCK=+MS (test only) so that no test waits for a minute;
 # - SIGTERM exits 0 within seconds; an idle daemon sleeps (CPU bound);
 # - on the simulated lab: labrat run --enqueue against the live daemon
 #   runs to completion; SIGTERM mid-run puts the
@@ -62,7 +62,7 @@ trap serve_cleanup EXIT
 # start NAME [OFFSET_MS]: a daemon in the background (SPID), logs in
 # $TMP/NAME.err; waits for its "serving" line.
 start() {
-	LABRAT_TEST_NOW_MS=${2:-0} NOTIFY_SOCKET=$SOCK "$LABRAT" serve \
+	LABRAT_TEST_CLOCK=+${2:-0} NOTIFY_SOCKET=$SOCK "$LABRAT" serve \
 	    --db "$DB" --config "$CONF" --log-level debug 2>"$TMP/$1.err" &
 	SPID=$!
 	wait_log "$TMP/$1.err" "labrat serve: serving $DB as pid $SPID" 20 ||
