@@ -730,12 +730,12 @@ http_drain(struct http_server *s)
 int
 http_drain_wait(struct http_server *s, int timeout_ms)
 {
-	int64_t	end = util_wall_ms() + timeout_ms;
+	int64_t	end = util_now_ms() + timeout_ms;
 	int	n;
 
 	if (s == NULL)
 		return 0;
-	while ((n = atomic_load(&s->inflight)) > 0 && util_wall_ms() < end)
+	while ((n = atomic_load(&s->inflight)) > 0 && util_now_ms() < end)
 		usleep(20 * 1000);
 	return n;
 }
