@@ -89,7 +89,7 @@ named_cron_ok(const struct store_sched *s, time_t *next,
 	rc = cron_sched_compile(cache, s->cron, s->tz, s->name, &cs, why,
 	    sizeof why);
 	if (rc == 0)
-		*next = cron_sched_next(&cs, time(NULL));
+		*next = cron_sched_next(&cs, util_time());
 	cron_cache_free(cache);
 	if (rc == -1) {
 		/* "cron EXPR: ..." or "tz ZONE: ..." */

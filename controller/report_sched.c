@@ -33,7 +33,7 @@ sched_next(struct cron_cache *cache, const struct store_sched *s,
 	    s->name, &cs, err, sizeof err) == -1)
 		return (time_t)-1;
 	*zp = cs.zone;
-	return cron_sched_next(&cs, time(NULL));
+	return cron_sched_next(&cs, util_time());
 }
 
 static void
