@@ -203,7 +203,7 @@ out:
 
 /* Runs one claimed job to a recorded end.  -1 only on store trouble. */
 static int
-worker_job(struct exec_worker *w, struct store_job *job)
+worker_job(struct exec_worker *w, struct store_job *job, struct exec_next *pre)
 {
 	struct executor		*ex = w->ex;
 	const struct config_link *l = w->link;
@@ -218,15 +218,23 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	memset(&smp, 0, sizeof smp);
 	memset(&res, 0, sizeof res);
 	reason[0] = inforce[0] = '\0';
-	exec_lease(ex, l->client.host_index, l->server.host_index);
-	/* The host leases outlast the job, or another controller's. */
-	if (exec_pool_keep(ex, l->client.host_index, l->server.host_index,
-	    ex->plan->job_timeout, reason, sizeof reason) == -1)
+	if (!w->leased)
+		exec_lease(ex, l->client.host_index, l->server.host_index);
+	w->leased = 1;
+	/* The host leases outlast the job, or another controller's (a
+	 * begun apply renewed them before it began). */
+	if ((pre == NULL || pre->ap == NULL) && exec_pool_keep(ex,
+	    l->client.host_index, l->server.host_index, ex->plan->job_timeout,
+	    reason, sizeof reason) == -1)
 		rc = EXEC_INFRA;
 	else
-		rc = exec_job_execute(w, job, &smp, &res, reason,
+		rc = exec_job_execute(w, job, pre, &smp, &res, reason,
 		    sizeof reason, inforce, sizeof inforce);
-	exec_unlease(ex, l->client.host_index, l->server.host_index);
+	/* The next job's apply runs on the hosts: they stay leased. */
+	if (w->next.ap == NULL) {
+		exec_unlease(ex, l->client.host_index, l->server.host_index);
+		w->leased = 0;
+	}
 	/* A facts row the store refused mid-job: nothing more is recorded. */
 	if (exec_halt(ex, w->st, reason))
 		rc = EXEC_STOPPED;
@@ -345,21 +353,45 @@ worker_main(void *arg)
 	struct exec_worker	*w = arg;
 	struct executor		*ex = w->ex;
 	struct store_job	 job;
+	struct exec_next	 pre;
 	char			 err[1024];
 	int			 r;
 
 	if (worker_preflight(w) == -1)
 		goto end;
 	while (!exec_stopped(ex)) {
-		r = store_job_claim(w->st, ex->run_id, w->link->name,
-		    ex->opts->owner, &job, err, sizeof err);
+		/* The last job may have claimed this one (exec_job_next()). */
+		pre = w->next;
+		memset(&w->next, 0, sizeof w->next);
+		if (pre.claim_failed) {
+			if (!exec_halt(ex, w->st2, pre.claim_err))
+				log_warnx("%s", pre.claim_err);
+			break;
+		}
+		if (pre.claimed) {
+			job = pre.job;
+			r = 1;
+		} else
+			r = store_job_claim(w->st, ex->run_id, w->link->name,
+			    ex->opts->owner, &job, err, sizeof err);
 		if (r == 0)
 			break;
-		if (r == -1 || worker_job(w, &job) == -1) {
+		if (r == -1 || worker_job(w, &job, pre.claimed ? &pre : NULL) ==
+		    -1) {
 			if (r == -1 && !exec_halt(ex, w->st, err))
 				log_warnx("%s", err);
 			break;
 		}
+	}
+	/* A job claimed ahead and not run: left running (the run's end
+	 * marks it cancelled, as a stopped job); its apply, if begun, is
+	 * waited for (its knobs go at the link's end). */
+	exec_job_next_drop(w, &w->next);
+	memset(&w->next, 0, sizeof w->next);
+	if (w->leased) {
+		exec_unlease(ex, w->link->client.host_index,
+		    w->link->server.host_index);
+		w->leased = 0;
 	}
 	/* The link's work ended (done, stopped, a store fault): its server
 	 * goes and both ends get their originals back, once -- unless the
@@ -564,6 +596,25 @@ drain_restore(struct executor *ex, struct exec_worker *ws)
 	return failures;
 }
 
+/* Whether link i's hosts are no other link's: its worker may then hold
+ * their leases from one job into the next (exec_job_next()). */
+static int
+link_alone(const struct executor *ex, size_t i)
+{
+	const struct config_link	*a = ex->links[i], *b;
+	size_t				 j;
+
+	for (j = 0; j < ex->nlinks; j++) {
+		b = ex->links[j];
+		if (j != i && (a->client.host_index == b->client.host_index ||
+		    a->client.host_index == b->server.host_index ||
+		    a->server.host_index == b->client.host_index ||
+		    a->server.host_index == b->server.host_index))
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether executor_drain_keep() left any link as it was. */
 static int
 kept_any(const struct executor *ex)
@@ -600,6 +651,7 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	for (i = 0; i < ex->nlinks; i++) {
 		ws[i].ex = ex;
 		ws[i].link = ex->links[i];
+		ws[i].pipe = link_alone(ex, i);
 		if (store_open(ex->opts->db_path, 0, &ws[i].st, err,
 		    errlen) == -1)
 			goto out;
@@ -642,6 +694,8 @@ out:
 		ex->kept[i] = ws[i].ls;
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);
+		if (ws[i].st2 != NULL)
+			store_close(ws[i].st2);
 	}
 	ex->kept_run = run_id;
 	free(ws);
