@@ -280,6 +280,8 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
 	args[n++] = "--server"; args[n++] = l->server.address;
 	args[n++] = "--port"; args[n++] = portbuf;
+	/* The sender's interface is the link's: no route lookup. */
+	args[n++] = "--if"; args[n++] = l->client.ifname;
 	if (wl->len != NULL) {
 		args[n++] = "--len"; args[n++] = wl->len;
 	}
