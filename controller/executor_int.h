@@ -260,8 +260,9 @@ int	exec_link_apply(struct exec_worker *, const struct store_job *,
 /* exec_link_apply() in steps: begin starts the client's call at once and
  * the server's too unless server_later (then exec_link_apply_server()
  * starts it, the worker having used the server's session meanwhile); end
- * waits for both, frees ap and returns what exec_link_apply() returns.
- * No other call goes to an end while its apply runs. */
+ * waits for both, frees ap and returns what exec_link_apply() returns
+ * (job NULL: an apply dropped, not logged).  No other call goes to an
+ * end while its apply runs. */
 struct exec_apply *exec_link_apply_begin(struct exec_worker *,
 	    const struct store_job *, const struct config_workload *,
 	    struct exec_host *ends[2], int server_later);

@@ -243,7 +243,7 @@ exec_job_next_drop(struct exec_worker *w, struct exec_next *pre)
 		return;
 	ends[0] = &w->ex->hosts[l->server.host_index];
 	ends[1] = &w->ex->hosts[l->client.host_index];
-	exec_link_apply_end(pre->ap, &pre->job, ends, ar, err, sizeof err);
+	exec_link_apply_end(pre->ap, NULL, ends, ar, err, sizeof err);
 	pre->ap = NULL;
 	agentctl_reply_free(&ar[0]);
 	agentctl_reply_free(&ar[1]);

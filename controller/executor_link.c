@@ -265,7 +265,7 @@ exec_link_apply_end(struct exec_apply *ap, const struct store_job *job,
 			util_seterr(reason, rlen, "%s", c[i].err);
 	}
 	for (i = 0; i < 2; i++) {
-		if (c[i].rc == EXEC_OK && c[i].r.has_result)
+		if (job != NULL && c[i].rc == EXEC_OK && c[i].r.has_result)
 			log_debug("job %lld (%s %s): %s %s: %zu knob(s) "
 			    "changed, settled in %lld ms", (long long)job->id,
 			    job->link, job->knobs_key, ends[i]->cfg->name,
