@@ -150,57 +150,6 @@ report_progress(struct executor *ex, const struct store_job *job,
 	pthread_mutex_unlock(&ex->mtx);
 }
 
-/*
- * After an infrastructure failure, before the retry: waits until both hosts
- * of the link answer over SSH again (a host that reboots or whose sshd is
- * restarted is gone for a while), for at most the plan's job timeout, so
- * the retries are not spent in a few milliseconds against a host that is
- * still down.  A host that stayed down through a whole wait is only tried
- * once from then on (until it answers again), so the rest of the run fails
- * fast instead of waiting once more for every attempt of every job.  The
- * retry itself reports what is still wrong.
- */
-static void
-link_wait(struct exec_worker *w)
-{
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	struct exec_host		*h[2];
-	const char			*ifs[2] = { l->client.ifname,
-					    l->server.ifname };
-	char				 err[1024];
-	int64_t				 deadline, fid;
-	int				 k, ok;
-
-	h[0] = &ex->hosts[l->client.host_index];
-	h[1] = &ex->hosts[l->server.host_index];
-	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
-	exec_lease(ex, l->client.host_index, l->server.host_index);
-	for (k = 0; k < 2; k++) {
-		for (;;) {
-			ok = exec_host_alive(h[k], ex->connect_timeout_s *
-			    1000, err, sizeof err);
-			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
-			    err, sizeof err) == 0) {
-				h[k]->down = 0;
-				break;
-			}
-			if (h[k]->down || exec_stopped(ex) ||
-			    util_now_ms() >= deadline) {
-				if (!exec_stopped(ex) && !h[k]->down)
-					log_warnx("%s: still not answering "
-					    "after %d s: %s", h[k]->cfg->name,
-					    ex->plan->job_timeout, err);
-				h[k]->down = !exec_stopped(ex);
-				goto out;
-			}
-			exec_sleep_ms(EXEC_WAIT_STEP_MS);
-		}
-	}
-out:
-	exec_unlease(ex, l->client.host_index, l->server.host_index);
-}
-
 /* Runs one claimed job to a recorded end.  -1 only on store trouble. */
 static int
 worker_job(struct exec_worker *w, struct store_job *job, struct exec_next *pre)
@@ -254,7 +203,7 @@ worker_job(struct exec_worker *w, struct store_job *job, struct exec_next *pre)
 			    "retrying", (long long)job->id, job->link,
 			    job->knobs_key, job->tool, job->attempt, reason);
 		report_progress(ex, job, "retry", reason, NAN, 1);
-		link_wait(w);
+		exec_link_wait(w);
 		rc = store_job_requeue(w->st, job->id, reason, err,
 		    sizeof err);
 		if (rc == -1 && exec_halt(ex, w->st, err))
@@ -596,25 +545,6 @@ drain_restore(struct executor *ex, struct exec_worker *ws)
 	return failures;
 }
 
-/* Whether link i's hosts are no other link's: its worker may then hold
- * their leases from one job into the next (exec_job_next()). */
-static int
-link_alone(const struct executor *ex, size_t i)
-{
-	const struct config_link	*a = ex->links[i], *b;
-	size_t				 j;
-
-	for (j = 0; j < ex->nlinks; j++) {
-		b = ex->links[j];
-		if (j != i && (a->client.host_index == b->client.host_index ||
-		    a->client.host_index == b->server.host_index ||
-		    a->server.host_index == b->client.host_index ||
-		    a->server.host_index == b->server.host_index))
-			return 0;
-	}
-	return 1;
-}
-
 /* Whether executor_drain_keep() left any link as it was. */
 static int
 kept_any(const struct executor *ex)
@@ -651,7 +581,7 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	for (i = 0; i < ex->nlinks; i++) {
 		ws[i].ex = ex;
 		ws[i].link = ex->links[i];
-		ws[i].pipe = link_alone(ex, i);
+		ws[i].pipe = exec_link_alone(ex, i);
 		if (store_open(ex->opts->db_path, 0, &ws[i].st, err,
 		    errlen) == -1)
 			goto out;

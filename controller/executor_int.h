@@ -277,6 +277,11 @@ int	exec_link_serve_due(const struct exec_linkstate *, unsigned serve_gen,
  * the receiver's counters into w->ls.rx.  An exec_outcome. */
 int	exec_link_serve(struct exec_worker *, struct exec_host *s,
 	    const struct config_workload *, char *reason, size_t rlen);
+/* After an infrastructure failure, before the retry: waits (up to the job
+ * timeout) until both hosts of the link answer again (see there). */
+void	exec_link_wait(struct exec_worker *);
+/* Whether link i's hosts serve no other link of the executor. */
+int	exec_link_alone(const struct executor *, size_t i);
 /* With the link's hosts leased: stops its server, restores both ends if
  * they were applied (side by side) and forgets the link's state.  Returns
  * the number of ends that could not be restored. */

@@ -12,6 +12,8 @@
  * when the link's work ends, is stopped or cancelled, and after any job
  * that failed (its state is then unknown).  A controller that dies between
  * two jobs leaves the rollback timers armed: they restore the hosts.
+ * Also here: the wait for a link's hosts before a retry, and whether a
+ * link shares a host with another.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -408,4 +410,74 @@ exec_link_end(struct exec_worker *w)
 	}
 	memset(ls, 0, sizeof *ls);
 	return failures;
+}
+
+/*
+ * After an infrastructure failure, before the retry: waits until both hosts
+ * of the link answer over SSH again (a host that reboots or whose sshd is
+ * restarted is gone for a while), for at most the plan's job timeout, so
+ * the retries are not spent in a few milliseconds against a host that is
+ * still down.  A host that stayed down through a whole wait is only tried
+ * once from then on (until it answers again), so the rest of the run fails
+ * fast instead of waiting once more for every attempt of every job.  The
+ * retry itself reports what is still wrong.
+ */
+void
+exec_link_wait(struct exec_worker *w)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct exec_host		*h[2];
+	const char			*ifs[2] = { l->client.ifname,
+					    l->server.ifname };
+	char				 err[1024];
+	int64_t				 deadline, fid;
+	int				 k, ok;
+
+	h[0] = &ex->hosts[l->client.host_index];
+	h[1] = &ex->hosts[l->server.host_index];
+	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
+	exec_lease(ex, l->client.host_index, l->server.host_index);
+	for (k = 0; k < 2; k++) {
+		for (;;) {
+			ok = exec_host_alive(h[k], ex->connect_timeout_s *
+			    1000, err, sizeof err);
+			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
+			    err, sizeof err) == 0) {
+				h[k]->down = 0;
+				break;
+			}
+			if (h[k]->down || exec_stopped(ex) ||
+			    util_now_ms() >= deadline) {
+				if (!exec_stopped(ex) && !h[k]->down)
+					log_warnx("%s: still not answering "
+					    "after %d s: %s", h[k]->cfg->name,
+					    ex->plan->job_timeout, err);
+				h[k]->down = !exec_stopped(ex);
+				goto out;
+			}
+			exec_sleep_ms(EXEC_WAIT_STEP_MS);
+		}
+	}
+out:
+	exec_unlease(ex, l->client.host_index, l->server.host_index);
+}
+
+/* Whether link i's hosts are no other link's: its worker may then hold
+ * their leases from one job into the next (exec_job_next()). */
+int
+exec_link_alone(const struct executor *ex, size_t i)
+{
+	const struct config_link	*a = ex->links[i], *b;
+	size_t				 j;
+
+	for (j = 0; j < ex->nlinks; j++) {
+		b = ex->links[j];
+		if (j != i && (a->client.host_index == b->client.host_index ||
+		    a->client.host_index == b->server.host_index ||
+		    a->server.host_index == b->client.host_index ||
+		    a->server.host_index == b->server.host_index))
+			return 0;
+	}
+	return 1;
 }
