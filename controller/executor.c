@@ -281,6 +281,13 @@ worker_preflight(struct exec_worker *w)
 	if (rc == -1)
 		exec_halt(ex, w->st, err);
 	preflight_done(ex, 1, rc == -1 ? err : NULL);
+	/* job_next()'s connection (executor_job.c), while the other
+	 * links get ready. */
+	if (rc == 0 && w->pipe && w->st2 == NULL && store_open(
+	    ex->opts->db_path, 0, &w->st2, err, sizeof err) == -1) {
+		log_debug("%s: no second store connection: %s", l->name, err);
+		w->pipe = 0;
+	}
 	pthread_mutex_lock(&ex->mtx);
 	while (ex->pre_left > 0)
 		pthread_cond_wait(&ex->cond, &ex->mtx);
@@ -309,7 +316,8 @@ worker_main(void *arg)
 	if (worker_preflight(w) == -1)
 		goto end;
 	while (!exec_stopped(ex)) {
-		/* The last job may have claimed this one (exec_job_next()). */
+		/* The last job may have claimed this one (job_next() in
+		 * executor_job.c). */
 		pre = w->next;
 		memset(&w->next, 0, sizeof w->next);
 		if (pre.claim_failed) {

@@ -123,7 +123,7 @@ struct exec_apply;
 /*
  * The link's next job, claimed while the last one's workload ended, and
  * its apply begun (ap) while the last one's counters are read and its
- * samples stored (executor_job.c, exec_job_next()).
+ * samples stored (executor_job.c, job_next()).
  */
 struct exec_next {
 	int			 claimed;	/* job is the link's, running */
@@ -141,8 +141,8 @@ struct exec_worker {
 	const struct config_link *link;
 	pthread_t		 thread;
 	struct store		*st;
-	/* The connection of exec_job_next(): its failures are not the
-	 * running job's (opened at its first use). */
+	/* The connection of job_next(): its failures are not the
+	 * running job's (opened before the first job; NULL: none). */
 	struct store		*st2;
 	/* The link's hosts share none with another link of the executor:
 	 * the next job may begin before the last one is stored. */
@@ -294,7 +294,7 @@ int	exec_job_execute(struct exec_worker *, const struct store_job *,
 	    struct exec_next *pre, struct exec_samples *,
 	    struct store_job_result *, char *reason, size_t rlen,
 	    char *inforce, size_t inforcelen);
-/* pre (job claimed by exec_job_next()) given back: its apply, if begun,
+/* pre (a job claimed by job_next()) given back: its apply, if begun,
  * waited for and its replies dropped (the knobs it set stay the link's,
  * restored at the link's end). */
 void	exec_job_next_drop(struct exec_worker *, struct exec_next *pre);

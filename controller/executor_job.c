@@ -203,14 +203,9 @@ job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
 	char				 err[1024];
 	int				 r;
 
-	if (!w->pipe || nx->claimed || nx->claim_failed || exec_stopped(ex))
+	if (!w->pipe || w->st2 == NULL || nx->claimed || nx->claim_failed ||
+	    exec_stopped(ex))
 		return;
-	if (w->st2 == NULL && store_open(ex->opts->db_path, 0, &w->st2, err,
-	    sizeof err) == -1) {
-		log_debug("%s: no second store connection: %s", l->name, err);
-		w->pipe = 0;
-		return;
-	}
 	r = store_job_claim(w->st2, ex->run_id, l->name, ex->opts->owner,
 	    &nx->job, nx->claim_err, sizeof nx->claim_err);
 	if (r == -1)

@@ -464,7 +464,7 @@ out:
 }
 
 /* Whether link i's hosts are no other link's: its worker may then hold
- * their leases from one job into the next (exec_job_next()). */
+ * their leases from one job into the next (job_next(), executor_job.c). */
 int
 exec_link_alone(const struct executor *ex, size_t i)
 {
