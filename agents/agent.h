@@ -102,5 +102,9 @@ void	agent_tool_version(const char *tool, const char *text, char *,
 /* Runs argv (5 s deadline) and applies agent_tool_version to its output. */
 void	agent_probe_version(const char *tool, char *const argv[], char *,
 	    size_t);
+/* The same, kept in STATEDIR/tools/TOOL while the file the PATH finds for
+ * argv[0] stays the same (device, inode, size, mtime). */
+void	agent_probe_version_cached(const char *tool, char *const argv[],
+	    char *, size_t);
 
 #endif

@@ -4,6 +4,9 @@
  * offloads, and the workload tools with their versions.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <sys/types.h>
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "agent.h"
 #include "emit.h"
 #include "osdep.h"
+#include "state.h"
 #include "validate.h"
 
 #define FACTS_MAXIFS	64	/* a host with more: the first 64 (the controller
@@ -65,6 +69,57 @@ agent_probe_version(const char *tool, char *const argv[], char *out,
 		}
 	}
 	exec_free(&r);
+}
+
+/*
+ * The cache (PROTOCOL.md "State on the host"): a probe is a process, on
+ * every iperf run otherwise.  Anything unusual (no such file, an
+ * unreadable or odd cache, no state directory) probes as before.
+ */
+void
+agent_probe_version_cached(const char *tool, char *const argv[], char *out,
+    size_t len)
+{
+	const char *path = getenv("PATH");
+	struct stat sb;
+	char	 bin[512], cpath[512], key[128], buf[256], err[256];
+	size_t	 n, klen;
+	int	 found = 0;
+
+	while (path != NULL && *path != '\0' && !found) {
+		n = strcspn(path, ":");
+		if (n > 0 && n + strlen(argv[0]) + 2 <= sizeof(bin)) {
+			snprintf(bin, sizeof(bin), "%.*s/%s", (int)n, path,
+			    argv[0]);
+			found = stat(bin, &sb) == 0 && S_ISREG(sb.st_mode) &&
+			    (sb.st_mode & 0111) != 0;
+		}
+		path += n + (path[n] == ':');
+	}
+	if (!found || state_path(cpath, sizeof(cpath), "tools", tool) == -1) {
+		agent_probe_version(tool, argv, out, len);
+		return;
+	}
+	snprintf(key, sizeof(key), "%llu %llu %lld %lld %ld",
+	    (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
+	    (long long)sb.st_size, (long long)sb.st_mtime,
+	    (long)sb.st_mtim.tv_nsec);
+	klen = strlen(key);
+	/* "KEY\nVERSION": a version of digits, letters, . + - _ */
+	if (osdep_read_small(cpath, buf, sizeof(buf)) == 0 &&
+	    strncmp(buf, key, klen) == 0 && buf[klen] == '\n' &&
+	    buf[klen + 1] != '\0' && strlen(buf + klen + 1) < len &&
+	    strspn(buf + klen + 1, "0123456789abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+-_") == strlen(buf + klen + 1)) {
+		snprintf(out, len, "%s", buf + klen + 1);
+		return;
+	}
+	agent_probe_version(tool, argv, out, len);
+	if (out[0] == '\0' || state_mkdir("tools", err, sizeof(err)) == -1)
+		return;
+	snprintf(buf, sizeof(buf), "%s\n%s\n", key, out);
+	(void)state_write_atomic(cpath, buf, strlen(buf), 0600, err,
+	    sizeof(err));
 }
 
 static void
@@ -124,11 +179,11 @@ emit_tools(struct emit *e)
 	char	 v[64];
 
 	emit_obj(e, "tools");
-	agent_probe_version("iperf2", iperf2, v, sizeof(v));
+	agent_probe_version_cached("iperf2", iperf2, v, sizeof(v));
 	emit_str(e, "iperf2", v[0] ? v : NULL);
-	agent_probe_version("iperf3", iperf3, v, sizeof(v));
+	agent_probe_version_cached("iperf3", iperf3, v, sizeof(v));
 	emit_str(e, "iperf3", v[0] ? v : NULL);
-	agent_probe_version("ssh", ssh, v, sizeof(v));
+	agent_probe_version_cached("ssh", ssh, v, sizeof(v));
 	emit_str(e, "scp", v[0] ? v : NULL);
 	emit_end(e);
 }

@@ -419,7 +419,7 @@ agent_cmd_iperf(int argc, char **argv)
 	    sizeof(q.ifname), err, sizeof(err))) != AGENT_EXIT_OK)
 		return emit_error(rc, err);
 	if (strcmp(q.tool, "iperf2") == 0) {
-		agent_probe_version("iperf2", vargv, ver, sizeof(ver));
+		agent_probe_version_cached("iperf2", vargv, ver, sizeof(ver));
 		enhanced = version_at_least(ver, 2, 0, 9);
 	} else if (strcmp(q.format, "json-stream") == 0)
 		stream = 1;
@@ -427,7 +427,7 @@ agent_cmd_iperf(int argc, char **argv)
 		/* 3.17+ streams its JSON: a killed run still says what it
 		 * saw, and an error is an event of its own. */
 		vargv[0] = "iperf3";
-		agent_probe_version("iperf3", vargv, ver, sizeof(ver));
+		agent_probe_version_cached("iperf3", vargv, ver, sizeof(ver));
 		stream = version_at_least(ver, 3, 17, 0);
 	}
 	agent_iperf_argv(&q, enhanced, stream, cubic_available(), cargv, 40);

@@ -150,60 +150,9 @@ report_progress(struct executor *ex, const struct store_job *job,
 	pthread_mutex_unlock(&ex->mtx);
 }
 
-/*
- * After an infrastructure failure, before the retry: waits until both hosts
- * of the link answer over SSH again (a host that reboots or whose sshd is
- * restarted is gone for a while), for at most the plan's job timeout, so
- * the retries are not spent in a few milliseconds against a host that is
- * still down.  A host that stayed down through a whole wait is only tried
- * once from then on (until it answers again), so the rest of the run fails
- * fast instead of waiting once more for every attempt of every job.  The
- * retry itself reports what is still wrong.
- */
-static void
-link_wait(struct exec_worker *w)
-{
-	struct executor			*ex = w->ex;
-	const struct config_link	*l = w->link;
-	struct exec_host		*h[2];
-	const char			*ifs[2] = { l->client.ifname,
-					    l->server.ifname };
-	char				 err[1024];
-	int64_t				 deadline, fid;
-	int				 k, ok;
-
-	h[0] = &ex->hosts[l->client.host_index];
-	h[1] = &ex->hosts[l->server.host_index];
-	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
-	exec_lease(ex, l->client.host_index, l->server.host_index);
-	for (k = 0; k < 2; k++) {
-		for (;;) {
-			ok = exec_host_alive(h[k], ex->connect_timeout_s *
-			    1000, err, sizeof err);
-			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
-			    err, sizeof err) == 0) {
-				h[k]->down = 0;
-				break;
-			}
-			if (h[k]->down || exec_stopped(ex) ||
-			    util_now_ms() >= deadline) {
-				if (!exec_stopped(ex) && !h[k]->down)
-					log_warnx("%s: still not answering "
-					    "after %d s: %s", h[k]->cfg->name,
-					    ex->plan->job_timeout, err);
-				h[k]->down = !exec_stopped(ex);
-				goto out;
-			}
-			exec_sleep_ms(EXEC_WAIT_STEP_MS);
-		}
-	}
-out:
-	exec_unlease(ex, l->client.host_index, l->server.host_index);
-}
-
 /* Runs one claimed job to a recorded end.  -1 only on store trouble. */
 static int
-worker_job(struct exec_worker *w, struct store_job *job)
+worker_job(struct exec_worker *w, struct store_job *job, struct exec_next *pre)
 {
 	struct executor		*ex = w->ex;
 	const struct config_link *l = w->link;
@@ -218,15 +167,23 @@ worker_job(struct exec_worker *w, struct store_job *job)
 	memset(&smp, 0, sizeof smp);
 	memset(&res, 0, sizeof res);
 	reason[0] = inforce[0] = '\0';
-	exec_lease(ex, l->client.host_index, l->server.host_index);
-	/* The host leases outlast the job, or another controller's. */
-	if (exec_pool_keep(ex, l->client.host_index, l->server.host_index,
-	    ex->plan->job_timeout, reason, sizeof reason) == -1)
+	if (!w->leased)
+		exec_lease(ex, l->client.host_index, l->server.host_index);
+	w->leased = 1;
+	/* The host leases outlast the job, or another controller's (a
+	 * begun apply renewed them before it began). */
+	if ((pre == NULL || pre->ap == NULL) && exec_pool_keep(ex,
+	    l->client.host_index, l->server.host_index, ex->plan->job_timeout,
+	    reason, sizeof reason) == -1)
 		rc = EXEC_INFRA;
 	else
-		rc = exec_job_execute(w, job, &smp, &res, reason,
+		rc = exec_job_execute(w, job, pre, &smp, &res, reason,
 		    sizeof reason, inforce, sizeof inforce);
-	exec_unlease(ex, l->client.host_index, l->server.host_index);
+	/* The next job's apply runs on the hosts: they stay leased. */
+	if (w->next.ap == NULL) {
+		exec_unlease(ex, l->client.host_index, l->server.host_index);
+		w->leased = 0;
+	}
 	/* A facts row the store refused mid-job: nothing more is recorded. */
 	if (exec_halt(ex, w->st, reason))
 		rc = EXEC_STOPPED;
@@ -246,7 +203,7 @@ worker_job(struct exec_worker *w, struct store_job *job)
 			    "retrying", (long long)job->id, job->link,
 			    job->knobs_key, job->tool, job->attempt, reason);
 		report_progress(ex, job, "retry", reason, NAN, 1);
-		link_wait(w);
+		exec_link_wait(w);
 		rc = store_job_requeue(w->st, job->id, reason, err,
 		    sizeof err);
 		if (rc == -1 && exec_halt(ex, w->st, err))
@@ -324,6 +281,13 @@ worker_preflight(struct exec_worker *w)
 	if (rc == -1)
 		exec_halt(ex, w->st, err);
 	preflight_done(ex, 1, rc == -1 ? err : NULL);
+	/* job_next()'s connection (executor_job.c), while the other
+	 * links get ready. */
+	if (rc == 0 && w->pipe && w->st2 == NULL && store_open(
+	    ex->opts->db_path, 0, &w->st2, err, sizeof err) == -1) {
+		log_debug("%s: no second store connection: %s", l->name, err);
+		w->pipe = 0;
+	}
 	pthread_mutex_lock(&ex->mtx);
 	while (ex->pre_left > 0)
 		pthread_cond_wait(&ex->cond, &ex->mtx);
@@ -345,21 +309,46 @@ worker_main(void *arg)
 	struct exec_worker	*w = arg;
 	struct executor		*ex = w->ex;
 	struct store_job	 job;
+	struct exec_next	 pre;
 	char			 err[1024];
 	int			 r;
 
 	if (worker_preflight(w) == -1)
 		goto end;
 	while (!exec_stopped(ex)) {
-		r = store_job_claim(w->st, ex->run_id, w->link->name,
-		    ex->opts->owner, &job, err, sizeof err);
+		/* The last job may have claimed this one (job_next() in
+		 * executor_job.c). */
+		pre = w->next;
+		memset(&w->next, 0, sizeof w->next);
+		if (pre.claim_failed) {
+			if (!exec_halt(ex, w->st2, pre.claim_err))
+				log_warnx("%s", pre.claim_err);
+			break;
+		}
+		if (pre.claimed) {
+			job = pre.job;
+			r = 1;
+		} else
+			r = store_job_claim(w->st, ex->run_id, w->link->name,
+			    ex->opts->owner, &job, err, sizeof err);
 		if (r == 0)
 			break;
-		if (r == -1 || worker_job(w, &job) == -1) {
+		if (r == -1 || worker_job(w, &job, pre.claimed ? &pre : NULL) ==
+		    -1) {
 			if (r == -1 && !exec_halt(ex, w->st, err))
 				log_warnx("%s", err);
 			break;
 		}
+	}
+	/* A job claimed ahead and not run: left running (the run's end
+	 * marks it cancelled, as a stopped job); its apply, if begun, is
+	 * waited for (its knobs go at the link's end). */
+	exec_job_next_drop(w, &w->next);
+	memset(&w->next, 0, sizeof w->next);
+	if (w->leased) {
+		exec_unlease(ex, w->link->client.host_index,
+		    w->link->server.host_index);
+		w->leased = 0;
 	}
 	/* The link's work ended (done, stopped, a store fault): its server
 	 * goes and both ends get their originals back, once -- unless the
@@ -600,6 +589,7 @@ drain_run(struct executor *ex, int64_t run_id, int keep,
 	for (i = 0; i < ex->nlinks; i++) {
 		ws[i].ex = ex;
 		ws[i].link = ex->links[i];
+		ws[i].pipe = exec_link_alone(ex, i);
 		if (store_open(ex->opts->db_path, 0, &ws[i].st, err,
 		    errlen) == -1)
 			goto out;
@@ -642,6 +632,8 @@ out:
 		ex->kept[i] = ws[i].ls;
 		if (ws[i].st != NULL)
 			store_close(ws[i].st);
+		if (ws[i].st2 != NULL)
+			store_close(ws[i].st2);
 	}
 	ex->kept_run = run_id;
 	free(ws);

@@ -118,12 +118,38 @@ struct exec_linkstate {
 	unsigned		 serve_gen, host_gen;
 };
 
+struct exec_apply;
+
+/*
+ * The link's next job, claimed while the last one's workload ended, and
+ * its apply begun (ap) while the last one's counters are read and its
+ * samples stored (executor_job.c, job_next()).
+ */
+struct exec_next {
+	int			 claimed;	/* job is the link's, running */
+	struct store_job	 job;
+	struct exec_apply	*ap;		/* NULL: not begun */
+	int64_t			 facts_id[2];	/* the client's, the server's */
+	/* The claim failed (on st2): reported once the last job is
+	 * stored, as a claim of the worker's own would have been. */
+	int			 claim_failed;
+	char			 claim_err[512];
+};
+
 struct exec_worker {
 	struct executor		*ex;
 	const struct config_link *link;
 	pthread_t		 thread;
 	struct store		*st;
+	/* The connection of job_next(): its failures are not the
+	 * running job's (opened before the first job; NULL: none). */
+	struct store		*st2;
+	/* The link's hosts share none with another link of the executor:
+	 * the next job may begin before the last one is stored. */
+	int			 pipe;
+	int			 leased;	/* holds both hosts' leases */
 	struct exec_linkstate	 ls;
+	struct exec_next	 next;
 };
 
 /* Samples of one job; metric names made at run time are kept in names. */
@@ -231,6 +257,19 @@ void	exec_link_apply_args(const struct knobs *k, const char *ifname,
 int	exec_link_apply(struct exec_worker *, const struct store_job *,
 	    const struct config_workload *, struct exec_host *ends[2],
 	    struct agentctl_reply ar[2], char *reason, size_t rlen);
+/* exec_link_apply() in steps: begin starts the client's call at once and
+ * the server's too unless server_later (then exec_link_apply_server()
+ * starts it, the worker having used the server's session meanwhile); end
+ * waits for both, frees ap and returns what exec_link_apply() returns
+ * (job NULL: an apply dropped, not logged).  No other call goes to an
+ * end while its apply runs. */
+struct exec_apply *exec_link_apply_begin(struct exec_worker *,
+	    const struct store_job *, const struct config_workload *,
+	    struct exec_host *ends[2], int server_later);
+void	exec_link_apply_server(struct exec_apply *);
+int	exec_link_apply_end(struct exec_apply *, const struct store_job *,
+	    struct exec_host *ends[2], struct agentctl_reply ar[2],
+	    char *reason, size_t rlen);
 /* 1 when the server end needs a `serve --keep` before the workload. */
 int	exec_link_serve_due(const struct exec_linkstate *, unsigned serve_gen,
 	    unsigned host_gen, enum config_tool, int port);
@@ -238,16 +277,27 @@ int	exec_link_serve_due(const struct exec_linkstate *, unsigned serve_gen,
  * the receiver's counters into w->ls.rx.  An exec_outcome. */
 int	exec_link_serve(struct exec_worker *, struct exec_host *s,
 	    const struct config_workload *, char *reason, size_t rlen);
+/* After an infrastructure failure, before the retry: waits (up to the job
+ * timeout) until both hosts of the link answer again (see there). */
+void	exec_link_wait(struct exec_worker *);
+/* Whether link i's hosts serve no other link of the executor. */
+int	exec_link_alone(const struct executor *, size_t i);
 /* With the link's hosts leased: stops its server, restores both ends if
  * they were applied (side by side) and forgets the link's state.  Returns
  * the number of ends that could not be restored. */
 int	exec_link_end(struct exec_worker *);
 
 /* executor_job.c: runs one claimed job with both hosts leased; fills res
- * and returns an exec_outcome. */
+ * and returns an exec_outcome.  pre: the job was claimed by the last one
+ * (w->next, taken by the caller), its apply maybe begun. */
 int	exec_job_execute(struct exec_worker *, const struct store_job *,
-	    struct exec_samples *, struct store_job_result *, char *reason,
-	    size_t rlen, char *inforce, size_t inforcelen);
+	    struct exec_next *pre, struct exec_samples *,
+	    struct store_job_result *, char *reason, size_t rlen,
+	    char *inforce, size_t inforcelen);
+/* pre (a job claimed by job_next()) given back: its apply, if begun,
+ * waited for and its replies dropped (the knobs it set stay the link's,
+ * restored at the link's end). */
+void	exec_job_next_drop(struct exec_worker *, struct exec_next *pre);
 
 /*
  * executor_plaus.c: is a workload's result a measurement?  The input of

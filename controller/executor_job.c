@@ -165,6 +165,85 @@ iperf_samples(struct exec_samples *smp, const struct agentctl_iperf *ip)
 		    "bit/s", (int)i + 1);
 }
 
+/* The plan's workload of job (by its canonical key), or NULL + reason. */
+static const struct config_workload *
+job_find_workload(const struct executor *ex, const struct store_job *job,
+    char *reason, size_t rlen)
+{
+	const struct config_workload	*wl;
+	char				 key[STORE_PARAMS_MAX];
+	size_t				 i;
+
+	for (i = 0; i < ex->plan->nworkloads; i++) {
+		wl = &ex->plan->workloads[i];
+		if (matrix_workload_key(wl, key, sizeof key) == 0 &&
+		    strcmp(key, job->params) == 0)
+			return wl;
+	}
+	util_seterr(reason, rlen, "job %lld: workload '%s' is not in the plan",
+	    (long long)job->id, job->params);
+	return NULL;
+}
+
+/*
+ * Right after a workload that went through, while the hosts are still
+ * leased: claims the link's next job (on st2: a store failure here is
+ * reported only once this job is stored) and begins its apply on the
+ * client (the server's follows the counters of this job: see job_iperf()).
+ * Anything that does not go leaves the next job to be run as usual.
+ */
+static void
+job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct exec_next		*nx = &w->next;
+	const struct config_workload	*wl;
+	struct exec_host		*ends[2];
+	char				 err[1024];
+	int				 r;
+
+	if (!w->pipe || w->st2 == NULL || nx->claimed || nx->claim_failed ||
+	    exec_stopped(ex))
+		return;
+	r = store_job_claim(w->st2, ex->run_id, l->name, ex->opts->owner,
+	    &nx->job, nx->claim_err, sizeof nx->claim_err);
+	if (r == -1)
+		nx->claim_failed = 1;
+	if (r != 1)
+		return;
+	nx->claimed = 1;
+	if ((wl = job_find_workload(ex, &nx->job, err, sizeof err)) == NULL ||
+	    exec_pool_keep(ex, l->client.host_index, l->server.host_index,
+	    ex->plan->job_timeout, err, sizeof err) == -1 ||
+	    exec_host_ensure(ex, c, w->st2, l->client.ifname, &nx->facts_id[0],
+	    err, sizeof err) == -1 ||
+	    exec_host_ensure(ex, s, w->st2, l->server.ifname, &nx->facts_id[1],
+	    err, sizeof err) == -1)
+		return;
+	ends[0] = s;
+	ends[1] = c;
+	nx->ap = exec_link_apply_begin(w, &nx->job, wl, ends, 1);
+}
+
+void
+exec_job_next_drop(struct exec_worker *w, struct exec_next *pre)
+{
+	const struct config_link	*l = w->link;
+	struct exec_host		*ends[2];
+	struct agentctl_reply		 ar[2];
+	char				 err[1024];
+
+	if (pre->ap == NULL)
+		return;
+	ends[0] = &w->ex->hosts[l->server.host_index];
+	ends[1] = &w->ex->hosts[l->client.host_index];
+	exec_link_apply_end(pre->ap, NULL, ends, ar, err, sizeof err);
+	pre->ap = NULL;
+	agentctl_reply_free(&ar[0]);
+	agentctl_reply_free(&ar[1]);
+}
+
 /* The iperf2/iperf3 workload: the link's server on s (started for the
  * batch, restarted if it died), the client on c; the server's counters
  * read around the run. */
@@ -196,6 +275,8 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
 	args[n++] = "--server"; args[n++] = l->server.address;
 	args[n++] = "--port"; args[n++] = portbuf;
+	/* The sender's interface is the link's: no route lookup. */
+	args[n++] = "--if"; args[n++] = l->client.ifname;
 	if (wl->len != NULL) {
 		args[n++] = "--len"; args[n++] = wl->len;
 	}
@@ -213,9 +294,17 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	}
 	args[n] = NULL;
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
+	/* The next job's apply begins on the client while this one's
+	 * counters are read on the server, ... */
+	if (rc == EXEC_OK)
+		job_next(w, c, s);
 	/* The counters after the run, and a live server for the next job. */
 	if ((src = exec_link_serve(w, s, wl, tbuf, sizeof tbuf)) != EXEC_OK)
 		log_warnx("%s: serve --keep after the run failed", s->cfg->name);
+	/* ... and on the server once they are (while this job is judged and
+	 * stored). */
+	if (w->next.ap != NULL)
+		exec_link_apply_server(w->next.ap);
 	if (rc == EXEC_OK)
 		rc = exec_plaus_iperf(w, wl, &out->u.iperf, &rx0, src == EXEC_OK ?
 		    &w->ls.rx : NULL, reason, rlen);
@@ -247,26 +336,6 @@ job_workload(struct exec_worker *w, const struct config_workload *wl,
 	return job_iperf(w, wl, c, s, job, deadline, smp, out, reason, rlen);
 }
 
-/* The plan's workload of job (by its canonical key), or NULL + reason. */
-static const struct config_workload *
-job_find_workload(const struct executor *ex, const struct store_job *job,
-    char *reason, size_t rlen)
-{
-	const struct config_workload	*wl;
-	char				 key[STORE_PARAMS_MAX];
-	size_t				 i;
-
-	for (i = 0; i < ex->plan->nworkloads; i++) {
-		wl = &ex->plan->workloads[i];
-		if (matrix_workload_key(wl, key, sizeof key) == 0 &&
-		    strcmp(key, job->params) == 0)
-			return wl;
-	}
-	util_seterr(reason, rlen, "job %lld: workload '%s' is not in the plan",
-	    (long long)job->id, job->params);
-	return NULL;
-}
-
 /*
  * Runs one claimed job with both hosts leased.  Fills res (state, reason,
  * samples, raws, facts ids) and returns an exec_outcome.  The knobs stay
@@ -276,8 +345,9 @@ job_find_workload(const struct executor *ex, const struct store_job *job,
  */
 int
 exec_job_execute(struct exec_worker *w, const struct store_job *job,
-    struct exec_samples *smp, struct store_job_result *res, char *reason,
-    size_t rlen, char *inforce, size_t inforcelen)
+    struct exec_next *pre, struct exec_samples *smp,
+    struct store_job_result *res, char *reason, size_t rlen, char *inforce,
+    size_t inforcelen)
 {
 	struct executor			*ex = w->ex;
 	const struct config_link	*l = w->link;
@@ -291,6 +361,21 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 
 	memset(ar, 0, sizeof ar);
 	memset(&wr, 0, sizeof wr);
+	ends[0] = s;
+	ends[1] = c;
+	if (pre != NULL && pre->ap != NULL) {
+		/* Begun by the last job: its outcome is this job's apply. */
+		res->client_facts_id = pre->facts_id[0];
+		res->server_facts_id = pre->facts_id[1];
+		wl = job_find_workload(ex, job, reason, rlen);
+		rc = exec_link_apply_end(pre->ap, job, ends, ar, reason, rlen);
+		pre->ap = NULL;
+		if (rc == EXEC_OK && exec_stopped(ex))
+			rc = EXEC_STOPPED;
+		if (rc != EXEC_OK)
+			goto out;
+		goto applied;
+	}
 	if ((wl = job_find_workload(ex, job, reason, rlen)) == NULL)
 		return EXEC_MEASURED;
 	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
@@ -301,13 +386,12 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 	}
 	if (exec_stopped(ex))
 		return EXEC_STOPPED;
-	ends[0] = s;
-	ends[1] = c;
 	/* Both ends at once; the agent waits (up to the plan's settle_ms)
 	 * for the link after a change, and only then. */
 	if ((rc = exec_link_apply(w, job, wl, ends, ar, reason, rlen)) !=
 	    EXEC_OK)
 		goto out;
+applied:
 	/* What is really in force, as the sender (and NAT host) report. */
 	in_force_key(&job->knobs, &ar[1].u.apply.in_force, l->nat != NULL &&
 	    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply.in_force :
@@ -332,9 +416,13 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 		res->nraws = 1;
 	}
 out:
-	/* A stop restores at the link's end (the worker leaves). */
-	if (rc != EXEC_OK && rc != EXEC_STOPPED)
+	/* A stop restores at the link's end (the worker leaves).  A failed
+	 * job's link is restored, a next job's apply begun meanwhile
+	 * included: that job starts from the originals, applied anew. */
+	if (rc != EXEC_OK && rc != EXEC_STOPPED) {
+		exec_job_next_drop(w, &w->next);
 		exec_link_end(w);
+	}
 	agentctl_reply_free(&ar[0]);
 	agentctl_reply_free(&ar[1]);
 	agentctl_reply_free(&wr);

@@ -12,9 +12,12 @@
  * when the link's work ends, is stopped or cancelled, and after any job
  * that failed (its state is then unknown).  A controller that dies between
  * two jobs leaves the rollback timers armed: they restore the hosts.
+ * Also here: the wait for a link's hosts before a retry, and whether a
+ * link shares a host with another.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agentctl.h"
@@ -149,17 +152,40 @@ mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
 		    a->in_force.nat : "?");
 }
 
-int
-exec_link_apply(struct exec_worker *w, const struct store_job *job,
+/* A pair of apply calls under way (exec_link_apply_begin()). */
+struct exec_apply {
+	struct link_call	 c[2];
+	pthread_t		 t[2];
+	int			 running[2];	/* t[i] runs c[i] */
+	int			 done[2];	/* c[i] ran (here or in t[i]) */
+};
+
+/* Starts end i's call from a thread of its own (or runs it here when no
+ * thread can be had). */
+static void
+apply_start(struct exec_apply *ap, int i)
+{
+	if (pthread_create(&ap->t[i], NULL, link_call_run, &ap->c[i]) == 0)
+		ap->running[i] = 1;
+	else
+		link_call_run(&ap->c[i]);
+	ap->done[i] = 1;
+}
+
+struct exec_apply *
+exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
     const struct config_workload *wl, struct exec_host *ends[2],
-    struct agentctl_reply ar[2], char *reason, size_t rlen)
+    int server_later)
 {
 	struct executor			*ex = w->ex;
 	const struct config_link	*l = w->link;
-	struct link_call		 c[2];
+	struct exec_apply		*ap;
+	struct link_call		*c;
 	size_t				 n;
-	int				 i, rb, rc = EXEC_OK;
+	int				 i, rb;
 
+	ap = xcalloc(1, sizeof *ap);
+	c = ap->c;
 	/* The timer outlives this job's apply, preflight and workload; the
 	 * next job's apply re-arms it. */
 	rb = ex->plan->job_timeout + (wl->tool == CONFIG_TOOL_SCP ? 0 :
@@ -170,7 +196,6 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 		int	is_nat = l->nat != NULL &&
 		    strcmp(l->nat, ends[i]->cfg->name) == 0;
 
-		memset(&c[i], 0, sizeof c[i]);
 		c[i].h = ends[i];
 		c[i].timeout_ms = EXEC_CALL_MS;
 		exec_link_apply_args(&job->knobs, ep->ifname, i == 1 ||
@@ -185,8 +210,9 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 		/* The link's first job: its server starts right after the
 		 * receiver's apply, while the sender's runs (the counters it
 		 * reads are a floor for the check: a ping after them only
-		 * adds to what the receiver got). */
-		if (i == 0 && wl->tool != CONFIG_TOOL_SCP &&
+		 * adds to what the receiver got).  Not beside a begun apply
+		 * (server_later): the worker reads the link's state then. */
+		if (i == 0 && !server_later && wl->tool != CONFIG_TOOL_SCP &&
 		    exec_link_serve_due(&w->ls, ends[0]->serve_gen,
 		    ends[0]->generation, wl->tool, wl->port)) {
 			c[i].serve_w = w;
@@ -196,7 +222,33 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
 	}
-	link_call_both(c);
+	apply_start(ap, 1);
+	if (!server_later)
+		apply_start(ap, 0);
+	return ap;
+}
+
+void
+exec_link_apply_server(struct exec_apply *ap)
+{
+	if (!ap->done[0])
+		apply_start(ap, 0);
+}
+
+int
+exec_link_apply_end(struct exec_apply *ap, const struct store_job *job,
+    struct exec_host *ends[2], struct agentctl_reply ar[2], char *reason,
+    size_t rlen)
+{
+	struct link_call	*c = ap->c;
+	int			 i, rc = EXEC_OK;
+
+	for (i = 0; i < 2; i++) {
+		if (!ap->done[i])
+			link_call_run(&c[i]);
+		if (ap->running[i])
+			pthread_join(ap->t[i], NULL);
+	}
 	/* The client's trouble first: it is the sender. */
 	for (i = 1; i >= 0; i--) {
 		/* Applied, but unfit: exec_pf_folded() judges. */
@@ -215,7 +267,7 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 			util_seterr(reason, rlen, "%s", c[i].err);
 	}
 	for (i = 0; i < 2; i++) {
-		if (c[i].rc == EXEC_OK && c[i].r.has_result)
+		if (job != NULL && c[i].rc == EXEC_OK && c[i].r.has_result)
 			log_debug("job %lld (%s %s): %s %s: %zu knob(s) "
 			    "changed, settled in %lld ms", (long long)job->id,
 			    job->link, job->knobs_key, ends[i]->cfg->name,
@@ -223,7 +275,17 @@ exec_link_apply(struct exec_worker *w, const struct store_job *job,
 			    c[i].r.u.apply.settle_ms);
 		ar[i] = c[i].r;
 	}
+	free(ap);
 	return rc;
+}
+
+int
+exec_link_apply(struct exec_worker *w, const struct store_job *job,
+    const struct config_workload *wl, struct exec_host *ends[2],
+    struct agentctl_reply ar[2], char *reason, size_t rlen)
+{
+	return exec_link_apply_end(exec_link_apply_begin(w, job, wl, ends, 0),
+	    job, ends, ar, reason, rlen);
 }
 
 /* Whether the server end needs a `serve --keep` before the workload: the
@@ -348,4 +410,74 @@ exec_link_end(struct exec_worker *w)
 	}
 	memset(ls, 0, sizeof *ls);
 	return failures;
+}
+
+/*
+ * After an infrastructure failure, before the retry: waits until both hosts
+ * of the link answer over SSH again (a host that reboots or whose sshd is
+ * restarted is gone for a while), for at most the plan's job timeout, so
+ * the retries are not spent in a few milliseconds against a host that is
+ * still down.  A host that stayed down through a whole wait is only tried
+ * once from then on (until it answers again), so the rest of the run fails
+ * fast instead of waiting once more for every attempt of every job.  The
+ * retry itself reports what is still wrong.
+ */
+void
+exec_link_wait(struct exec_worker *w)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct exec_host		*h[2];
+	const char			*ifs[2] = { l->client.ifname,
+					    l->server.ifname };
+	char				 err[1024];
+	int64_t				 deadline, fid;
+	int				 k, ok;
+
+	h[0] = &ex->hosts[l->client.host_index];
+	h[1] = &ex->hosts[l->server.host_index];
+	deadline = util_now_ms() + (int64_t)ex->plan->job_timeout * 1000;
+	exec_lease(ex, l->client.host_index, l->server.host_index);
+	for (k = 0; k < 2; k++) {
+		for (;;) {
+			ok = exec_host_alive(h[k], ex->connect_timeout_s *
+			    1000, err, sizeof err);
+			if (ok && exec_host_ensure(ex, h[k], w->st, ifs[k], &fid,
+			    err, sizeof err) == 0) {
+				h[k]->down = 0;
+				break;
+			}
+			if (h[k]->down || exec_stopped(ex) ||
+			    util_now_ms() >= deadline) {
+				if (!exec_stopped(ex) && !h[k]->down)
+					log_warnx("%s: still not answering "
+					    "after %d s: %s", h[k]->cfg->name,
+					    ex->plan->job_timeout, err);
+				h[k]->down = !exec_stopped(ex);
+				goto out;
+			}
+			exec_sleep_ms(EXEC_WAIT_STEP_MS);
+		}
+	}
+out:
+	exec_unlease(ex, l->client.host_index, l->server.host_index);
+}
+
+/* Whether link i's hosts are no other link's: its worker may then hold
+ * their leases from one job into the next (job_next(), executor_job.c). */
+int
+exec_link_alone(const struct executor *ex, size_t i)
+{
+	const struct config_link	*a = ex->links[i], *b;
+	size_t				 j;
+
+	for (j = 0; j < ex->nlinks; j++) {
+		b = ex->links[j];
+		if (j != i && (a->client.host_index == b->client.host_index ||
+		    a->client.host_index == b->server.host_index ||
+		    a->server.host_index == b->client.host_index ||
+		    a->server.host_index == b->server.host_index))
+			return 0;
+	}
+	return 1;
 }

@@ -99,6 +99,26 @@ expect_rc 0 "facts" $T/o
 check "facts: veth em0, linux, tools" $T/o \
     'r["os"] == "linux" and r["nics"][0]["driver"] == "veth" and r["nics"][0]["mtu"] == 1500 and r["nics"][0]["tso"] is True and r["tools"]["iperf3"] is not None and r["kernel"]["release"] != ""'
 
+# The tools' versions are kept in state/tools/TOOL, keyed by the binary's
+# identity: a cache with this binary's key is believed (a planted version
+# comes back), one with another key is probed again and rewritten.
+v3=$(jv $T/o 'r["tools"]["iperf3"]')
+if [ -f "$SA/tools/iperf3" ] && [ "$(sed -n 2p "$SA/tools/iperf3")" = "$v3" ]; then
+	ok "facts: iperf3 $v3 cached"
+else
+	fail "facts: no cache of iperf3 $v3: $(cat "$SA/tools/iperf3" 2>&1)"
+fi
+key=$(sed -n 1p "$SA/tools/iperf3")
+printf '%s\n9.99.1\n' "$key" > "$SA/tools/iperf3"
+ag a $T/o facts --if em0
+check "facts: the cached version is used while the binary is the same" $T/o \
+    'r["tools"]["iperf3"] == "9.99.1"'
+printf '0 0 0 0 0\n9.99.1\n' > "$SA/tools/iperf3"
+ag a $T/o facts --if em0
+check "facts: a cache of another binary is probed again" $T/o \
+    "r['tools']['iperf3'] == '$v3'"
+[ "$(sed -n 1p "$SA/tools/iperf3")" = "$key" ] || fail "facts: the cache was not rewritten: $(cat "$SA/tools/iperf3")"
+
 # ---- hostile and impossible requests ----------------------------------------
 ag a $T/o apply --if 'em0; rm -rf /' --tso off
 expect_rc 2 "apply refuses a hostile interface name" $T/o
