@@ -138,7 +138,7 @@ job_seq() {
 	cat <<EOF
 em-b apply --if em0 --rollback-after 121 --reset-others --preflight
 em-a apply --if em0 --tso $1 --rollback-after 121 --reset-others --preflight --peer 198.18.1.2
-em-a iperf --tool iperf3 --server 198.18.1.2 --port 5201 --time 1 --parallel 1
+em-a iperf --tool iperf3 --server 198.18.1.2 --port 5201 --time 1 --parallel 1 --if em0
 em-b serve --tool iperf3 --bind 198.18.1.2 --if em0 --keep
 EOF
 }
