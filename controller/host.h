@@ -173,6 +173,24 @@ int	host_lease_gate_command(struct host *, int extend_s, char *buf,
 	    size_t len, char *err, size_t errlen);
 
 /*
+ * The lease take a new session owes, folded into the next command run on
+ * it (the kernel provider's first on a rebooted host: one round trip, not
+ * two).  While deferred (host_lease_defer()), a new session only notes its
+ * take as pending; host_lease_take_command() is the shell command that
+ * makes it (its stderr dropped), host_lease_take_result() decodes what
+ * that printed and notes the lease, or makes the take again the usual way
+ * (a dead owner's lease taken over, a refusal said).  After the deferral,
+ * host_lease_take_pending() makes a take still pending the usual way.
+ */
+void	host_lease_defer(struct host *, int on);
+int	host_lease_pending(struct host *);
+int	host_lease_take_command(struct host *, char *buf, size_t len,
+	    char *err, size_t errlen);
+int	host_lease_take_result(struct host *, const char *out, size_t len,
+	    int status, char *err, size_t errlen);
+int	host_lease_take_pending(struct host *, char *err, size_t errlen);
+
+/*
  * 1 when err, from host_open() or host_sync() of a host opened with a
  * lease, says another controller holds the host ("em-a: leased by ..."):
  * the caller must not reach the host by other means either.

@@ -21,6 +21,7 @@
 #include "util.h"
 
 #define LEASE_MARGIN_S	30	/* beyond a step's deadline */
+#define LEASE_TAKE_ARGS	13	/* `lease take ...` and its NULL */
 
 /* s made fit for the agent's token alphabet, at most n-1 bytes. */
 static void
@@ -155,23 +156,31 @@ lease_takeover(struct host *h, char *err, size_t errlen)
 	return 0;
 }
 
+/* `lease take` of id; pid and ttl are args's number buffers. */
+static void
+lease_take_args(const struct host_lease_id *id, const char **args,
+    char pid[24], char ttl[16])
+{
+	const char	*a[LEASE_TAKE_ARGS] = { "lease", "take", "--owner",
+			    id->token, "--host", id->host, "--pid", pid,
+			    "--run", id->run, "--ttl", ttl, NULL };
+
+	snprintf(pid, 24, "%ld", id->pid);
+	snprintf(ttl, 16, "%d", id->ttl_s);
+	memcpy(args, a, sizeof a);
+}
+
 static int
 lease_take(struct host *h, char *err, size_t errlen)
 {
 	struct host_lease_state		*st = host_lease_state(h);
-	const struct host_lease_id	*id = st->id;
 	struct agentctl_lease		 l;
-	char				 pid[24], ttl[16];
-	const char			*args[] = { "lease", "take", "--owner",
-					    id->token, "--host", id->host,
-					    "--pid", pid, "--run", id->run,
-					    "--ttl", ttl, NULL };
+	char				 pid[24], ttl[16], cls[16];
+	const char			*args[LEASE_TAKE_ARGS];
 
-	char				 cls[16];
-
-	snprintf(pid, sizeof pid, "%ld", id->pid);
-	snprintf(ttl, sizeof ttl, "%d", id->ttl_s);
+	lease_take_args(st->id, args, pid, ttl);
 	st->held = 0;
+	st->pending = 0;
 	if (lease_call(h, args, &l, cls, sizeof cls, err, errlen) == -1 &&
 	    (strcmp(cls, "leased") != 0 || lease_takeover(h, err, errlen) ==
 	    -1 || lease_call(h, args, &l, NULL, 0, err, errlen) == -1))
@@ -188,7 +197,91 @@ host_lease_on_session(struct host *h, char *err, size_t errlen)
 	if (st->id == NULL || host_agent(h) == NULL)
 		return 0;
 	agentctl_set_owner(host_agent(h), st->id->token);
+	if (st->defer) {
+		/* Made by the caller's next command. */
+		st->held = 0;
+		st->pending = 1;
+		return 0;
+	}
 	return lease_take(h, err, errlen);
+}
+
+void
+host_lease_defer(struct host *h, int on)
+{
+	host_lease_state(h)->defer = on;
+}
+
+int
+host_lease_pending(struct host *h)
+{
+	return host_lease_state(h)->pending;
+}
+
+int
+host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
+    size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+	const char		*args[LEASE_TAKE_ARGS];
+	char			 pid[24], ttl[16];
+	struct buf		 b;
+	size_t			 i;
+	int			 rc = 0;
+
+	dst[0] = '\0';
+	if (st->id == NULL || host_agent(h) == NULL ||
+	    agentctl_path(host_agent(h))[0] == '\0') {
+		util_seterr(err, errlen, "%s: lease: agent not deployed",
+		    host_name(h));
+		return -1;
+	}
+	lease_take_args(st->id, args, pid, ttl);
+	buf_init(&b, len);
+	rc = util_shell_quote(&b, agentctl_path(host_agent(h)));
+	for (i = 0; rc == 0 && args[i] != NULL; i++)
+		if (buf_append(&b, " ", 1) == -1 ||
+		    util_shell_quote(&b, args[i]) == -1)
+			rc = -1;
+	if (rc == 0 && buf_append(&b, " 2>/dev/null", 12) == -1)
+		rc = -1;
+	if (rc == -1 || b.len + 1 > len) {
+		util_seterr(err, errlen, "%s: lease: command too long",
+		    host_name(h));
+		rc = -1;
+	} else
+		snprintf(dst, len, "%.*s", (int)b.len, b.data);
+	buf_free(&b);
+	return rc;
+}
+
+int
+host_lease_take_result(struct host *h, const char *out, size_t len,
+    int status, char *err, size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+	struct agentctl_reply	 r;
+	char			 e[512];
+	int			 rc;
+
+	st->pending = 0;
+	rc = agentctl_decode(host_name(h), "lease take", AGENTCTL_LEASE, out,
+	    len, 0, status, &r, e, sizeof e);
+	if (rc == 0)
+		lease_note(st, &r.u.lease);
+	agentctl_reply_free(&r);
+	if (rc == 0)
+		return 0;
+	/* A refusal (a dead owner's lease?), an agent gone: as usual. */
+	log_debug("%s: folded lease take: %s; taking it again", host_name(h),
+	    e);
+	return lease_take(h, err, errlen);
+}
+
+int
+host_lease_take_pending(struct host *h, char *err, size_t errlen)
+{
+	return host_lease_state(h)->pending ? lease_take(h, err, errlen) : 0;
 }
 
 int

@@ -496,6 +496,63 @@ struct kssh {
 	int				 revived;	/* ... and it was */
 };
 
+#define KSSH_TAKE_MARK	"\nlabrat-lease-take-exit "
+
+/*
+ * The first command on a rebooted host's new session carries the lease
+ * take the session owes (host_lease_defer()): one round trip, not two.
+ * stdout is the take's answer, a marker line with its exit status, then
+ * the command's own output, which goes to out (its stderr after it).
+ */
+static int
+kssh_exec_taking(struct kssh *k, const char *cmd, int timeout_ms,
+    struct buf *out, int *status, char *err, size_t errlen)
+{
+	struct ssh_result	 r;
+	struct buf		 all, eb;
+	char			 take[2048], *line = NULL, *m, *rest;
+	int			 rc = -1, st;
+
+	if (host_lease_take_command(k->host, take, sizeof take, err,
+	    errlen) == -1)
+		return -1;
+	line = xasprintf("%s; printf '%s%%d\\n' \"$?\"; %s", take,
+	    KSSH_TAKE_MARK, cmd);
+	buf_init(&all, KERNEL_OUT_MAX);
+	buf_init(&eb, 64 * 1024);
+	st = ssh_exec(host_ssh(k->host), line, timeout_ms, &all, &eb, &r, err,
+	    errlen);
+	if (st != SSH_OK && st != SSH_EOUTPUT)
+		goto done;
+	if (all.data == NULL || (m = strstr(all.data, KSSH_TAKE_MARK)) ==
+	    NULL) {
+		util_seterr(err, errlen, "%s: no lease take before the "
+		    "command's output", k->h->name);
+		goto done;
+	}
+	*m = '\0';
+	m += strlen(KSSH_TAKE_MARK);
+	if ((rest = strchr(m, '\n')) == NULL) {
+		util_seterr(err, errlen, "%s: lease take: no exit status",
+		    k->h->name);
+		goto done;
+	}
+	*rest++ = '\0';
+	if (host_lease_take_result(k->host, all.data, strlen(all.data),
+	    atoi(m), err, errlen) == -1)
+		goto done;
+	buf_append(out, rest, all.len - (size_t)(rest - all.data));
+	if (eb.len > 0)
+		buf_append(out, eb.data, eb.len);
+	*status = st == SSH_OK ? r.exit_status : 255;
+	rc = 0;
+done:
+	buf_free(&all);
+	buf_free(&eb);
+	free(line);
+	return rc;
+}
+
 static int
 kssh_exec(void *arg, const char *cmd, int timeout_ms, struct buf *out,
     int *status, char *err, size_t errlen)
@@ -510,6 +567,9 @@ kssh_exec(void *arg, const char *cmd, int timeout_ms, struct buf *out,
 		util_seterr(err, errlen, "not connected");
 		return -1;
 	}
+	if (host_lease_pending(k->host))
+		return kssh_exec_taking(k, cmd, timeout_ms, out, status, err,
+		    errlen);
 	buf_init(&eb, 64 * 1024);
 	rc = ssh_exec(c, cmd, timeout_ms, out, &eb, &r, err, errlen);
 	if (rc == SSH_OK || rc == SSH_EOUTPUT) {
@@ -628,6 +688,7 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 	const struct config_host	*h = k->h;
 	struct kernel_io		 io;
 	char				 e[1024], gate[1024];
+	int				 rc;
 
 	memset(res, 0, sizeof *res);
 	if (check_rev(h, rev, err, errlen) == -1)
@@ -650,7 +711,18 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 	if (kssh_lease(k, o, gate, sizeof gate, err, errlen) == -1)
 		return -1;
 	io.reboot_gate = gate;
-	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
+	/* The new system's session takes the lease with its first command
+	 * (verify's) instead of a round trip of its own. */
+	if (k->borrowed)
+		host_lease_defer(k->host, 1);
+	rc = kernel_switch(h, rev, o, &io, res, err, errlen);
+	if (k->borrowed && k->host != NULL) {
+		host_lease_defer(k->host, 0);
+		if (rc == 0 && host_lease_take_pending(k->host, err,
+		    errlen) == -1)
+			rc = -1;
+	}
+	if (rc == -1)
 		return -1;
 	/* A caller's session deployed the agent itself when it was renewed
 	 * (host_reconnect(), host_sync()): a second check is a round trip
