@@ -243,8 +243,6 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
 		if (buf_append(&b, " ", 1) == -1 ||
 		    util_shell_quote(&b, args[i]) == -1)
 			rc = -1;
-	if (rc == 0 && buf_append(&b, " 2>/dev/null", 12) == -1)
-		rc = -1;
 	if (rc == -1 || b.len + 1 > len) {
 		util_seterr(err, errlen, "%s: lease: command too long",
 		    host_name(h));
@@ -276,6 +274,26 @@ host_lease_take_result(struct host *h, const char *out, size_t len,
 	log_debug("%s: folded lease take: %s; taking it again", host_name(h),
 	    e);
 	return lease_take(h, err, errlen);
+}
+
+int
+host_lease_renew_result(struct host *h, int extend_s, const char *out,
+    size_t len, int status, char *err, size_t errlen)
+{
+	struct agentctl_reply	 r;
+	char			 e[512];
+	int			 rc;
+
+	rc = agentctl_decode(host_name(h), "lease renew", AGENTCTL_LEASE, out,
+	    len, 0, status, &r, e, sizeof e);
+	if (rc == 0)
+		lease_note(host_lease_state(h), &r.u.lease);
+	agentctl_reply_free(&r);
+	if (rc == 0)
+		return 0;
+	log_debug("%s: folded lease renew: %s; renewing again", host_name(h),
+	    e);
+	return host_lease_renew(h, extend_s, err, errlen);
 }
 
 int

@@ -492,64 +492,93 @@ struct kssh {
 	/* A caller's session (kernel_install_on()): it revives itself, so
 	 * the old session's death shows as a re-establishment. */
 	int				 borrowed;
+	int				 renew_s;	/* owed before install */
 	int				 rebooted;	/* alive() was asked */
 	int				 revived;	/* ... and it was */
 };
 
-#define KSSH_TAKE_MARK	"\nlabrat-lease-take-exit "
+#define KSSH_FOLD_MARK	"\nlabrat-lease-call-exit "
 
 /*
- * The first command on a rebooted host's new session carries the lease
- * take the session owes (host_lease_defer()): one round trip, not two.
- * stdout is the take's answer, a marker line with its exit status, then
- * the command's own output, which goes to out (its stderr after it).
+ * One round trip for a lease call and the command after it: the renew
+ * before an install (kssh_lease()), the take a rebooted host's new session
+ * owes (host_lease_defer()) before verify.  stdout is the lease call's
+ * answer (into *lout, its exit status *lstatus), a marker line, then the
+ * command's own output, which goes to out with its stderr after it; the
+ * command runs only when the lease call succeeded (else *ran is 0).
  */
 static int
-kssh_exec_taking(struct kssh *k, const char *cmd, int timeout_ms,
-    struct buf *out, int *status, char *err, size_t errlen)
+kssh_exec_folded(struct kssh *k, const char *lease, const char *cmd,
+    int timeout_ms, struct buf *lout, int *lstatus, struct buf *out,
+    int *status, int *ran, char *err, size_t errlen)
 {
 	struct ssh_result	 r;
-	struct buf		 all, eb;
-	char			 take[2048], *line = NULL, *m, *rest;
+	struct buf		 eb;
+	char			*line, *m, *rest;
 	int			 rc = -1, st;
 
-	if (host_lease_take_command(k->host, take, sizeof take, err,
-	    errlen) == -1)
-		return -1;
-	line = xasprintf("%s; printf '%s%%d\\n' \"$?\"; %s", take,
-	    KSSH_TAKE_MARK, cmd);
-	buf_init(&all, KERNEL_OUT_MAX);
+	*ran = 0;
+	line = xasprintf("%s 2>/dev/null; s=$?; printf '%s%%d\\n' \"$s\"; "
+	    "[ \"$s\" -eq 0 ] || exit 1; %s", lease, KSSH_FOLD_MARK, cmd);
 	buf_init(&eb, 64 * 1024);
-	st = ssh_exec(host_ssh(k->host), line, timeout_ms, &all, &eb, &r, err,
+	buf_reset(lout);
+	st = ssh_exec(host_ssh(k->host), line, timeout_ms, lout, &eb, &r, err,
 	    errlen);
 	if (st != SSH_OK && st != SSH_EOUTPUT)
 		goto done;
-	if (all.data == NULL || (m = strstr(all.data, KSSH_TAKE_MARK)) ==
-	    NULL) {
-		util_seterr(err, errlen, "%s: no lease take before the "
+	if (lout->data == NULL || (m = strstr(lout->data, KSSH_FOLD_MARK)) ==
+	    NULL || (rest = strchr(m + 1, '\n')) == NULL) {
+		util_seterr(err, errlen, "%s: no lease call before the "
 		    "command's output", k->h->name);
 		goto done;
 	}
 	*m = '\0';
-	m += strlen(KSSH_TAKE_MARK);
-	if ((rest = strchr(m, '\n')) == NULL) {
-		util_seterr(err, errlen, "%s: lease take: no exit status",
-		    k->h->name);
-		goto done;
+	*lstatus = atoi(m + strlen(KSSH_FOLD_MARK));
+	rest++;
+	if (*lstatus == 0) {
+		*ran = 1;
+		buf_append(out, rest, lout->len - (size_t)(rest - lout->data));
+		if (eb.len > 0)
+			buf_append(out, eb.data, eb.len);
+		*status = st == SSH_OK ? r.exit_status : 255;
 	}
-	*rest++ = '\0';
-	if (host_lease_take_result(k->host, all.data, strlen(all.data),
-	    atoi(m), err, errlen) == -1)
-		goto done;
-	buf_append(out, rest, all.len - (size_t)(rest - all.data));
-	if (eb.len > 0)
-		buf_append(out, eb.data, eb.len);
-	*status = st == SSH_OK ? r.exit_status : 255;
+	lout->len = strlen(lout->data);
 	rc = 0;
 done:
-	buf_free(&all);
 	buf_free(&eb);
 	free(line);
+	return rc;
+}
+
+/* kssh_exec() with the lease call it owes first; -1 when none is owed. */
+static int
+kssh_exec_lease(struct kssh *k, const char *cmd, int timeout_ms,
+    struct buf *out, int *status, int *ran, char *err, size_t errlen)
+{
+	struct buf	 lout;
+	char		 lease[2048];
+	int		 take = host_lease_pending(k->host), lst = 0, rc;
+
+	*ran = 0;
+	if (!take && k->renew_s <= 0)
+		return 0;
+	if ((take ? host_lease_take_command(k->host, lease, sizeof lease,
+	    err, errlen) : host_lease_gate_command(k->host, k->renew_s, lease,
+	    sizeof lease, err, errlen)) == -1)
+		return -1;
+	buf_init(&lout, KERNEL_OUT_MAX);
+	rc = kssh_exec_folded(k, lease, cmd, timeout_ms, &lout, &lst, out,
+	    status, ran, err, errlen);
+	/* A failed call is made again the usual way, which says why. */
+	if (rc == 0 && take)
+		rc = host_lease_take_result(k->host, lout.data != NULL ?
+		    lout.data : "", lout.len, lst, err, errlen);
+	else if (rc == 0) {
+		rc = host_lease_renew_result(k->host, k->renew_s, lout.data !=
+		    NULL ? lout.data : "", lout.len, lst, err, errlen);
+		k->renew_s = 0;
+	}
+	buf_free(&lout);
 	return rc;
 }
 
@@ -561,15 +590,17 @@ kssh_exec(void *arg, const char *cmd, int timeout_ms, struct buf *out,
 	struct ssh_conn		*c = k->host != NULL ? host_ssh(k->host) : NULL;
 	struct ssh_result	 r;
 	struct buf		 eb;
-	int			 rc;
+	int			 rc, ran;
 
 	if (c == NULL) {
 		util_seterr(err, errlen, "not connected");
 		return -1;
 	}
-	if (host_lease_pending(k->host))
-		return kssh_exec_taking(k, cmd, timeout_ms, out, status, err,
-		    errlen);
+	if (kssh_exec_lease(k, cmd, timeout_ms, out, status, &ran, err,
+	    errlen) == -1)
+		return -1;
+	if (ran)
+		return 0;
 	buf_init(&eb, 64 * 1024);
 	rc = ssh_exec(c, cmd, timeout_ms, out, &eb, &r, err, errlen);
 	if (rc == SSH_OK || rc == SSH_EOUTPUT) {
@@ -673,9 +704,8 @@ kssh_lease(struct kssh *k, const struct kernel_opts *o, char *gate,
 	gate[0] = '\0';
 	if (k->host == NULL || !host_lease_held(k->host))
 		return 0;
-	if (host_lease_renew(k->host, DEF(o->install_timeout_s, 7200) +
-	    reboot_s, err, errlen) == -1)
-		return -1;
+	/* Renewed by the install's first command (kssh_exec_lease()). */
+	k->renew_s = DEF(o->install_timeout_s, 7200) + reboot_s;
 	return host_lease_gate_command(k->host, reboot_s, gate, len, err,
 	    errlen);
 }
@@ -716,6 +746,7 @@ kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
 	if (k->borrowed)
 		host_lease_defer(k->host, 1);
 	rc = kernel_switch(h, rev, o, &io, res, err, errlen);
+	k->renew_s = 0;
 	if (k->borrowed && k->host != NULL) {
 		host_lease_defer(k->host, 0);
 		if (rc == 0 && host_lease_take_pending(k->host, err,
