@@ -156,6 +156,43 @@ lease_takeover(struct host *h, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A lease command to run inside another: the agent's path, plain as it
+ * is, then each of quoted shell-quoted after a space, into dst.  0 or -1
+ * with err.
+ */
+static int
+lease_command(struct host *h, const char *plain, const char *const *quoted,
+    char *dst, size_t len, char *err, size_t errlen)
+{
+	struct buf	 b;
+	size_t		 i;
+	int		 rc = 0;
+
+	dst[0] = '\0';
+	if (host_agent(h) == NULL || agentctl_path(host_agent(h))[0] == '\0') {
+		util_seterr(err, errlen, "%s: lease: agent not deployed",
+		    host_name(h));
+		return -1;
+	}
+	buf_init(&b, len);
+	if (util_shell_quote(&b, agentctl_path(host_agent(h))) == -1 ||
+	    buf_append(&b, plain, strlen(plain)) == -1)
+		rc = -1;
+	for (i = 0; rc == 0 && quoted[i] != NULL; i++)
+		if (buf_append(&b, " ", 1) == -1 ||
+		    util_shell_quote(&b, quoted[i]) == -1)
+			rc = -1;
+	if (rc == -1 || b.len + 1 > len) {
+		util_seterr(err, errlen, "%s: lease: command too long",
+		    host_name(h));
+		rc = -1;
+	} else
+		snprintf(dst, len, "%.*s", (int)b.len, b.data);
+	buf_free(&b);
+	return rc;
+}
+
 /* `lease take` of id; pid and ttl are args's number buffers. */
 static void
 lease_take_args(const struct host_lease_id *id, const char **args,
@@ -225,32 +262,12 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
 	struct host_lease_state	*st = host_lease_state(h);
 	const char		*args[LEASE_TAKE_ARGS];
 	char			 pid[24], ttl[16];
-	struct buf		 b;
-	size_t			 i;
-	int			 rc = 0;
 
 	dst[0] = '\0';
-	if (st->id == NULL || host_agent(h) == NULL ||
-	    agentctl_path(host_agent(h))[0] == '\0') {
-		util_seterr(err, errlen, "%s: lease: agent not deployed",
-		    host_name(h));
-		return -1;
-	}
+	if (st->id == NULL)
+		return 0;
 	lease_take_args(st->id, args, pid, ttl);
-	buf_init(&b, len);
-	rc = util_shell_quote(&b, agentctl_path(host_agent(h)));
-	for (i = 0; rc == 0 && args[i] != NULL; i++)
-		if (buf_append(&b, " ", 1) == -1 ||
-		    util_shell_quote(&b, args[i]) == -1)
-			rc = -1;
-	if (rc == -1 || b.len + 1 > len) {
-		util_seterr(err, errlen, "%s: lease: command too long",
-		    host_name(h));
-		rc = -1;
-	} else
-		snprintf(dst, len, "%.*s", (int)b.len, b.data);
-	buf_free(&b);
-	return rc;
+	return lease_command(h, "", args, dst, len, err, errlen);
 }
 
 int
@@ -369,32 +386,16 @@ host_lease_gate_command(struct host *h, int extend_s, char *dst, size_t len,
     char *err, size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
-	struct buf		 b;
+	const char		*tok[2] = { NULL, NULL };
 	char			 ext[64];
-	int			 rc = 0;
 
 	dst[0] = '\0';
 	if (st->id == NULL)
 		return 0;
-	if (host_agent(h) == NULL || agentctl_path(host_agent(h))[0] == '\0') {
-		util_seterr(err, errlen, "%s: lease: agent not deployed",
-		    host_name(h));
-		return -1;
-	}
-	snprintf(ext, sizeof ext, " lease renew --extend %d --owner ",
+	snprintf(ext, sizeof ext, " lease renew --extend %d --owner",
 	    extend_s < 1 ? 1 : extend_s > 86400 ? 86400 : extend_s);
-	buf_init(&b, len);
-	if (util_shell_quote(&b, agentctl_path(host_agent(h))) == -1 ||
-	    buf_append(&b, ext, strlen(ext)) == -1 ||
-	    util_shell_quote(&b, st->id->token) == -1 ||
-	    b.len + 1 > len) {
-		util_seterr(err, errlen, "%s: lease: command too long",
-		    host_name(h));
-		rc = -1;
-	} else
-		snprintf(dst, len, "%.*s", (int)b.len, b.data);
-	buf_free(&b);
-	return rc;
+	tok[0] = st->id->token;
+	return lease_command(h, ext, tok, dst, len, err, errlen);
 }
 
 int
