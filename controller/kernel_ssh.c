@@ -48,17 +48,24 @@ kssh_exec_folded(struct kssh *k, const char *lease, const char *cmd,
     int *status, int *ran, char *err, size_t errlen)
 {
 	struct ssh_result	 r;
-	struct buf		 eb;
-	char			*line, *m, *rest;
+	struct buf		 eb, line;
+	char			*inner, *m, *rest;
 	int			 rc = -1, st;
 
 	*ran = 0;
-	line = xasprintf("%s 2>/dev/null; s=$?; printf '%s%%d\\n' \"$s\"; "
+	inner = xasprintf("%s 2>/dev/null; s=$?; printf '%s%%d\\n' \"$s\"; "
 	    "[ \"$s\" -eq 0 ] || exit 1; %s", lease, KSSH_FOLD_MARK, cmd);
+	/* sh's syntax whatever the login shell (root's is csh on FreeBSD). */
+	buf_init(&line, 4 * strlen(inner) + 64);
 	buf_init(&eb, 64 * 1024);
+	if (buf_append(&line, "/bin/sh -c ", 11) == -1 ||
+	    util_shell_quote(&line, inner) == -1) {
+		util_seterr(err, errlen, "%s: command too long", k->h->name);
+		goto done;
+	}
 	buf_reset(lout);
-	st = ssh_exec(host_ssh(k->host), line, timeout_ms, lout, &eb, &r, err,
-	    errlen);
+	st = ssh_exec(host_ssh(k->host), line.data, timeout_ms, lout, &eb, &r,
+	    err, errlen);
 	if (st != SSH_OK && st != SSH_EOUTPUT)
 		goto done;
 	if (lout->data == NULL || (m = strstr(lout->data, KSSH_FOLD_MARK)) ==
@@ -81,7 +88,8 @@ kssh_exec_folded(struct kssh *k, const char *lease, const char *cmd,
 	rc = 0;
 done:
 	buf_free(&eb);
-	free(line);
+	buf_free(&line);
+	free(inner);
 	return rc;
 }
 
