@@ -173,6 +173,29 @@ int	host_lease_gate_command(struct host *, int extend_s, char *buf,
 	    size_t len, char *err, size_t errlen);
 
 /*
+ * Lease calls folded into the command that follows them (one round trip,
+ * not two): the take a new session owes, into the kernel provider's first
+ * command on a rebooted host; a renew, into an install's.  While deferred
+ * (host_lease_defer()), a new session only notes its take as pending;
+ * host_lease_take_command() is the shell command that makes it,
+ * host_lease_gate_command() a renew's.  host_lease_take_result() and
+ * host_lease_renew_result() decode what such a command printed (out, len,
+ * its exit status) and note the lease, or make the call again the usual
+ * way (a dead owner's lease taken over, a refusal said).  After the
+ * deferral, host_lease_take_pending() makes a take still pending the
+ * usual way.  0 or -1 with err.
+ */
+void	host_lease_defer(struct host *, int on);
+int	host_lease_pending(struct host *);
+int	host_lease_take_command(struct host *, char *buf, size_t len,
+	    char *err, size_t errlen);
+int	host_lease_take_result(struct host *, const char *out, size_t len,
+	    int status, char *err, size_t errlen);
+int	host_lease_renew_result(struct host *, int extend_s, const char *out,
+	    size_t len, int status, char *err, size_t errlen);
+int	host_lease_take_pending(struct host *, char *err, size_t errlen);
+
+/*
  * 1 when err, from host_open() or host_sync() of a host opened with a
  * lease, says another controller holds the host ("em-a: leased by ..."):
  * the caller must not reach the host by other means either.

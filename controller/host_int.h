@@ -16,6 +16,8 @@ struct host_lease_state {
 	const struct host_lease_id *id;	/* NULL: no lease wanted */
 	int		held;
 	int64_t		expires_ms;	/* our clock: when it runs out */
+	int		defer;		/* a new session's take is folded */
+	int		pending;	/* ... and not made yet */
 };
 
 /* The host's lease state (host.c owns it, host_lease.c keeps it). */

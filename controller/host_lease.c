@@ -21,6 +21,7 @@
 #include "util.h"
 
 #define LEASE_MARGIN_S	30	/* beyond a step's deadline */
+#define LEASE_TAKE_ARGS	13	/* `lease take ...` and its NULL */
 
 /* s made fit for the agent's token alphabet, at most n-1 bytes. */
 static void
@@ -155,23 +156,68 @@ lease_takeover(struct host *h, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A lease command to run inside another: the agent's path, plain as it
+ * is, then each of quoted shell-quoted after a space, into dst.  0 or -1
+ * with err.
+ */
+static int
+lease_command(struct host *h, const char *plain, const char *const *quoted,
+    char *dst, size_t len, char *err, size_t errlen)
+{
+	struct buf	 b;
+	size_t		 i;
+	int		 rc = 0;
+
+	dst[0] = '\0';
+	if (host_agent(h) == NULL || agentctl_path(host_agent(h))[0] == '\0') {
+		util_seterr(err, errlen, "%s: lease: agent not deployed",
+		    host_name(h));
+		return -1;
+	}
+	buf_init(&b, len);
+	if (util_shell_quote(&b, agentctl_path(host_agent(h))) == -1 ||
+	    buf_append(&b, plain, strlen(plain)) == -1)
+		rc = -1;
+	for (i = 0; rc == 0 && quoted[i] != NULL; i++)
+		if (buf_append(&b, " ", 1) == -1 ||
+		    util_shell_quote(&b, quoted[i]) == -1)
+			rc = -1;
+	if (rc == -1 || b.len + 1 > len) {
+		util_seterr(err, errlen, "%s: lease: command too long",
+		    host_name(h));
+		rc = -1;
+	} else
+		snprintf(dst, len, "%.*s", (int)b.len, b.data);
+	buf_free(&b);
+	return rc;
+}
+
+/* `lease take` of id; pid and ttl are args's number buffers. */
+static void
+lease_take_args(const struct host_lease_id *id, const char **args,
+    char pid[24], char ttl[16])
+{
+	const char	*a[LEASE_TAKE_ARGS] = { "lease", "take", "--owner",
+			    id->token, "--host", id->host, "--pid", pid,
+			    "--run", id->run, "--ttl", ttl, NULL };
+
+	snprintf(pid, 24, "%ld", id->pid);
+	snprintf(ttl, 16, "%d", id->ttl_s);
+	memcpy(args, a, sizeof a);
+}
+
 static int
 lease_take(struct host *h, char *err, size_t errlen)
 {
 	struct host_lease_state		*st = host_lease_state(h);
-	const struct host_lease_id	*id = st->id;
 	struct agentctl_lease		 l;
-	char				 pid[24], ttl[16];
-	const char			*args[] = { "lease", "take", "--owner",
-					    id->token, "--host", id->host,
-					    "--pid", pid, "--run", id->run,
-					    "--ttl", ttl, NULL };
+	char				 pid[24], ttl[16], cls[16];
+	const char			*args[LEASE_TAKE_ARGS];
 
-	char				 cls[16];
-
-	snprintf(pid, sizeof pid, "%ld", id->pid);
-	snprintf(ttl, sizeof ttl, "%d", id->ttl_s);
+	lease_take_args(st->id, args, pid, ttl);
 	st->held = 0;
+	st->pending = 0;
 	if (lease_call(h, args, &l, cls, sizeof cls, err, errlen) == -1 &&
 	    (strcmp(cls, "leased") != 0 || lease_takeover(h, err, errlen) ==
 	    -1 || lease_call(h, args, &l, NULL, 0, err, errlen) == -1))
@@ -188,7 +234,89 @@ host_lease_on_session(struct host *h, char *err, size_t errlen)
 	if (st->id == NULL || host_agent(h) == NULL)
 		return 0;
 	agentctl_set_owner(host_agent(h), st->id->token);
+	if (st->defer) {
+		/* Made by the caller's next command. */
+		st->held = 0;
+		st->pending = 1;
+		return 0;
+	}
 	return lease_take(h, err, errlen);
+}
+
+void
+host_lease_defer(struct host *h, int on)
+{
+	host_lease_state(h)->defer = on;
+}
+
+int
+host_lease_pending(struct host *h)
+{
+	return host_lease_state(h)->pending;
+}
+
+int
+host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
+    size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+	const char		*args[LEASE_TAKE_ARGS];
+	char			 pid[24], ttl[16];
+
+	dst[0] = '\0';
+	if (st->id == NULL)
+		return 0;
+	lease_take_args(st->id, args, pid, ttl);
+	return lease_command(h, "", args, dst, len, err, errlen);
+}
+
+int
+host_lease_take_result(struct host *h, const char *out, size_t len,
+    int status, char *err, size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+	struct agentctl_reply	 r;
+	char			 e[512];
+	int			 rc;
+
+	st->pending = 0;
+	rc = agentctl_decode(host_name(h), "lease take", AGENTCTL_LEASE, out,
+	    len, 0, status, &r, e, sizeof e);
+	if (rc == 0)
+		lease_note(st, &r.u.lease);
+	agentctl_reply_free(&r);
+	if (rc == 0)
+		return 0;
+	/* A refusal (a dead owner's lease?), an agent gone: as usual. */
+	log_debug("%s: folded lease take: %s; taking it again", host_name(h),
+	    e);
+	return lease_take(h, err, errlen);
+}
+
+int
+host_lease_renew_result(struct host *h, int extend_s, const char *out,
+    size_t len, int status, char *err, size_t errlen)
+{
+	struct agentctl_reply	 r;
+	char			 e[512];
+	int			 rc;
+
+	rc = agentctl_decode(host_name(h), "lease renew", AGENTCTL_LEASE, out,
+	    len, 0, status, &r, e, sizeof e);
+	if (rc == 0)
+		lease_note(host_lease_state(h), &r.u.lease);
+	agentctl_reply_free(&r);
+	if (rc == 0)
+		return 0;
+	log_debug("%s: folded lease renew: %s; renewing again", host_name(h),
+	    e);
+	return host_lease_renew(h, extend_s, err, errlen);
+}
+
+int
+host_lease_take_pending(struct host *h, char *err, size_t errlen)
+{
+	return host_lease_state(h)->pending ? lease_take(h, err, errlen) : 0;
 }
 
 int
@@ -258,32 +386,16 @@ host_lease_gate_command(struct host *h, int extend_s, char *dst, size_t len,
     char *err, size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
-	struct buf		 b;
+	const char		*tok[2] = { NULL, NULL };
 	char			 ext[64];
-	int			 rc = 0;
 
 	dst[0] = '\0';
 	if (st->id == NULL)
 		return 0;
-	if (host_agent(h) == NULL || agentctl_path(host_agent(h))[0] == '\0') {
-		util_seterr(err, errlen, "%s: lease: agent not deployed",
-		    host_name(h));
-		return -1;
-	}
-	snprintf(ext, sizeof ext, " lease renew --extend %d --owner ",
+	snprintf(ext, sizeof ext, " lease renew --extend %d --owner",
 	    extend_s < 1 ? 1 : extend_s > 86400 ? 86400 : extend_s);
-	buf_init(&b, len);
-	if (util_shell_quote(&b, agentctl_path(host_agent(h))) == -1 ||
-	    buf_append(&b, ext, strlen(ext)) == -1 ||
-	    util_shell_quote(&b, st->id->token) == -1 ||
-	    b.len + 1 > len) {
-		util_seterr(err, errlen, "%s: lease: command too long",
-		    host_name(h));
-		rc = -1;
-	} else
-		snprintf(dst, len, "%.*s", (int)b.len, b.data);
-	buf_free(&b);
-	return rc;
+	tok[0] = st->id->token;
+	return lease_command(h, ext, tok, dst, len, err, errlen);
 }
 
 int

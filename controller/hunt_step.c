@@ -6,6 +6,7 @@
  * the samples are read back from the store.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,31 @@ step_batch(struct hunt_sess *s, int64_t run_id, size_t nref, size_t ncand,
 	return 0;
 }
 
+/*
+ * Test hook (tests/integration/bisect_sim.sh): with
+ * LABRAT_TEST_STOP_BETWEEN_BATCHES=N the process stops itself (SIGSTOP),
+ * once, between two batches of a step, the first from the Nth step it
+ * measures on that needs more than one, so that a test can SIGKILL it just
+ * there: the link held as the step's last batch left it, no job running.
+ * Called before every batch; between: not the step's first.
+ */
+static void
+step_test_stop(int between)
+{
+	static int	 steps, done;
+	const char	*v;
+
+	if (!between) {
+		steps++;
+		return;
+	}
+	if (done || (v = getenv("LABRAT_TEST_STOP_BETWEEN_BATCHES")) == NULL ||
+	    atoi(v) < 1 || steps < atoi(v))
+		return;
+	done = 1;
+	raise(SIGSTOP);
+}
+
 struct step_measure {
 	double			*ref, *cand;
 	size_t			 nref, ncand;
@@ -213,6 +239,7 @@ step_measure(struct hunt_sess *s, const struct bisect_request *req,
 			continue;
 		}
 		before = nr + nc;
+		step_test_stop(ms->jobs > 0);
 		if (step_batch(s, run_id, ab ? ms->d.add_ref : 0,
 		    ms->d.add_cand, err, errlen) == -1)
 			goto fail;

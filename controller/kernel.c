@@ -1,8 +1,7 @@
 /*
  * kernel: install, reboot, power-cycle and verify kernels on lab hosts; see
- * kernel.h.  The first half is the provider sequencing over struct
- * kernel_io, the second half the SSH implementation (the power hooks are
- * kernel_power.c).
+ * kernel.h.  The provider sequencing over struct kernel_io; the SSH
+ * implementation is kernel_ssh.c, the power hooks kernel_power.c.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -20,11 +19,9 @@
 
 #include "client.h"
 #include "config.h"
-#include "host.h"
 #include "kernel.h"
 #include "kernel_int.h"
 #include "log.h"
-#include "ssh.h"
 #include "util.h"
 
 
@@ -158,8 +155,8 @@ tail_into(char *dst, size_t len, const struct buf *out)
 }
 
 /* Runs cmd; 0 ran (*status), -1 error with err naming host and what. */
-static int
-run(const struct kernel_io *io, const struct config_host *h,
+int
+kernel_run(const struct kernel_io *io, const struct config_host *h,
     const char *what, const char *cmd, int timeout_ms, struct buf *out,
     int *status, char *err, size_t errlen)
 {
@@ -198,7 +195,7 @@ install_command(const struct config_host *h, const char *rev,
 	    err, errlen)) == NULL)
 		return -1;
 	buf_init(&out, KERNEL_OUT_MAX);
-	if (run(io, h, "install", cmd, DEF(o->install_timeout_s, 7200) *
+	if (kernel_run(io, h, "install", cmd, DEF(o->install_timeout_s, 7200) *
 	    1000, &out, &st, err, errlen) == -1)
 		goto fail;
 	rc = 0;
@@ -241,14 +238,14 @@ install_freebsd(const struct config_host *h, const char *rev,
 	gitdir = xasprintf("%s/.git", k->src);
 	cmd = quoted(NULL, "test", "-d", gitdir, NULL);
 	free(gitdir);
-	if (run(io, h, "source tree", cmd, ctmo, &out, &st, err,
+	if (kernel_run(io, h, "source tree", cmd, ctmo, &out, &st, err,
 	    errlen) == -1)
 		goto fail;
 	free(cmd);
 	cmd = st == 0 ? quoted(NULL, "git", "-C", k->src, "checkout", "-q",
 	    "--detach", rev, NULL) : quoted(NULL, "svn", "update", "-q", "-r",
 	    svn_number(rev), k->src, NULL);
-	if (run(io, h, "checkout", cmd, tmo, &out, &st, err, errlen) == -1)
+	if (kernel_run(io, h, "checkout", cmd, tmo, &out, &st, err, errlen) == -1)
 		goto fail;
 	if (st != 0) {
 		tail_into(res->detail, sizeof res->detail, &out);
@@ -259,20 +256,20 @@ install_freebsd(const struct config_host *h, const char *rev,
 	free(cmd);
 	cmd = quoted(">" KERNEL_LOG " 2>&1", "make", "-C", k->src, jobs,
 	    "buildkernel", kc, NULL);
-	if (run(io, h, "buildkernel", cmd, tmo, &out, &st, err, errlen) == -1)
+	if (kernel_run(io, h, "buildkernel", cmd, tmo, &out, &st, err, errlen) == -1)
 		goto fail;
 	if (st == 0) {
 		free(cmd);
 		cmd = quoted(">>" KERNEL_LOG " 2>&1", "make", "-C", k->src,
 		    "installkernel", kc, kodir, NULL);
-		if (run(io, h, "installkernel", cmd, tmo, &out, &st, err,
+		if (kernel_run(io, h, "installkernel", cmd, tmo, &out, &st, err,
 		    errlen) == -1)
 			goto fail;
 	}
 	if (st != 0) {
 		free(cmd);
 		cmd = quoted(NULL, "tail", "-n", "25", KERNEL_LOG, NULL);
-		if (run(io, h, "build log", cmd, ctmo, &out, &st, err,
+		if (kernel_run(io, h, "build log", cmd, ctmo, &out, &st, err,
 		    errlen) == -1)
 			goto fail;
 		res->result = KERNEL_UNBUILDABLE;
@@ -282,7 +279,7 @@ install_freebsd(const struct config_host *h, const char *rev,
 	}
 	free(cmd);
 	cmd = quoted(NULL, "nextboot", "-k", k->kodir, NULL);
-	if (run(io, h, "nextboot", cmd, ctmo, &out, &st, err, errlen) == -1)
+	if (kernel_run(io, h, "nextboot", cmd, ctmo, &out, &st, err, errlen) == -1)
 		goto fail;
 	if (st != 0) {
 		tail_into(res->detail, sizeof res->detail, &out);
@@ -322,7 +319,7 @@ reboot_host(const struct config_host *h, const char *rev,
 	}
 	buf_init(&out, KERNEL_OUT_MAX);
 	/* A session that drops under a reboot is what we asked for. */
-	if (run(io, h, "reboot", cmd, DEF(o->connect_timeout_s, 10) * 1000,
+	if (kernel_run(io, h, "reboot", cmd, DEF(o->connect_timeout_s, 10) * 1000,
 	    &out, &st, e, sizeof e) == 0 && st != 0) {
 		tail_into(e, sizeof e, &out);
 		util_seterr(err, errlen, "%s: reboot command failed (exit "
@@ -349,7 +346,7 @@ verify(const struct config_host *h, const char *rev,
 	buf_init(&out, KERNEL_OUT_MAX);
 	if (k->type == CONFIG_KERNEL_FREEBSD_SRC) {
 		cmd = quoted(NULL, "sysctl", "-n", "kern.bootfile", NULL);
-		if (run(io, h, "verify", cmd, tmo, &out, &st, err,
+		if (kernel_run(io, h, "verify", cmd, tmo, &out, &st, err,
 		    errlen) == -1)
 			goto fail;
 		snprintf(boot, sizeof boot, "/boot/%s/kernel", k->kodir);
@@ -368,7 +365,7 @@ verify(const struct config_host *h, const char *rev,
 			goto fail;
 	} else
 		cmd = xstrdup("uname -r; cat /proc/version");
-	if (run(io, h, "verify", cmd, tmo, &out, &st, err, errlen) == -1)
+	if (kernel_run(io, h, "verify", cmd, tmo, &out, &st, err, errlen) == -1)
 		goto fail;
 	if (st != 0) {
 		util_seterr(err, errlen, "%s: verify: exit %d", h->name, st);
@@ -396,8 +393,8 @@ fail:
 	return rc;
 }
 
-static int
-check_rev(const struct config_host *h, const char *rev, char *err,
+int
+kernel_check_rev(const struct config_host *h, const char *rev, char *err,
     size_t errlen)
 {
 	if (rev == NULL || !config_valid_revision(rev) || rev[0] == '-') {
@@ -465,7 +462,7 @@ kernel_switch(const struct config_host *h, const char *rev,
 	int	rc;
 
 	memset(res, 0, sizeof *res);
-	if (check_rev(h, rev, err, errlen) == -1)
+	if (kernel_check_rev(h, rev, err, errlen) == -1)
 		return -1;
 	t0 = io->now_ms(io->arg);
 	rc = h->kernel.type == CONFIG_KERNEL_FREEBSD_SRC ?
@@ -480,278 +477,4 @@ kernel_switch(const struct config_host *h, const char *rev,
 		return -1;
 	res->boot_ms = io->now_ms(io->arg) - t0;
 	return 0;
-}
-
-/* ---- SSH implementation ---------------------------------------------- */
-
-struct kssh {
-	const struct config_host	*h;
-	struct host_opts		 hopts;
-	struct host			*host;	/* NULL while disconnected */
-	int				 power_timeout_s;
-	/* A caller's session (kernel_install_on()): it revives itself, so
-	 * the old session's death shows as a re-establishment. */
-	int				 borrowed;
-	int				 rebooted;	/* alive() was asked */
-	int				 revived;	/* ... and it was */
-};
-
-static int
-kssh_exec(void *arg, const char *cmd, int timeout_ms, struct buf *out,
-    int *status, char *err, size_t errlen)
-{
-	struct kssh		*k = arg;
-	struct ssh_conn		*c = k->host != NULL ? host_ssh(k->host) : NULL;
-	struct ssh_result	 r;
-	struct buf		 eb;
-	int			 rc;
-
-	if (c == NULL) {
-		util_seterr(err, errlen, "not connected");
-		return -1;
-	}
-	buf_init(&eb, 64 * 1024);
-	rc = ssh_exec(c, cmd, timeout_ms, out, &eb, &r, err, errlen);
-	if (rc == SSH_OK || rc == SSH_EOUTPUT) {
-		if (eb.len > 0)
-			buf_append(out, eb.data, eb.len);
-		*status = rc == SSH_OK ? r.exit_status : 255;
-		rc = 0;
-	} else
-		rc = -1;
-	buf_free(&eb);
-	return rc;
-}
-
-static int
-kssh_alive(void *arg, int timeout_ms)
-{
-	struct kssh	*k = arg;
-	char		 e[256];
-	int		 before, ok;
-
-	if (!k->borrowed)
-		return k->host != NULL && host_check(k->host, timeout_ms, e,
-		    sizeof e) == 0;
-	/* Only asked after the reboot command. */
-	k->rebooted = 1;
-	if (k->revived || host_ssh(k->host) == NULL)
-		return 0;
-	before = ssh_reconnects(host_ssh(k->host));
-	ok = host_check(k->host, timeout_ms, e, sizeof e) == 0;
-	if (host_ssh(k->host) != NULL &&
-	    ssh_reconnects(host_ssh(k->host)) != before)
-		k->revived = 1;		/* a new session: the old one died */
-	return ok && !k->revived;
-}
-
-static int
-kssh_connect(void *arg, int timeout_ms, char *err, size_t errlen)
-{
-	struct kssh	*k = arg;
-
-	if (k->borrowed && !k->rebooted)
-		return host_sync(k->host, timeout_ms, err, errlen) == -1 ?
-		    -1 : 0;
-	if (k->borrowed && k->revived) {
-		/* The probe already opened the new system's session. */
-		k->revived = 0;
-		if (host_sync(k->host, timeout_ms, err, errlen) != -1)
-			return 0;
-	}
-	if (k->host != NULL)
-		return host_reconnect(k->host, timeout_ms, err, errlen);
-	k->hopts.connect_timeout_ms = timeout_ms;
-	return host_open(k->h, &k->hopts, &k->host, err, errlen);
-}
-
-static int
-kssh_power(void *arg, char *err, size_t errlen)
-{
-	struct kssh	*k = arg;
-
-	if (!k->borrowed) {
-		host_close(k->host);
-		k->host = NULL;
-	}
-	k->revived = 0;
-	return kernel_power_cycle(k->h, k->power_timeout_s, err, errlen);
-}
-
-static void
-kssh_sleep(void *arg, int ms)
-{
-	struct timespec	ts;
-
-	(void)arg;
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
-static int64_t
-kssh_now(void *arg)
-{
-	(void)arg;
-	return util_now_ms();
-}
-
-/*
- * A leased session: the lease must outlast the install, the reboot and a
- * power cycle (a lease that ran out would let another controller take
- * the host in the middle); gate gets the reboot command's renew.
- */
-static int
-kssh_lease(struct kssh *k, const struct kernel_opts *o, char *gate,
-    size_t len, char *err, size_t errlen)
-{
-	int	reboot_s = DEF(o->down_timeout_s, 120) +
-		    2 * DEF(o->boot_timeout_s, 300) +
-		    DEF(o->power_timeout_s, 60) + 60;
-
-	gate[0] = '\0';
-	if (k->host == NULL || !host_lease_held(k->host))
-		return 0;
-	if (host_lease_renew(k->host, DEF(o->install_timeout_s, 7200) +
-	    reboot_s, err, errlen) == -1)
-		return -1;
-	return host_lease_gate_command(k->host, reboot_s, gate, len, err,
-	    errlen);
-}
-
-/* kernel_switch() through k, then the agent; k->host is not closed. */
-static int
-kssh_install(struct kssh *k, const char *rev, const struct kernel_opts *o,
-    struct kernel_outcome *res, char *err, size_t errlen)
-{
-	const struct config_host	*h = k->h;
-	struct kernel_io		 io;
-	char				 e[1024], gate[1024];
-
-	memset(res, 0, sizeof *res);
-	if (check_rev(h, rev, err, errlen) == -1)
-		return -1;
-	k->power_timeout_s = DEF(o->power_timeout_s, 60);
-	memset(&io, 0, sizeof io);
-	io.arg = k;
-	io.exec = kssh_exec;
-	io.alive = kssh_alive;
-	io.connect = kssh_connect;
-	io.power = kssh_power;
-	io.sleep_ms = kssh_sleep;
-	io.now_ms = kssh_now;
-	/* A host may still be booting (say, after a controller crash). */
-	if (!kernel_wait_up(o, &io, e, sizeof e)) {
-		util_seterr(err, errlen, "%s: before installing %s: %s",
-		    h->name, rev, e);
-		return -1;
-	}
-	if (kssh_lease(k, o, gate, sizeof gate, err, errlen) == -1)
-		return -1;
-	io.reboot_gate = gate;
-	if (kernel_switch(h, rev, o, &io, res, err, errlen) == -1)
-		return -1;
-	/* A caller's session deployed the agent itself when it was renewed
-	 * (host_reconnect(), host_sync()): a second check is a round trip
-	 * for nothing on every step. */
-	if (res->result != KERNEL_OK || k->host == NULL ||
-	    host_ssh(k->host) == NULL || k->borrowed)
-		return 0;
-	/* A new kernel may come with a fresh /var: redeploy when needed. */
-	if (host_deploy(k->host, e, sizeof e) == -1) {
-		util_seterr(err, errlen, "%s: agent after reboot: %s", h->name,
-		    e);
-		return -1;
-	}
-	return 0;
-}
-
-int
-kernel_install_host(const struct config_host *h, const char *rev,
-    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
-    size_t errlen)
-{
-	struct kssh	k;
-	int		rc;
-
-	memset(&k, 0, sizeof k);
-	k.h = h;
-	/* The old session must die with the old system: no keepalive
-	 * surprises, no silent revival; the agent comes after verify. */
-	k.hopts.keepalive_s = -1;
-	k.hopts.no_reconnect = 1;
-	k.hopts.no_deploy = 1;
-	k.hopts.deploy_timeout_ms = 120000;
-	rc = kssh_install(&k, rev, o, res, err, errlen);
-	host_close(k.host);
-	return rc;
-}
-
-int
-kernel_install_on(struct host *hs, const char *rev,
-    const struct kernel_opts *o, struct kernel_outcome *res, char *err,
-    size_t errlen)
-{
-	struct kssh	k;
-
-	memset(&k, 0, sizeof k);
-	k.h = host_config(hs);
-	k.host = hs;
-	k.borrowed = 1;
-	return kssh_install(&k, rev, o, res, err, errlen);
-}
-
-int
-kernel_running(struct host *hs, const struct kernel_opts *o, char *rev,
-    size_t revlen, char *err, size_t errlen)
-{
-	const struct config_host	*h = host_config(hs);
-	struct kssh			 k;
-	struct kernel_io		 io;
-	struct buf			 out;
-	char				*a = NULL, *b = NULL, *nl;
-	int				 st, rc = -1;
-
-	if (h->kernel.type == CONFIG_KERNEL_FREEBSD_SRC ||
-	    h->kernel.verify.argv == NULL) {
-		util_seterr(err, errlen, "%s: no verify template that prints "
-		    "the running revision", h->name);
-		return -1;
-	}
-	/* A template that needs {rev} can only confirm, not tell. */
-	if ((a = kernel_template_command(&h->kernel.verify, "0", h->name, err,
-	    errlen)) == NULL || (b = kernel_template_command(&h->kernel.verify,
-	    "1", h->name, err, errlen)) == NULL || strcmp(a, b) != 0) {
-		if (b != NULL)
-			util_seterr(err, errlen, "%s: the verify template "
-			    "needs {rev}: it cannot tell what runs", h->name);
-		free(a);
-		free(b);
-		return -1;
-	}
-	memset(&k, 0, sizeof k);
-	k.h = h;
-	k.host = hs;
-	memset(&io, 0, sizeof io);
-	io.arg = &k;
-	io.exec = kssh_exec;
-	buf_init(&out, KERNEL_OUT_MAX);
-	if (run(&io, h, "verify", a, DEF(o->connect_timeout_s, 10) * 1000,
-	    &out, &st, err, errlen) == 0) {
-		if (out.data != NULL && (nl = strchr(out.data, '\n')) != NULL)
-			*nl = '\0';
-		if (st != 0 || out.data == NULL ||
-		    !config_valid_revision(out.data))
-			util_seterr(err, errlen, "%s: verify: exit %d, \"%.80s\"",
-			    h->name, st, out.data != NULL ? out.data : "");
-		else {
-			snprintf(rev, revlen, "%s", out.data);
-			rc = 0;
-		}
-	}
-	buf_free(&out);
-	free(a);
-	free(b);
-	return rc;
 }

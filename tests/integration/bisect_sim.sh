@@ -2,8 +2,10 @@
 # labrat bisect on the simulated lab, with a 48-revision history
 # (r200100..r200147) that carries the em fault from r200131, the bce fault
 # from r200118, an unbootable r200117 and an unbuildable r200119:
-#  - em (A/B TSO on/off at MTU 9000, --noise 3): SIGKILLed once it is into
-#    its 4th step, resumed: culprit r200131, no finished step repeated;
+#  - em (A/B TSO on/off at MTU 9000, --noise 3): SIGKILLed between two
+#    batches of a step from its 3rd on (the link held at MTU 9000 with its
+#    rollback timers armed); the timers restore both hosts' TSO, MTU and
+#    NAT; resumed: culprit r200131, no finished step repeated;
 #  - bce, meanwhile on its own hosts: a range whose GOOD is bad stops and
 #    says so; then (vs GOOD, NAT + TSO) r200117 and r200119 become skips
 #    (r200117 through the power-cycle path) and the smallest provable
@@ -33,6 +35,8 @@ jq '{description: "bisect test history",
               .faults[1] + {introduced: "r200118"}],
      unbuildable: ["r200119"], unbootable: ["r200117"]}' \
     "$C/simlab/history.json" > "$T/hist.json" || fail "history"
+# em: a step measures in two batches at least (3 samples a side for the
+# collapse rule, then 5): the kill needs a gap between two.
 jq '.workload.time = 1 | .sampling.max_samples = 10 | .timeouts.boot = 8' \
     "$C/bisect/em.json" > "$T/em.json"
 jq '.workload.time = 1 | .timeouts.boot = 8' "$C/bisect/bce.json" > "$T/bce.json"
@@ -45,22 +49,77 @@ lab_up --history "$T/hist.json" --noise 3 --boot-seconds 1
 B() { "$LABRAT" bisect "$@"; }
 nsteps() { B status --db "$1" --format json 2>/dev/null | jq '.steps // 0' 2>/dev/null; }
 
-# em: start, SIGKILL in the middle of its 4th step, resume.
+# The em link's ends: TSO on, MTU 1500, no saved original, no NAT, and
+# no iperf3 server left (what the rollback timers put back).
+em_restored() {
+	for h in em-a em-b; do
+		ip netns exec "$LAB-$h" ethtool -k em0 |
+		    grep -q '^tcp-segmentation-offload: on' || return 1
+		ip -n "$LAB-$h" link show em0 | grep -q " mtu 1500 " || return 1
+		[ ! -e "$STATE/hosts/$h/var-lib-labrat/state/em0.json" ] || return 1
+		! ip netns exec "$LAB-$h" nft list table ip labrat >/dev/null 2>&1 ||
+		    return 1
+		if for p in $(ip netns pids "$LAB-$h"); do
+			cat "/proc/$p/comm" 2>/dev/null
+		done | grep -qx iperf3; then
+			return 1
+		fi
+	done
+	return 0
+}
+
+# What the em link's ends have: TSO, MTU, the agent's files, processes.
+em_state() {
+	for h in em-a em-b; do
+		echo "$h: $(ip netns exec "$LAB-$h" ethtool -k em0 |
+		    grep '^tcp-segmentation-offload'), $(ip -n "$LAB-$h" -o link \
+		    show em0 | grep -o 'mtu [0-9]*'), files: $(cd \
+		    "$STATE/hosts/$h/var-lib-labrat" && ls state rollback |
+		    tr '\n' ' '), processes: $(for p in $(ip netns pids \
+		    "$LAB-$h"); do cat "/proc/$p/comm"; done | tr '\n' ' ')," \
+		    "timer: $(cat "$STATE/hosts/$h/var-lib-labrat/rollback/em0.log" \
+		    2>/dev/null | tail -n 3 | tr '\n' ' ')"
+	done
+}
+
+# em: start, SIGKILL between two batches of a step from the 3rd on (the
+# controller stops itself there: LABRAT_TEST_STOP_BETWEEN_BATCHES), the
+# rollback timers restore the hosts, resume.
 em_flow() {
 	t0=$(now_ms)
-	"$LABRAT" bisect start --inventory "$INV" --link em --good r200127 \
-	    --bad r200135 --test "$T/em.json" --db "$T/em.db" \
-	    >"$T/em1.out" 2>"$T/em1.err" &
-	echo $! > "$T/em.pid"
-	until [ "$(nsteps "$T/em.db")" -ge 4 ] 2>/dev/null; do
-		kill -0 "$(cat "$T/em.pid")" 2>/dev/null ||
+	LABRAT_TEST_STOP_BETWEEN_BATCHES=3 "$LABRAT" bisect start \
+	    --inventory "$INV" --link em --good r200127 --bad r200135 \
+	    --test "$T/em.json" --db "$T/em.db" >"$T/em1.out" 2>"$T/em1.err" &
+	pid=$!
+	echo $pid > "$T/em.pid"
+	until [ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" = T ]; do
+		kill -0 $pid 2>/dev/null ||
 		    { echo "ended before the kill" > "$T/em.fail"; return; }
-		sleep 0.3
+		sleep 0.2
 	done
-	sleep 1
-	kill -9 "$(cat "$T/em.pid")"
-	wait "$(cat "$T/em.pid")" 2>/dev/null
+	# Held between the batches: MTU 9000 on both ends, timers armed.
+	for h in em-a em-b; do
+		ip -n "$LAB-$h" link show em0 | grep -q " mtu 9000 " &&
+		    [ -e "$STATE/hosts/$h/var-lib-labrat/rollback/em0.pid" ] ||
+		    { echo "$h not held between batches: $(ip -n "$LAB-$h" -o \
+		      link show em0)" > "$T/em.fail"; kill -9 $pid; return; }
+	done
+	kill -9 $pid
+	wait $pid 2>/dev/null
 	rm -f "$T/em.pid"
+	# The timers' deadline (job timeout + 61 s, the bound run_transitions
+	# waits out) moved to now, as an apply moves it: each fires within
+	# its 1 s poll and restores through its own code.
+	for h in em-a em-b; do
+		echo 1 > "$STATE/hosts/$h/var-lib-labrat/rollback/em0.deadline"
+	done
+	end=$(( $(now_ms) + 30000 ))
+	until em_restored; do
+		[ "$(now_ms)" -lt $end ] || { echo "not restored 30 s after the" \
+		    "kill: $(em_state)" > "$T/em.fail"; return; }
+		sleep 0.2
+	done
+	echo $(( $(now_ms) - end + 30000 )) > "$T/em.restore"
 	B status --db "$T/em.db" --format json > "$T/em-killed.json"
 	"$LABRAT" bisect resume --db "$T/em.db" --format json >"$T/em.out" \
 	    2>"$T/em2.err" &
@@ -147,7 +206,7 @@ jq -e '[.evidence[] | select(.verdict == "")] | length == 0' "$O" >/dev/null ||
 # the killed one stored at the start.
 grep -q "putting the hosts back on r" "$T/em2.err" ||
     fail "em resume: hosts not put back: $(tail -5 "$T/em2.err")"
-note "em: killed after $(wc -l < "$T/before.txt") finished steps; culprit r200131, confidence $(jq .confidence "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, $(cat "$T/em.ms") ms"
+note "em: killed between two batches after $(wc -l < "$T/before.txt") finished steps, restored by the rollback timers $(cat "$T/em.restore") ms after; culprit r200131, confidence $(jq .confidence "$O"), $(jq .steps "$O") steps, $(jq .samples "$O") samples, $(cat "$T/em.ms") ms"
 B log --db "$T/em.db" > "$T/em.log"
 grep -q "^# first bad commit: \[r200131\]" "$T/em.log" || fail "log: $(cat "$T/em.log")"
 # The log replays: a new bisect fed with it reaches the same culprit

@@ -283,9 +283,10 @@ reboot_when_asked(struct install_arg *ia)
 	assert_int_equal(access(b, F_OK), 0);
 	usleep(100000);
 	fx_sshd_kill(&fx);
-	fx_sh("rm -f %s %s; cp %s/installed-fx-a %s/running-fx-a; "
-	    "cp %s/installed-fx-b %s/running-fx-b", a, b, fx.dir, fx.dir,
-	    fx.dir, fx.dir);
+	/* The new system comes with a fresh /var: no lease on it. */
+	fx_sh("rm -f %s %s %s/lease/lease.json; cp %s/installed-fx-a "
+	    "%s/running-fx-a; cp %s/installed-fx-b %s/running-fx-b", a, b,
+	    fx.state, fx.dir, fx.dir, fx.dir, fx.dir);
 	usleep(300000);
 	assert_int_equal(fx_sshd_start(&fx), 0);
 }
@@ -300,6 +301,7 @@ test_install_reuses_sessions(void **state)
 	pthread_t		 tid;
 	int64_t			 run, before;
 	int			 i;
+	char			 lease[400], owner[64], *text;
 
 	(void)state;
 	st = lab_open(&lab, &stop);
@@ -324,6 +326,12 @@ test_install_reuses_sessions(void **state)
 	}
 	/* The new system's session per host, nothing more. */
 	assert_int_equal(handshakes() - before, 2);
+	/* Its first command (verify's) took the lease anew. */
+	snprintf(lease, sizeof lease, "%s/lease/lease.json", fx.state);
+	snprintf(owner, sizeof owner, ":%ld:bisect:", (long)getpid());
+	assert_non_null(text = util_read_file(lease, 1 << 16, NULL, NULL, 0));
+	assert_non_null(strstr(text, owner));
+	free(text);
 	run = new_run(st);
 	assert_int_equal(batch(ia.ls, &lab, st, run), 0);
 	assert_int_equal(nsamples(st, run), 1);
