@@ -607,6 +607,10 @@ create_store(const struct hunt_opts *o, const struct hunt_request *rq,
 	/* The texts validated here are what every resume parses. */
 	sp.inventory_text = inv_text;
 	sp.test_text = t->text;
+	/* hunt_new_check() settled t (hunt_test_judging()). */
+	sp.judged = 1;
+	sp.threshold = t->threshold;
+	sp.lower_is_better = t->lower_is_better;
 	if (store_open(o->db_path, STORE_OPEN_CREATE | STORE_OPEN_MIGRATE,
 	    &st, err, errlen) == 0 && store_bisect_create(st, &sp, id, err,
 	    errlen) == 0)

@@ -497,6 +497,12 @@ struct store_bisect_spec {
 	 * what a resume parses. */
 	const char	*inventory_text;
 	const char	*test_text;
+	/* How its steps are judged, settled by the caller (judged 1): stored
+	 * with the row, so that no list parses test_text again; judged 0
+	 * leaves it to the first list (bisects_settle()). */
+	int		 judged;
+	double		 threshold;
+	int		 lower_is_better;
 };
 
 struct store_bisect {

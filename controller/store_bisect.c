@@ -187,12 +187,14 @@ store_bisect_create(struct store *st, const struct store_bisect_spec *b,
 	return store_do(st, bisect_id, "create bisect", err, errlen,
 	    "INSERT INTO bisects (state, created_at, link, knobs, tool, "
 	    "params, metric, good, bad, revisions, inventory_path, plan_path, "
-	    "inventory_text, test_text) "
-	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	    "Ittttt" "ttttttt", store_now(), b->link, or_empty(b->knobs),
+	    "inventory_text, test_text, judged, threshold, lower_is_better) "
+	    "VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, "
+	    "CASE WHEN ?14 THEN ?15 END, CASE WHEN ?14 THEN ?16 END)",
+	    "Ittttt" "ttttttt" "idi", store_now(), b->link, or_empty(b->knobs),
 	    b->tool, or_empty(b->params), b->metric, b->good, b->bad,
 	    or_empty(b->revisions), b->inventory_path, b->plan_path,
-	    b->inventory_text, b->test_text);
+	    b->inventory_text, b->test_text, b->judged != 0, b->threshold,
+	    b->lower_is_better != 0);
 }
 
 #define BISECT_COLS "id, state, created_at, finished_at, link, knobs, tool, " \

@@ -103,6 +103,11 @@ t_locked_then_resumed(void **state)
 	 * (once it is gone it reads as interrupted). */
 	assert_string_equal(b.state, "running");
 	assert_int_equal(b.who.pid, getpid());
+	/* How its steps are judged went in with the row (the test's 0.91,
+	 * higher is better): no list has to parse its test. */
+	assert_int_equal(b.judged, 1);
+	assert_true(b.threshold == 0.91);
+	assert_int_equal(b.lower_is_better, 0);
 	free(rows);
 	store_bisect_free(&b);
 
