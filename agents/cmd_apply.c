@@ -31,6 +31,7 @@
 #include "proc.h"
 #include "state.h"
 #include "validate.h"
+#include "verified.h"
 
 struct knobdef {
 	const char *name;
@@ -174,6 +175,7 @@ restore_locked(const char *ifname, int from_timer, struct restore_out *o,
 	}
 	if (state_remove(ifname, err, errlen) == -1)
 		return AGENT_EXIT_INTERNAL;
+	verified_remove(ifname);
 	return AGENT_EXIT_OK;
 }
 
@@ -429,100 +431,203 @@ apply_settle(const char *ifname, int max_ms, int *up)
 	}
 }
 
+/* One apply under way (apply_locked()). */
+struct apply_run {
+	const char *ifname, *nat_if;
+	struct state_saved s;
+	int	 found;
+	struct osdep_knobs cur, now, target;
+	struct osdep_probe pr;
+	struct plan plan;
+	struct verified v, v0;	/* v0: as loaded */
+	int	 nat_cached;	/* NAT taken from v (no nft run) */
+	int	 read_back;	/* the knobs read again after the plan */
+	int	 path_cached;	/* the ping skipped: verified at this MTU */
+	pid_t	 timer;
+	long long at, settled;
+	int	 up;
+};
+
+/* Reads what is in force, plans, saves the original if none is, arms the
+ * timer.  Nothing has changed yet when it returns. */
+static int
+apply_prepare(struct apply_run *a, const struct osdep_knobs *req,
+    const struct apply_opts *ao, char *err, size_t errlen)
+{
+	const struct osdep_dialect *d = osdep_host();
+	const char *ifname = a->ifname;
+	int	 rc;
+
+	if (state_load(ifname, &a->s, &a->found, err, errlen) == -1)
+		return AGENT_EXIT_INTERNAL;
+	/* What an earlier apply of this saved life verified (none for a
+	 * new one). */
+	if (a->found)
+		verified_load(ifname, &a->v);
+	a->v0 = a->v;
+	/* A transition: what is not asked goes back to the original. */
+	osdep_knobs_target(req, ao->reset_others && a->found ? &a->s.knobs :
+	    NULL, &a->target);
+	a->nat_if = a->target.nat_if[0] ? a->target.nat_if : ifname;
+	if ((rc = verified_read(ifname, a->nat_if, &a->v, &a->cur, &a->pr,
+	    &a->nat_cached, err, errlen)) != 0)
+		return rc;
+	if ((rc = d->plan(ifname, &a->cur, &a->target, &a->pr, state_dir(),
+	    &a->plan, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if (!a->found) {
+		memset(&a->s, 0, sizeof(a->s));
+		snprintf(a->s.ifname, sizeof(a->s.ifname), "%s", ifname);
+		snprintf(a->s.os, sizeof(a->s.os), "%s", d->name);
+		a->s.saved_at = (long long)time(NULL);
+		a->s.knobs = a->cur;
+	}
+	if ((a->plan.loaded & ~a->s.loaded) != 0 || !a->found) {
+		a->s.loaded |= a->plan.loaded;
+		if (state_save(&a->s, err, errlen) == -1)
+			return AGENT_EXIT_INTERNAL;
+	}
+	if (a->target.nat == OSDEP_NAT_DIVERT && state_mkdir("natd", err,
+	    errlen))
+		return AGENT_EXIT_INTERNAL;
+	if (ao->rollback > 0) {
+		/* Re-armed on every apply: the deadline moves with the work. */
+		if ((a->timer = timer_arm(ifname, ao->rollback, err,
+		    errlen)) == -1)
+			return AGENT_EXIT_INTERNAL;
+		a->at = (long long)time(NULL) + ao->rollback;
+		emit_progress("%s: rollback timer %ld armed for %d s", ifname,
+		    (long)a->timer, ao->rollback);
+	}
+	return AGENT_EXIT_OK;
+}
+
+/* Runs the plan, waits for the link, reads back what changed.  A plan
+ * that changed nothing leaves in force what was just read (under the same
+ * lock): nothing is read again. */
+static int
+apply_change(struct apply_run *a, const struct apply_opts *ao, char *err,
+    size_t errlen)
+{
+	int	 rc, cached;
+
+	if ((rc = plan_run(&a->plan, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
+	if (a->plan.n > 0 && ao->settle_max > 0)
+		a->settled = apply_settle(a->ifname, ao->settle_max, &a->up);
+	if (a->plan.n == 0) {
+		a->now = a->cur;
+		return AGENT_EXIT_OK;
+	}
+	a->read_back = 1;
+	if ((rc = verified_read(a->ifname, a->nat_if, &a->v, &a->now, &a->pr,
+	    &cached, err, errlen)) != 0)
+		return rc;
+	a->nat_cached = a->nat_cached && cached;
+	return AGENT_EXIT_OK;
+}
+
+static void
+apply_emit_run(struct emit *e, const struct apply_run *a)
+{
+	if (a->settled >= 0) {
+		emit_int(e, "settle_ms", a->settled);
+		emit_bool(e, "link_up", a->up);
+	} else {
+		emit_null(e, "settle_ms");
+		emit_null(e, "link_up");
+	}
+	if (a->timer > 0) {
+		emit_int(e, "rollback_pid", (long long)a->timer);
+		emit_int(e, "rollback_at", a->at);
+	} else {
+		emit_null(e, "rollback_pid");
+		emit_null(e, "rollback_at");
+	}
+	/* What this apply did not run again, as earlier ones verified it. */
+	emit_arr(e, "cached");
+	if (a->nat_cached)
+		emit_str(e, NULL, "nat");
+	if (!a->read_back)
+		emit_str(e, NULL, "read_back");
+	if (a->path_cached)
+		emit_str(e, NULL, "path");
+	emit_end(e);
+}
+
+/*
+ * The preflight's checks with what was asked in force.  The ping to the
+ * peer only when no earlier apply of this saved life checked the path to
+ * it at the MTU and NAT in force, or this one changed either.
+ */
+static int
+apply_preflight(struct emit *e, struct apply_run *a,
+    const struct osdep_knobs *req, const struct apply_opts *ao, char *msg,
+    size_t msglen)
+{
+	struct osdep_knobs asked = *req;
+	const char *pf_nat_if, *peer = ao->peer;
+	int	 ok;
+
+	if (asked.nat == OSDEP_UNSET)
+		asked.nat = ao->expect_nat;
+	a->path_cached = peer != NULL && ao->port == 0 && a->v.path_ok &&
+	    strcmp(a->v.peer, peer) == 0 && a->v.path_mtu == a->now.mtu &&
+	    a->v.path_nat == a->now.nat && a->cur.mtu == a->now.mtu &&
+	    a->cur.nat == a->now.nat;
+	if (a->path_cached)
+		peer = NULL;
+	/* The read back is what is in force, unless its NAT was read on
+	 * another interface than the check's. */
+	pf_nat_if = asked.nat_if[0] ? asked.nat_if : a->ifname;
+	ok = agent_preflight_embed(e, "preflight", a->ifname, peer, ao->speed,
+	    ao->port, &asked, strcmp(pf_nat_if, a->nat_if) == 0 ? &a->now :
+	    NULL, &a->pr, msg, msglen);
+	if (!ok)
+		a->v.path_ok = 0;
+	else if (peer != NULL && ao->port == 0 &&
+	    strlen(peer) < sizeof(a->v.peer)) {
+		a->v.path_ok = 1;
+		snprintf(a->v.peer, sizeof(a->v.peer), "%s", peer);
+		a->v.path_mtu = a->now.mtu;
+		a->v.path_nat = a->now.nat;
+	}
+	return ok;
+}
+
 static int
 apply_locked(const char *ifname, struct osdep_knobs *req,
     const struct apply_opts *ao, char *err, size_t errlen)
 {
-	const struct osdep_dialect *d = osdep_host();
-	struct osdep_knobs cur, now, target;
-	struct osdep_probe pr;
-	struct state_saved s;
-	struct plan plan;
+	struct apply_run a;
 	struct emit e;
-	const char *nat_if;
-	pid_t	 timer = -1;
-	int	 found, rc, nbad, up = -1, pf_ok = 1;
-	long long at = 0, settled = -1;
+	int	 rc, nbad, pf_ok = 1;
 	char	 pfmsg[1024];
 
-	if (state_load(ifname, &s, &found, err, errlen) == -1)
-		return AGENT_EXIT_INTERNAL;
-	/* A transition: what is not asked goes back to the original. */
-	osdep_knobs_target(req, ao->reset_others && found ? &s.knobs : NULL,
-	    &target);
-	nat_if = target.nat_if[0] ? target.nat_if : ifname;
-	if ((rc = d->read(ifname, nat_if, &cur, &pr, err, errlen)) != 0)
-		return rc;
-	if ((rc = d->plan(ifname, &cur, &target, &pr, state_dir(), &plan,
-	    err, errlen)) != AGENT_EXIT_OK)
-		return rc;
-	if (!found) {
-		memset(&s, 0, sizeof(s));
-		snprintf(s.ifname, sizeof(s.ifname), "%s", ifname);
-		snprintf(s.os, sizeof(s.os), "%s", d->name);
-		s.saved_at = (long long)time(NULL);
-		s.knobs = cur;
-	}
-	if ((plan.loaded & ~s.loaded) != 0 || !found) {
-		s.loaded |= plan.loaded;
-		if (state_save(&s, err, errlen) == -1)
-			return AGENT_EXIT_INTERNAL;
-	}
-	if (target.nat == OSDEP_NAT_DIVERT && state_mkdir("natd", err, errlen))
-		return AGENT_EXIT_INTERNAL;
-	if (ao->rollback > 0) {
-		/* Re-armed on every apply: the deadline moves with the work. */
-		if ((timer = timer_arm(ifname, ao->rollback, err, errlen)) == -1)
-			return AGENT_EXIT_INTERNAL;
-		at = (long long)time(NULL) + ao->rollback;
-		emit_progress("%s: rollback timer %ld armed for %d s", ifname,
-		    (long)timer, ao->rollback);
-	}
-	if ((rc = plan_run(&plan, err, errlen)) != AGENT_EXIT_OK)
-		return rc;
-	if (plan.n > 0 && ao->settle_max > 0)
-		settled = apply_settle(ifname, ao->settle_max, &up);
-	if ((rc = d->read(ifname, nat_if, &now, &pr, err, errlen)) != 0)
+	memset(&a, 0, sizeof(a));
+	a.ifname = ifname;
+	a.timer = -1;
+	a.settled = -1;
+	a.up = -1;
+	if ((rc = apply_prepare(&a, req, ao, err, errlen)) != AGENT_EXIT_OK ||
+	    (rc = apply_change(&a, ao, err, errlen)) != AGENT_EXIT_OK)
 		return rc;
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "apply");
 	emit_str(&e, "if", ifname);
-	emit_bool(&e, "saved", !found);
-	emit_knobs(&e, "requested", &target, 0);
-	emit_knobs(&e, "in_force", &now, 1);
-	nbad = emit_diff(&e, "mismatch", &target, &now);
-	emit_diff(&e, "changed", &target, &cur);
-	if (settled >= 0) {
-		emit_int(&e, "settle_ms", settled);
-		emit_bool(&e, "link_up", up);
-	} else {
-		emit_null(&e, "settle_ms");
-		emit_null(&e, "link_up");
-	}
-	if (timer > 0) {
-		emit_int(&e, "rollback_pid", (long long)timer);
-		emit_int(&e, "rollback_at", at);
-	} else {
-		emit_null(&e, "rollback_pid");
-		emit_null(&e, "rollback_at");
-	}
+	emit_bool(&e, "saved", !a.found);
+	emit_knobs(&e, "requested", &a.target, 0);
+	emit_knobs(&e, "in_force", &a.now, 1);
+	nbad = emit_diff(&e, "mismatch", &a.target, &a.now);
+	emit_diff(&e, "changed", &a.target, &a.cur);
 	/* The fitness checks only make sense with what was asked in force. */
-	if (ao->preflight && nbad == 0) {
-		struct osdep_knobs asked = *req;
-		const char *pf_nat_if;
-
-		if (asked.nat == OSDEP_UNSET)
-			asked.nat = ao->expect_nat;
-		/* The read back above is what is in force, unless its NAT was
-		 * read on another interface than the check's. */
-		pf_nat_if = asked.nat_if[0] ? asked.nat_if : ifname;
-		pf_ok = agent_preflight_embed(&e, "preflight", ifname,
-		    ao->peer, ao->speed, ao->port, &asked,
-		    strcmp(pf_nat_if, nat_if) == 0 ? &now : NULL, &pr, pfmsg,
-		    sizeof(pfmsg));
-	} else if (ao->preflight)
+	if (ao->preflight && nbad == 0)
+		pf_ok = apply_preflight(&e, &a, req, ao, pfmsg, sizeof(pfmsg));
+	else if (ao->preflight)
 		emit_null(&e, "preflight");
+	apply_emit_run(&e, &a);
 	emit_flush(&e);
+	verified_save(ifname, &a.v, &a.v0);
 	if (nbad > 0) {
 		snprintf(err, errlen, "apply %s: %d knob(s) not in force as "
 		    "requested (see mismatch)", ifname, nbad);

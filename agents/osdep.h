@@ -150,6 +150,12 @@ struct osdep_dialect {
 	 * (v6: an IPv6 literal) that exits at its first reply, or after
 	 * about a second without one. */
 	void	(*ping)(const char *addr, int v6, int size, struct plan *);
+	/* As read, but NAT left unknown and not looked up (NULL: none). */
+	int	(*read_if)(const char *ifname, struct osdep_knobs *,
+		    struct osdep_probe *, char *, size_t);
+	/* The generation of the NAT ruleset (any change of it moves the
+	 * number), read without a process; 0 or -1 (NULL: none). */
+	int	(*nat_gen)(unsigned long long *);
 };
 
 extern const struct osdep_dialect osdep_freebsd;

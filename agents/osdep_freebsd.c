@@ -523,5 +523,7 @@ const struct osdep_dialect osdep_freebsd = {
 	fbsd_proc_cpu,
 	fbsd_route_if,
 	fbsd_link,
-	fbsd_ping
+	fbsd_ping,
+	NULL,		/* read_if: NAT is read with the knobs */
+	NULL		/* nat_gen */
 };

@@ -9,9 +9,20 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 
+#ifdef __linux__
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+#endif
+
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +93,18 @@ osdep_linux_nft(const char *text, const char *nat_if, int *nat, int *chains)
 		*nat = OSDEP_NAT_KERNEL;
 }
 
+/* The knobs of ifname but NAT (left unknown): sysfs and ethtool -k. */
 static int
-lx_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
-    struct osdep_probe *pr, char *err, size_t errlen)
+lx_read_if(const char *ifname, struct osdep_knobs *k, struct osdep_probe *pr,
+    char *err, size_t errlen)
 {
 	struct parse_ethtool_k *ek;
-	struct exec_result r;
-	char	*nft[] = { "nft", "list", "table", "ip", NFT_TABLE, NULL };
 	long	 mtu;
 	int	 rc;
 
 	osdep_knobs_unset(k);
 	memset(pr, 0, sizeof(*pr));
+	pr->nft_chains = -1;
 	if (lx_sysfs_int(ifname, "mtu", &mtu) == -1) {
 		snprintf(err, errlen, "%s: no such interface (/sys/class/net)",
 		    ifname);
@@ -113,9 +124,21 @@ lx_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
 	k->rxcsum = ek->rxcsum;
 	k->txcsum = ek->txcsum;
 	free(ek);
+	return AGENT_EXIT_OK;
+}
+
+static int
+lx_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
+    struct osdep_probe *pr, char *err, size_t errlen)
+{
+	struct exec_result r;
+	char	*nft[] = { "nft", "list", "table", "ip", NFT_TABLE, NULL };
+	int	 rc;
+
+	if ((rc = lx_read_if(ifname, k, pr, err, errlen)) != AGENT_EXIT_OK)
+		return rc;
 	k->nat = OSDEP_NAT_OFF;
 	snprintf(k->nat_if, sizeof(k->nat_if), "%s", nat_if);
-	pr->nft_chains = -1;
 	rc = lx_run(nft, &r, err, errlen);
 	if (rc == 0)
 		osdep_linux_nft(r.out, nat_if, &k->nat, &pr->nft_chains);
@@ -125,6 +148,74 @@ lx_read(const char *ifname, const char *nat_if, struct osdep_knobs *k,
 	}
 	exec_free(&r);
 	return AGENT_EXIT_OK;
+}
+
+/*
+ * The nftables ruleset generation of this network namespace (NFT_MSG_GETGEN
+ * over netlink: no process).  Every committed change of any table moves it,
+ * so a NAT read at one generation stands while it does not move.  0, or -1
+ * when it cannot be had (no nf_tables, no netlink, not Linux).
+ */
+static int
+lx_nat_gen(unsigned long long *gen)
+{
+#ifdef __linux__
+	struct {
+		struct nlmsghdr	nh;
+		struct nfgenmsg	nf;
+	} req;
+	struct sockaddr_nl sa;
+	struct timeval tv = { 1, 0 };
+	struct nlmsghdr *nh;
+	struct nlattr *a;
+	char	 buf[1024];
+	uint32_t id;
+	ssize_t	 n;
+	int	 fd, left, rc = -1;
+
+	if ((fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER)) == -1)
+		return -1;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = sizeof(req);
+	req.nh.nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_GETGEN;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.nh.nlmsg_seq = 1;
+	req.nf.nfgen_family = AF_UNSPEC;
+	req.nf.version = NFNETLINK_V0;
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa,
+	    sizeof(sa)) != (ssize_t)sizeof(req) ||
+	    (n = recv(fd, buf, sizeof(buf), 0)) <= 0)
+		goto out;
+	nh = (struct nlmsghdr *)(void *)buf;
+	if (!NLMSG_OK(nh, (size_t)n) || nh->nlmsg_type !=
+	    ((NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWGEN))
+		goto out;
+	left = (int)nh->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(sizeof(req.nf)));
+	a = (struct nlattr *)(void *)((char *)NLMSG_DATA(nh) +
+	    NLMSG_ALIGN(sizeof(req.nf)));
+	while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	    a->nla_len <= left) {
+		if ((a->nla_type & NLA_TYPE_MASK) == NFTA_GEN_ID &&
+		    a->nla_len >= NLA_HDRLEN + sizeof(id)) {
+			memcpy(&id, (char *)a + NLA_HDRLEN, sizeof(id));
+			*gen = ntohl(id);
+			rc = 0;
+			break;
+		}
+		left -= NLA_ALIGN(a->nla_len);
+		a = (struct nlattr *)(void *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+out:
+	close(fd);
+	return rc;
+#else
+	(void)gen;
+	return -1;
+#endif
 }
 
 static void
@@ -492,5 +583,7 @@ const struct osdep_dialect osdep_linux = {
 	lx_proc_cpu,
 	lx_route_if,
 	lx_link,
-	lx_ping
+	lx_ping,
+	lx_read_if,
+	lx_nat_gen
 };
