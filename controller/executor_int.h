@@ -116,6 +116,16 @@ struct exec_linkstate {
 	int			 port;		/* the plan's; 0 the default */
 	int			 served_port;	/* where it listens */
 	unsigned		 serve_gen, host_gen;
+	/* The server end's last apply that went through, fit: a later job
+	 * that asks it the same (srv_args) on the same session (srv_gen)
+	 * while the rollback timer it armed still covers that job (srv_until,
+	 * the controller's clock before the call + its --rollback-after)
+	 * skips the call and stands on this reply (exec_link_apply_begin()). */
+	int			 srv_ok;
+	char			 srv_args[512];
+	struct agentctl_apply	 srv_apply;
+	int64_t			 srv_until;
+	unsigned		 srv_gen;
 };
 
 struct exec_apply;
@@ -287,6 +297,10 @@ int	exec_link_alone(const struct executor *, size_t i);
  * the number of ends that could not be restored. */
 int	exec_link_end(struct exec_worker *);
 
+/* executor_job.c: the deadline of a workload's agent call, in seconds (the
+ * plan's job timeout, unless it would not leave the workload its time). */
+int	exec_job_deadline_s(const struct executor *,
+	    const struct config_workload *);
 /* executor_job.c: runs one claimed job with both hosts leased; fills res
  * and returns an exec_outcome.  pre: the job was claimed by the last one
  * (w->next, taken by the caller), its apply maybe begun. */

@@ -244,37 +244,21 @@ exec_job_next_drop(struct exec_worker *w, struct exec_next *pre)
 	agentctl_reply_free(&ar[1]);
 }
 
-/* The iperf2/iperf3 workload: the link's server on s (started for the
- * batch, restarted if it died), the client on c; the server's counters
- * read around the run. */
-static int
-job_iperf(struct exec_worker *w, const struct config_workload *wl,
-    struct exec_host *c, struct exec_host *s, const struct store_job *job,
-    int deadline, struct exec_samples *smp, struct agentctl_reply *out,
-    char *reason, size_t rlen)
+/* The client's arguments of the iperf workload (bufs: 3 numbers). */
+static void
+job_iperf_args(const struct exec_worker *w, const struct config_workload *wl,
+    const struct store_job *job, const char **args, char (*buf)[16])
 {
 	const struct config_link	*l = w->link;
-	const char			*args[32];
-	char				 tbuf[16], pbuf[16], portbuf[16];
-	const char			*tool = config_tool_name(wl->tool);
-	struct agentctl_ifsnap		 rx0;
 	size_t				 n = 0;
-	int				 rc, src;
 
-	/* The last job's "after" is this one's "before" unless the server
-	 * may have changed hands since. */
-	if (exec_link_serve_due(&w->ls, s->serve_gen, s->generation, wl->tool,
-	    wl->port) && (rc = exec_link_serve(w, s, wl, reason, rlen)) !=
-	    EXEC_OK)
-		return rc;
+	args[n++] = "iperf"; args[n++] = "--tool";
+	args[n++] = config_tool_name(wl->tool);
+	args[n++] = "--server"; args[n++] = l->server.address;
 	/* The client goes where the server says it listens: the plan's
 	 * port, or the tool's default when the plan has none. */
-	snprintf(portbuf, sizeof portbuf, "%d", w->ls.served_port);
-	rx0 = w->ls.rx;
-
-	args[n++] = "iperf"; args[n++] = "--tool"; args[n++] = tool;
-	args[n++] = "--server"; args[n++] = l->server.address;
-	args[n++] = "--port"; args[n++] = portbuf;
+	snprintf(buf[0], sizeof buf[0], "%d", w->ls.served_port);
+	args[n++] = "--port"; args[n++] = buf[0];
 	/* The sender's interface is the link's: no route lookup. */
 	args[n++] = "--if"; args[n++] = l->client.ifname;
 	if (wl->len != NULL) {
@@ -285,15 +269,79 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	}
 	if (wl->nodelay)
 		args[n++] = "--nodelay";
-	snprintf(tbuf, sizeof tbuf, "%d", wl->time);
-	args[n++] = "--time"; args[n++] = tbuf;
-	snprintf(pbuf, sizeof pbuf, "%d", wl->parallel);
-	args[n++] = "--parallel"; args[n++] = pbuf;
+	snprintf(buf[1], sizeof buf[1], "%d", wl->time);
+	args[n++] = "--time"; args[n++] = buf[1];
+	snprintf(buf[2], sizeof buf[2], "%d", wl->parallel);
+	args[n++] = "--parallel"; args[n++] = buf[2];
 	if (knobs_get(&job->knobs, KNOB_NAT) == KNOB_NAT_DIVERT) {
 		args[n++] = "--watch"; args[n++] = "natd";
 	}
 	args[n] = NULL;
+}
+
+/* Whether an iperf call failed to reach its server at all. */
+static int
+iperf_unreached(const struct agentctl_reply *r)
+{
+	return strcmp(r->error_class, "command") == 0 &&
+	    (strstr(r->error_message, "unable to connect") != NULL ||
+	    strstr(r->error_message, "connect failed") != NULL);
+}
+
+/*
+ * The client could not reach the link's server (rc, out): when `serve
+ * --keep` finds the server gone and starts a new one, the run goes again,
+ * once, within the same attempt (the lab lost a process between two jobs;
+ * the job did not fail).  When the server was there, the failure stands.
+ * No separate "is it alive" call is spent on the jobs that reach it.
+ */
+static int
+job_iperf_again(struct exec_worker *w, const struct config_workload *wl,
+    struct exec_host *c, struct exec_host *s, const char **args,
+    char (*buf)[16], int deadline, struct agentctl_reply *out, int rc,
+    struct agentctl_ifsnap *rx0, char *reason, size_t rlen)
+{
+	unsigned	gen = s->serve_gen;
+	char		err[512];
+
+	if (rc == EXEC_OK || !iperf_unreached(out) ||
+	    exec_link_serve(w, s, wl, err, sizeof err) != EXEC_OK ||
+	    s->serve_gen == gen)
+		return rc;
+	log_warnx("%s: the %s server was gone (%s): started again, the run "
+	    "goes again", s->cfg->name, config_tool_name(wl->tool),
+	    out->error_message);
+	*rx0 = w->ls.rx;
+	snprintf(buf[0], sizeof buf[0], "%d", w->ls.served_port);
+	agentctl_reply_free(out);
+	return exec_host_call(c, args, deadline, out, reason, rlen);
+}
+
+/* The iperf2/iperf3 workload: the link's server on s (started for the
+ * batch, restarted if it died), the client on c; the server's counters
+ * read around the run. */
+static int
+job_iperf(struct exec_worker *w, const struct config_workload *wl,
+    struct exec_host *c, struct exec_host *s, const struct store_job *job,
+    int deadline, struct exec_samples *smp, struct agentctl_reply *out,
+    char *reason, size_t rlen)
+{
+	const char			*args[32];
+	char				 buf[3][16], tbuf[16];
+	struct agentctl_ifsnap		 rx0;
+	int				 rc, src;
+
+	/* The last job's "after" is this one's "before" unless the server
+	 * may have changed hands since. */
+	if (exec_link_serve_due(&w->ls, s->serve_gen, s->generation, wl->tool,
+	    wl->port) && (rc = exec_link_serve(w, s, wl, reason, rlen)) !=
+	    EXEC_OK)
+		return rc;
+	rx0 = w->ls.rx;
+	job_iperf_args(w, wl, job, args, buf);
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
+	rc = job_iperf_again(w, wl, c, s, args, buf, deadline, out, rc, &rx0,
+	    reason, rlen);
 	/* The next job's apply begins on the client while this one's
 	 * counters are read on the server, ... */
 	if (rc == EXEC_OK)
@@ -313,6 +361,21 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	return rc;
 }
 
+int
+exec_job_deadline_s(const struct executor *ex, const struct config_workload *wl)
+{
+	int	deadline;
+
+	/* The plan's job timeout bounds the workload (unless it would not
+	 * even leave the workload its own time). */
+	deadline = wl->tool == CONFIG_TOOL_SCP ? ex->plan->job_timeout :
+	    wl->time + EXEC_SLACK_S;
+	if (wl->tool != CONFIG_TOOL_SCP && ex->plan->job_timeout >
+	    wl->time && ex->plan->job_timeout < deadline)
+		deadline = ex->plan->job_timeout;
+	return deadline;
+}
+
 /* The workload: iperf through a server on the receiver, or scp. */
 static int
 job_workload(struct exec_worker *w, const struct config_workload *wl,
@@ -320,20 +383,51 @@ job_workload(struct exec_worker *w, const struct config_workload *wl,
     struct exec_samples *smp, struct agentctl_reply *out, char *reason,
     size_t rlen)
 {
-	int	deadline;
+	int	deadline = exec_job_deadline_s(w->ex, wl) * 1000;
 
-	/* The plan's job timeout bounds the workload (unless it would not
-	 * even leave the workload its own time). */
-	deadline = wl->tool == CONFIG_TOOL_SCP ? w->ex->plan->job_timeout :
-	    wl->time + EXEC_SLACK_S;
-	if (wl->tool != CONFIG_TOOL_SCP && w->ex->plan->job_timeout >
-	    wl->time && w->ex->plan->job_timeout < deadline)
-		deadline = w->ex->plan->job_timeout;
-	deadline *= 1000;
 	if (wl->tool == CONFIG_TOOL_SCP)
 		return job_scp(w, wl, c, s, job, deadline, smp, out, reason,
 		    rlen);
 	return job_iperf(w, wl, c, s, job, deadline, smp, out, reason, rlen);
+}
+
+/*
+ * Takes the link from its last job's knobs to job's on both ends (ends[0]
+ * the server, ends[1] the client): the apply begun by the last job (pre),
+ * or one made now.  *wl: the job's workload.  An exec_outcome; ar holds
+ * the replies either way.
+ */
+static int
+job_apply(struct exec_worker *w, const struct store_job *job,
+    struct exec_next *pre, struct exec_host *ends[2],
+    struct agentctl_reply ar[2], const struct config_workload **wl,
+    struct store_job_result *res, char *reason, size_t rlen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	int				 rc;
+
+	if (pre != NULL && pre->ap != NULL) {
+		/* Begun by the last job: its outcome is this job's apply. */
+		res->client_facts_id = pre->facts_id[0];
+		res->server_facts_id = pre->facts_id[1];
+		*wl = job_find_workload(ex, job, reason, rlen);
+		rc = exec_link_apply_end(pre->ap, job, ends, ar, reason, rlen);
+		pre->ap = NULL;
+		return rc == EXEC_OK && exec_stopped(ex) ? EXEC_STOPPED : rc;
+	}
+	if ((*wl = job_find_workload(ex, job, reason, rlen)) == NULL)
+		return EXEC_MEASURED;
+	if (exec_host_ensure(ex, ends[1], w->st, l->client.ifname,
+	    &res->client_facts_id, reason, rlen) == -1 ||
+	    exec_host_ensure(ex, ends[0], w->st, l->server.ifname,
+	    &res->server_facts_id, reason, rlen) == -1)
+		return EXEC_INFRA;
+	if (exec_stopped(ex))
+		return EXEC_STOPPED;
+	/* Both ends at once; the agent waits (up to the plan's settle_ms)
+	 * for the link after a change, and only then. */
+	return exec_link_apply(w, job, *wl, ends, ar, reason, rlen);
 }
 
 /*
@@ -351,47 +445,25 @@ exec_job_execute(struct exec_worker *w, const struct store_job *job,
 {
 	struct executor			*ex = w->ex;
 	const struct config_link	*l = w->link;
-	const struct config_workload	*wl;
+	const struct config_workload	*wl = NULL;
 	struct exec_host		*c = &ex->hosts[l->client.host_index];
 	struct exec_host		*s = &ex->hosts[l->server.host_index];
 	struct exec_host		*ends[2];
 	struct agentctl_reply		 ar[2], wr;
 	struct store_raw		*raw;
-	int				 rc;
+	int				 rc, begun;
 
 	memset(ar, 0, sizeof ar);
 	memset(&wr, 0, sizeof wr);
 	ends[0] = s;
 	ends[1] = c;
-	if (pre != NULL && pre->ap != NULL) {
-		/* Begun by the last job: its outcome is this job's apply. */
-		res->client_facts_id = pre->facts_id[0];
-		res->server_facts_id = pre->facts_id[1];
-		wl = job_find_workload(ex, job, reason, rlen);
-		rc = exec_link_apply_end(pre->ap, job, ends, ar, reason, rlen);
-		pre->ap = NULL;
-		if (rc == EXEC_OK && exec_stopped(ex))
-			rc = EXEC_STOPPED;
-		if (rc != EXEC_OK)
-			goto out;
-		goto applied;
-	}
-	if ((wl = job_find_workload(ex, job, reason, rlen)) == NULL)
-		return EXEC_MEASURED;
-	if (exec_host_ensure(ex, c, w->st, l->client.ifname, &res->client_facts_id,
-	    reason, rlen) == -1 || exec_host_ensure(ex, s, w->st, l->server.ifname,
-	    &res->server_facts_id, reason, rlen) == -1) {
-		rc = EXEC_INFRA;
+	begun = pre != NULL && pre->ap != NULL;
+	rc = job_apply(w, job, pre, ends, ar, &wl, res, reason, rlen);
+	/* A job whose workload is not in the plan never got near a host. */
+	if (!begun && wl == NULL)
+		return rc;
+	if (rc != EXEC_OK)
 		goto out;
-	}
-	if (exec_stopped(ex))
-		return EXEC_STOPPED;
-	/* Both ends at once; the agent waits (up to the plan's settle_ms)
-	 * for the link after a change, and only then. */
-	if ((rc = exec_link_apply(w, job, wl, ends, ar, reason, rlen)) !=
-	    EXEC_OK)
-		goto out;
-applied:
 	/* What is really in force, as the sender (and NAT host) report. */
 	in_force_key(&job->knobs, &ar[1].u.apply.in_force, l->nat != NULL &&
 	    strcmp(l->nat, s->cfg->name) == 0 ? &ar[0].u.apply.in_force :

@@ -45,6 +45,13 @@ struct link_call {
 	 * this end (exec_link_serve()), NULL for none. */
 	struct exec_worker	*serve_w;
 	const struct config_workload *serve_wl;
+	/* An apply: its --rollback-after, the controller's clock before it
+	 * was sent, its arguments joined (the server end's: skipped, when
+	 * its last apply stands for this one). */
+	int			 rb_s;
+	int64_t			 sent;
+	char			 joined[512];
+	int			 skip;
 };
 
 static void *
@@ -61,6 +68,7 @@ link_call_run(void *arg)
 		c->rc = EXEC_OK;
 		return NULL;
 	}
+	c->sent = util_now_ms();
 	c->rc = exec_host_call(c->h, c->args, c->timeout_ms, &c->r, c->err,
 	    sizeof c->err);
 	/* A failure leaves the serve to the workload, which reports it. */
@@ -154,6 +162,7 @@ mismatch_reason(const char *host, const struct agentctl_apply *a, char *buf,
 
 /* A pair of apply calls under way (exec_link_apply_begin()). */
 struct exec_apply {
+	struct exec_linkstate	*ls;
 	struct link_call	 c[2];
 	pthread_t		 t[2];
 	int			 running[2];	/* t[i] runs c[i] */
@@ -172,6 +181,68 @@ apply_start(struct exec_apply *ap, int i)
 	ap->done[i] = 1;
 }
 
+/*
+ * Whether the server end's apply c can be skipped: the link is alone on its
+ * hosts, its last apply there went through fit on this session, asked the
+ * same, and the rollback timer it armed outlasts this job's apply, workload
+ * and serve with a margin (so that the apply of the job after it re-arms
+ * the timer in time).  Nothing changes there then, and nothing is checked
+ * there either: the client's apply and the serve around the workload are
+ * the link's calls.
+ */
+static int
+apply_skip(const struct exec_worker *w, const struct config_workload *wl,
+    struct link_call *c)
+{
+	const struct exec_linkstate	*ls = &w->ls;
+	int64_t				 need;
+	size_t				 i, off = 0;
+
+	for (i = 0; c->args[i] != NULL && off < sizeof c->joined; i++)
+		off += (size_t)snprintf(c->joined + off,
+		    sizeof c->joined - off, "%s ", c->args[i]);
+	if (off >= sizeof c->joined || !w->pipe || !ls->srv_ok ||
+	    c->serve_w != NULL || ls->srv_gen != c->h->generation ||
+	    strcmp(ls->srv_args, c->joined) != 0)
+		return 0;
+	need = (int64_t)(exec_job_deadline_s(w->ex, wl) + 10) * 1000 +
+	    2 * EXEC_CALL_MS;
+	return util_now_ms() + need <= ls->srv_until;
+}
+
+/* After the server end's apply: what a later job may skip on. */
+static void
+apply_note(struct exec_linkstate *ls, const struct link_call *c)
+{
+	const struct agentctl_apply	*a = &c->r.u.apply;
+
+	if (c->skip)
+		return;
+	ls->srv_ok = c->args[0] != NULL && c->rc == EXEC_OK &&
+	    c->r.has_result && a->nmismatch == 0 && a->rollback_at > 0 &&
+	    (!a->has_preflight || a->preflight.ok);
+	if (!ls->srv_ok)
+		return;
+	snprintf(ls->srv_args, sizeof ls->srv_args, "%s", c->joined);
+	ls->srv_apply = *a;
+	ls->srv_until = c->sent + (int64_t)c->rb_s * 1000;
+	ls->srv_gen = c->h->generation;
+}
+
+/* The reply a skipped apply stands on: the last one, with nothing changed
+ * and no wait. */
+static void
+apply_stand_in(const struct exec_linkstate *ls, struct agentctl_reply *r)
+{
+	memset(r, 0, sizeof *r);
+	r->cmd = AGENTCTL_APPLY;
+	r->has_result = 1;
+	r->u.apply = ls->srv_apply;
+	r->u.apply.nchanged = 0;
+	r->u.apply.settle_ms = -1;
+	r->u.apply.link_up = -1;
+}
+
 struct exec_apply *
 exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
     const struct config_workload *wl, struct exec_host *ends[2],
@@ -185,6 +256,7 @@ exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
 	int				 i, rb;
 
 	ap = xcalloc(1, sizeof *ap);
+	ap->ls = &w->ls;
 	c = ap->c;
 	/* The timer outlives this job's apply, preflight and workload; the
 	 * next job's apply re-arms it. */
@@ -218,6 +290,11 @@ exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
 			c[i].serve_w = w;
 			c[i].serve_wl = wl;
 		}
+		c[i].rb_s = rb;
+		if (i == 0 && apply_skip(w, wl, &c[i])) {
+			c[i].skip = 1;
+			c[i].args[0] = NULL;
+		}
 		/* Asked: from now on it must be restored at the end. */
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
@@ -249,6 +326,9 @@ exec_link_apply_end(struct exec_apply *ap, const struct store_job *job,
 		if (ap->running[i])
 			pthread_join(ap->t[i], NULL);
 	}
+	apply_note(ap->ls, &c[0]);
+	if (c[0].skip)
+		apply_stand_in(ap->ls, &c[0].r);
 	/* The client's trouble first: it is the sender. */
 	for (i = 1; i >= 0; i--) {
 		/* Applied, but unfit: exec_pf_folded() judges. */
@@ -267,7 +347,12 @@ exec_link_apply_end(struct exec_apply *ap, const struct store_job *job,
 			util_seterr(reason, rlen, "%s", c[i].err);
 	}
 	for (i = 0; i < 2; i++) {
-		if (job != NULL && c[i].rc == EXEC_OK && c[i].r.has_result)
+		if (job != NULL && c[i].skip)
+			log_debug("job %lld (%s %s): %s %s: apply skipped, the "
+			    "last one stands", (long long)job->id, job->link,
+			    job->knobs_key, ends[i]->cfg->name,
+			    c[i].r.u.apply.ifname);
+		else if (job != NULL && c[i].rc == EXEC_OK && c[i].r.has_result)
 			log_debug("job %lld (%s %s): %s %s: %zu knob(s) "
 			    "changed, settled in %lld ms", (long long)job->id,
 			    job->link, job->knobs_key, ends[i]->cfg->name,
