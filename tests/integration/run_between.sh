@@ -1,0 +1,173 @@
+#!/bin/sh
+# What runs between two jobs of a link (the bce link alone: TSO on and off at
+# MTU 1500 with kernel NAT on bce-a, the sender and NAT host; a 3 s iperf3,
+# 2 repetitions, no retries, the job timeout 60 s):
+# - the server end (bce-b) is applied for the link's first job only: its
+#   rollback timer still covers the next job, it is asked the same, so the
+#   controller skips the call (executor_link.c, apply_skip());
+# - between jobs 1 and 2 the iperf3 server is killed and labrat's NAT table
+#   deleted from outside; between jobs 2 and 3 the sender's MTU is set to
+#   1400 from outside.  The client's apply of the next job is held (the test
+#   holds bce-a's interface lock, state/bce1.lock, as an apply would) until
+#   the last job is stored, so each change lands exactly between two jobs.
+#   The dead server is found by the client's refused connect, restarted and
+#   the run goes again within the same attempt (the job is done, its figure
+#   plausible); the NAT change is caught by the ruleset generation the agent
+#   checks instead of running nft (NAT is put back: 2 knobs changed), the
+#   MTU change by the sysfs read (MTU put back, the path pinged again);
+# - the agent alone: a TSO flip runs no nft and no ping once NAT and the path
+#   were verified in the interface's saved life, and runs them again after
+#   an outside change of the nft ruleset or of the MTU.
+set -u
+. "$(dirname "$0")/lib/simlab.sh"
+LAB=rbtw$$
+. "$(dirname "$0")/lib/run.sh"
+: "${LABRAT_AGENT:?LABRAT_AGENT must point at the labrat-agent binary}"
+
+lab_db
+TIME=3
+
+cat > "$TMP/plan.json" <<EOF
+{
+  "links": ["bce"],
+  "knobs": { "tso": [true, false], "mtu": [1500], "nat": ["kernel"] },
+  "workloads": [ { "tool": "iperf3", "time": $TIME } ],
+  "repetitions": 2,
+  "timeouts": { "connect": 3, "job": 60 },
+  "retries": 0,
+  "stats": { "adaptive": false }
+}
+EOF
+
+LOCKF=$STATE/hosts/bce-a/var-lib-labrat/state/bce1.lock
+LOCK_PID=
+# lock_if: holds bce-a's bce1 lock (an fcntl lock, as the agent takes it)
+# until unlock_if.
+lock_if() {
+	rm -f "$TMP/locked" "$TMP/release"
+	python3 - "$LOCKF" "$TMP/locked" "$TMP/release" <<'EOF' &
+import fcntl, os, sys, time
+f = open(sys.argv[1], "a+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+end = time.time() + 60
+while not os.path.exists(sys.argv[3]) and time.time() < end:
+    time.sleep(0.02)
+EOF
+	LOCK_PID=$!
+	_end=$(( $(now_ms) + 10000 ))
+	while [ ! -e "$TMP/locked" ]; do
+		[ "$(now_ms)" -lt $_end ] || fail "could not take $LOCKF"
+		sleep 0.02
+	done
+}
+unlock_if() {
+	touch "$TMP/release"
+	[ -n "$LOCK_PID" ] && wait "$LOCK_PID"
+	LOCK_PID=
+}
+
+# between N: returns with job N stored and job N+1's client apply held;
+# unlock_if lets it go on.
+between() {
+	wait_proc bce-a iperf3 30 >/dev/null ||
+	    fail "job $1: no iperf3 client on bce-a: $(cat "$TMP/r.err")"
+	lock_if
+	# The lock must have come while job N's workload ran, not after the
+	# next apply took it: job N+1 has not been logged as done or failed.
+	wait_log "$TMP/r.err" "^labrat: job $1/4 .*: done" 60 ||
+	    fail "job $1 not done: $(cat "$TMP/r.err")"
+	[ -n "$(ns_procs bce-a iperf3)" ] &&
+	    fail "job $1: an iperf3 client runs on bce-a while its apply is held (the lock came too late)"
+	return 0
+}
+
+start_run "$TMP/r" -vv --db "$DB" --inventory "$INV" --plan "$TMP/plan.json"
+between 1
+# The server and labrat's NAT go away between jobs 1 and 2.
+srv=$(ns_procs bce-b iperf3)
+[ -n "$srv" ] || fail "no iperf3 server on bce-b after job 1"
+# shellcheck disable=SC2086
+kill $srv
+ip netns exec "$LAB-bce-a" nft delete table ip labrat ||
+    fail "could not delete the NAT table on bce-a"
+unlock_if
+between 2
+# Job 2 ran with NAT put back.
+ip netns exec "$LAB-bce-a" nft list table ip labrat >/dev/null 2>&1 ||
+    fail "job 2 ran without NAT on bce-a (the outside change was not caught)"
+ip -n "$LAB-bce-a" link set bce1 mtu 1400 || fail "could not set the MTU"
+unlock_if
+wait_run
+[ "$RC" -eq 0 ] || fail "run exited $RC: $(cat "$TMP/r.err")"
+grep -q "^run 1: 4 jobs, 4 done, 0 failed" "$TMP/r.out" ||
+    fail "run summary: $(cat "$TMP/r.out") $(cat "$TMP/r.err")"
+check_samples "$DB" 1
+[ "$(sq "$DB" "SELECT count(*) FROM jobs WHERE run_id = 1 AND attempt = 1")" = 4 ] ||
+    fail "a job took more than one attempt: $(sq "$DB" "SELECT id, attempt FROM jobs WHERE run_id = 1")"
+# Job 2 (the server restarted) measured as job 4 (the same knobs) did.
+tput() {
+	sq "$DB" "SELECT value FROM samples WHERE job_id = $1 AND
+	    metric = 'throughput_bps' AND interval = 0"
+}
+near "$(tput 2)" 500e6 2e9 && near "$(tput 2)" "$(echo "$(tput 4)" |
+    awk '{ print $1 * 0.9 }')" "$(echo "$(tput 4)" | awk '{ print $1 * 1.1 }')" ||
+    fail "job 2 measured $(tput 2) bit/s, job 4 $(tput 4)"
+grep -q "bce-b: the iperf3 server was gone .*: started again, the run goes again" "$TMP/r.err" ||
+    fail "the dead server was not restarted by the client's job: $(cat "$TMP/r.err")"
+started=$(grep -c ": bce-b: iperf3 server .* started" "$TMP/r.err")
+[ "$started" = 2 ] || fail "iperf3 server started $started times, want 2"
+changes() {
+	grep "): $1 [a-z0-9]*: [0-9]* knob(s) changed" "$TMP/r.err" |
+	    sed 's/.*: \([0-9]*\) knob(s) changed.*/\1/' | tr '\n' ' '
+}
+# bce-a: NAT; then TSO and NAT (put back); TSO and MTU (put back);
+# TSO.
+[ "$(changes bce-a)" = "1 2 2 1 " ] ||
+    fail "bce-a: knobs changed per job '$(changes bce-a)', want '1 2 2 1 ': $(cat "$TMP/r.err")"
+[ "$(changes bce-b)" = "0 " ] ||
+    fail "bce-b: knobs changed per job '$(changes bce-b)', want '0 ' (applied once)"
+skipped=$(grep -c "): bce-b bce1: apply skipped, the last one stands" "$TMP/r.err")
+[ "$skipped" = 3 ] || fail "bce-b: $skipped applies skipped, want 3"
+check_links_restored
+[ -z "$(ns_procs bce-b iperf3)" ] || fail "the iperf3 server is still running"
+note "run: server applied once, killed server restarted within the job, outside NAT and MTU changes put back"
+
+# --- the agent alone on bce-a (a state directory of its own).
+PEER=$(jq -r '.links[] | select(.name == "bce") | .server.address' "$INV")
+AST=$TMP/agent-state
+ag() {
+	LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" \
+	    apply --if bce1 --reset-others --preflight --peer "$PEER" "$@" \
+	    2>/dev/null | tail -n 1 > "$TMP/a.json"
+}
+cached() { jq -c '.cached' "$TMP/a.json"; }
+pinged() { jq -r '[.preflight.checks[].name] | index("path") != null' "$TMP/a.json"; }
+ag --tso off --nat kernel
+[ "$(cached)" = '[]' ] && [ "$(pinged)" = true ] ||
+    fail "agent: first apply: cached $(cached), pinged $(pinged): $(cat "$TMP/a.json")"
+ag --tso on --nat kernel
+[ "$(cached)" = '["nat","path"]' ] && [ "$(pinged)" = false ] ||
+    fail "agent: TSO flip: cached $(cached), pinged $(pinged), want nat and path cached"
+ip netns exec "$LAB-bce-a" nft add table ip outside
+ag --tso off --nat kernel
+[ "$(cached)" = '["path"]' ] ||
+    fail "agent: after an outside nft change: cached $(cached), want the NAT read again"
+ip netns exec "$LAB-bce-a" nft delete table ip outside
+ag --tso on --nat kernel
+[ "$(cached)" = '["path"]' ] ||
+    fail "agent: after an outside nft delete: cached $(cached), want the NAT read again"
+ip -n "$LAB-bce-a" link set bce1 mtu 1400
+ag --tso off --nat kernel
+[ "$(cached)" = '["nat"]' ] && [ "$(pinged)" = true ] &&
+    [ "$(jq -r '.in_force.mtu' "$TMP/a.json")" = 1500 ] ||
+    fail "agent: after an outside MTU change: cached $(cached), pinged $(pinged): $(cat "$TMP/a.json")"
+ag --tso off --nat kernel
+[ "$(cached)" = '["nat","read_back","path"]' ] ||
+    fail "agent: nothing to change: cached $(cached)"
+LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" restore \
+    --if bce1 >/dev/null 2>&1 || fail "agent: restore"
+[ ! -e "$AST/verified/bce1" ] || fail "agent: verified/bce1 left after restore"
+check_links_restored
+note "agent: a TSO flip runs no nft and no ping; outside nft and MTU changes make it read and ping again"
+echo "PASS run_between"
