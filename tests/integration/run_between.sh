@@ -134,6 +134,29 @@ check_links_restored
 [ -z "$(ns_procs bce-b iperf3)" ] || fail "the iperf3 server is still running"
 note "run: server applied once, killed server restarted within the job, outside NAT and MTU changes put back"
 
+# --- the receiver's timer is re-armed in time: with a job timeout of 45 s
+# and 2 s jobs its apply arms 45 + 2 + 60 s, and a job needs 32 + 10 + 60 s
+# of it (workload deadline, margin, two calls), so at most 5 s after an
+# apply is skipped: with jobs of 2 s or more, never more than two in a row.
+sed -e 's/"time": 3/"time": 2/' -e 's/"repetitions": 2/"repetitions": 4/' \
+    -e 's/"job": 60/"job": 45/' "$TMP/plan.json" > "$TMP/plan2.json"
+"$LABRAT" -vv run --db "$TMP/db2.sqlite" --inventory "$INV" \
+    --plan "$TMP/plan2.json" >"$TMP/r.out" 2>"$TMP/r.err" ||
+    fail "re-arm run exited $?: $(cat "$TMP/r.out")"
+grep -q "^run 1: 8 jobs, 8 done, 0 failed" "$TMP/r.out" ||
+    fail "re-arm run: $(cat "$TMP/r.out")"
+pj=$(per_job bce-b)
+case "$pj" in
+0\ *-\ -\ -*|*-\ -\ -\ *) fail "bce-b: applies per job '$pj': more than two skipped in a row" ;;
+0\ *0\ *) ;;
+*) fail "bce-b: applies per job '$pj': never applied again" ;;
+esac
+grep -q "rollback timer" "$STATE/hosts/bce-b/var-lib-labrat/rollback/bce1.log" 2>/dev/null &&
+    grep "fired" "$STATE/hosts/bce-b/var-lib-labrat/rollback/bce1.log" &&
+    fail "bce-b: its rollback timer fired during the run"
+check_links_restored
+note "re-arm: bce-b applies per job '$pj'"
+
 # --- the agent alone on bce-a (a state directory of its own).
 PEER=$(jq -r '.links[] | select(.name == "bce") | .server.address' "$INV")
 AST=$TMP/agent-state
