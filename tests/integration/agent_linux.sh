@@ -92,6 +92,17 @@ for n in $NA $NB; do
 	    burst 128kb latency 5ms
 done
 mtu_a() { nsa cat /sys/class/net/em0/mtu; }
+# within DS CMD...: polls CMD until it succeeds, up to DS tenths of a
+# second (the 3.5 s a 2 s rollback timer was slept out for, ended as soon
+# as the timer has restored).
+within() {
+	_w=$1; shift
+	until "$@"; do
+		_w=$((_w - 1)); [ $_w -gt 0 ] || return 1; sleep 0.1
+	done
+}
+tso_a_is() { [ "$(tso_a)" = "$1" ]; }
+mtu_a_is() { [ "$(mtu_a)" = "$1" ]; }
 
 # ---- facts ----------------------------------------------------------------
 ag a $T/o facts --if em0
@@ -165,9 +176,9 @@ ag a $T/o apply --if em0 --tso off --rollback-after 2
 expect_rc 0 "apply with a 2 s rollback timer" $T/o
 check "timer pid reported" $T/o 'isinstance(r["rollback_pid"], int) and r["rollback_at"] > 0'
 [ "$(tso_a)" = off ] || fail "tso not off before the timer"
-sleep 3.5
-[ "$(tso_a)" = on ] && ok "rollback timer restored tso" || fail "timer did not restore tso"
-[ ! -e $SA/state/em0.json ] || fail "timer left the saved state"
+within 35 tso_a_is on && ok "rollback timer restored tso" ||
+    fail "timer did not restore tso within 3.5 s"
+within 5 test ! -e $SA/state/em0.json || fail "timer left the saved state"
 
 # The controller vanishes: its apply caller is killed -9 right after apply.
 ( LABRAT_AGENT_STATE=$SA ip netns exec $NA "$AGENT" apply --if em0 --mtu 9000 \
@@ -176,8 +187,8 @@ CALLER=$!
 i=0; while ! grep -q '"event":"result"' $T/v 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 kill -9 $CALLER; wait $CALLER 2>/dev/null
 [ "$(mtu_a)" = 9000 ] || fail "apply did not take effect before the kill"
-sleep 3.5
-[ "$(mtu_a)" = 1500 ] && ok "host restored after its controller vanished" || fail "mtu still $(mtu_a) after the caller died"
+within 35 mtu_a_is 1500 && ok "host restored after its controller vanished" ||
+    fail "mtu still $(mtu_a) 3.5 s after the caller died"
 
 ag a $T/o apply --if em0 --tso off --rollback-after 2
 ag a $T/o confirm --if em0

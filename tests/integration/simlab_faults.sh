@@ -4,13 +4,17 @@
 # the NIC settings and changes the running revision; after it, only the
 # `when` combination drops: em TSO on + MTU 9000 ~0.82x (TSO off + 9000 and
 # TSO on + 1500 unchanged), bce TSO on + NAT collapses iperf3 (~100x) and scp
-# (down to 10 Mbit/s: 1.44 MB takes > 1.1 s plus the SSH set-up).
+# (down to 3 Mbit/s: 600 kB takes > 1.1 s plus the SSH set-up).
+# The lab's links are shaped to 300 Mbit/s (`lab up --rate 300`, as
+# run_order.sh): at 1 Gbit/s this machine's CPUs, not the shaper, set an
+# iperf3 figure, which sags under load (a first try of this test failed
+# that way); the faults are factors of the shaper's rate, the same at any.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=sfault$$
 trap lab_down EXIT
 
-lab_up --revision r200139 --boot-seconds 0.3
+lab_up --revision r200139 --boot-seconds 0.3 --rate 300
 EMA=$(mgmt_of em-a)
 BCEA=$(mgmt_of bce-a)
 H=$STATE/bin/host
@@ -34,9 +38,9 @@ NFT
 	settle
 }
 
-# scp_secs: seconds to copy 1.44 MB from bce-a to bce-b over the bce link.
+# scp_secs: seconds to copy 600 kB from bce-a to bce-b over the bce link.
 scp_secs() {
-	ip netns exec "$LAB-bce-a" sh -c 'head -c 1474560 /dev/urandom > /tmp/sl.$$.bin
+	ip netns exec "$LAB-bce-a" sh -c 'head -c 614400 /dev/urandom > /tmp/sl.$$.bin
 	    s=$(date +%s%N)
 	    scp -q -o BatchMode=yes -o StrictHostKeyChecking=yes \
 		-o UserKnownHostsFile='"$STATE/known_hosts"' \
@@ -50,14 +54,14 @@ scp_secs() {
 set_em on 9000
 before=$(iperf_best 2 em-a em-b 198.18.1.2)
 note "r200139 em TSO on MTU 9000: $before Mbit/s"
-rate_is em-a 1000000 1000000
-near "$before" 800 1010 || fail "em at r200139 with TSO+9000: $before, want unchanged"
+rate_is em-a 300000 300000
+near "$before" 240 303 || fail "em at r200139 with TSO+9000: $before, want unchanged"
 set_em on 1500
 nat_on
 b=$(iperf_best 2 bce-a bce-b 198.18.2.2)
 note "r200139 bce TSO on + NAT: $b Mbit/s"
-rate_is bce-a 1000000 1000000
-near "$b" 800 1000 || fail "bce at r200139 with TSO+NAT: $b, want unchanged"
+rate_is bce-a 300000 300000
+near "$b" 240 300 || fail "bce at r200139 with TSO+NAT: $b, want unchanged"
 "$LABRAT" lab status --name "$LAB" | grep "live faults: none" >/dev/null || fail "status shows live faults at r200139"
 
 # --- reboot em-a and bce-a into r200399 (both faults live); settings reset.
@@ -80,16 +84,16 @@ note "reboot: r200399 running, TSO on, MTU 1500, no nft tables"
 ip -n "$LAB-em-b" link set em0 mtu 9000
 set_em on 9000
 bad=$(iperf_best 3 em-a em-b 198.18.1.2)
-rate_is em-a 815000 825000
+rate_is em-a 244500 247500
 set_em off 9000
 ok9=$(iperf_best 3 em-a em-b 198.18.1.2)
-rate_is em-a 1000000 1000000
+rate_is em-a 300000 300000
 set_em on 1500
 ok15=$(iperf_best 3 em-a em-b 198.18.1.2)
-rate_is em-a 1000000 1000000
+rate_is em-a 300000 300000
 note "r200399 em: TSO on/9000 $bad, TSO off/9000 $ok9, TSO on/1500 $ok15 Mbit/s"
-near "$ok9" 800 1010 || fail "TSO off + 9000 changed: $ok9"
-near "$ok15" 800 1000 || fail "TSO on + 1500 changed: $ok15"
+near "$ok9" 240 303 || fail "TSO off + 9000 changed: $ok9"
+near "$ok15" 240 300 || fail "TSO on + 1500 changed: $ok15"
 f=$(awk -v a="$bad" -v b="$ok9" 'BEGIN { printf "%.3f", a / b }')
 note "em factor: $f"
 near "$f" 0.79 0.85 || fail "em TSO+9000 factor $f, want ~0.82"
@@ -103,11 +107,12 @@ c=$(iperf bce-a bce-b 198.18.2.2)
 ip netns exec "$LAB-bce-a" ethtool -K bce1 tso off
 settle
 o=$(iperf_best 2 bce-a bce-b 198.18.2.2)
-rate_is bce-a 1000000 1000000
-note "r200399 bce: scp 1.44 MB ${fast}s without NAT, ${slow}s with TSO+NAT; iperf3 TSO+NAT $c, TSO off+NAT $o Mbit/s"
-near "$c" 5 15 || fail "bce TSO+NAT: $c Mbit/s, want ~10"
-near "$o" 800 1000 || fail "bce TSO off + NAT: $o Mbit/s, want unchanged"
-# 1.44 MB at 10 Mbit/s needs >= 1.15 s whatever the SSH overhead.
+rate_is bce-a 300000 300000
+note "r200399 bce: scp 600 kB ${fast}s without NAT, ${slow}s with TSO+NAT; iperf3 TSO+NAT $c, TSO off+NAT $o Mbit/s"
+near "$c" 1.5 4.5 || fail "bce TSO+NAT: $c Mbit/s, want ~3"
+near "$o" 240 300 || fail "bce TSO off + NAT: $o Mbit/s, want unchanged"
+# 600 kB at 3 Mbit/s, past the shaper's 128 kB burst, needs >= 1.29 s
+# whatever the SSH overhead.
 awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(s > 2 * f && s > 1.1) }' ||
     fail "scp with TSO+NAT ${slow}s is not a collapse (without: ${fast}s)"
 echo PASS

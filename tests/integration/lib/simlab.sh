@@ -16,6 +16,7 @@
 #   lab_ssh MGMT CMD...   strict-host-key SSH to a host of the lab
 #   iperf LINK_CLIENT LINK_SERVER ADDR   -> Mbit/s of a 2 s iperf3 run
 #   fail MSG              print and exit 1
+#   now_ms, mono_ms       wall clock, CLOCK_MONOTONIC (rollback deadlines) in ms
 #   near X LO HI          X in [LO, HI]?
 
 : "${LABRAT:?LABRAT must point at the labrat binary}"
@@ -44,6 +45,12 @@ note() {
 
 now_ms() {
 	echo $(( $(date +%s%N) / 1000000 ))
+}
+
+# mono_ms: CLOCK_MONOTONIC in ms, the clock of the agent's rollback
+# deadlines (rollback/IF.deadline under a host's state).
+mono_ms() {
+	python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000000)'
 }
 
 near() {
