@@ -174,7 +174,7 @@ agent_base_script(struct buf *sc, const char *hash,
  * What the agent at the path agent_base() checks answered to `open` (text,
  * "" when there was none there): its source_hash into have, its parts into
  * o (o NULL: not wanted; an answer without every part asked for is
- * dropped, o->answered 0).
+ * dropped, o->answered 0); *checked 0 when it said nothing usable.
  */
 static void
 agent_base_answer(struct agentctl *a, const char *text,
@@ -193,6 +193,8 @@ agent_base_answer(struct agentctl *a, const char *text,
 	    req->ifname != NULL, p);
 	if (p->answered)
 		snprintf(have, havelen, "%s", p->version.source_hash);
+	else	/* garbage, or an agent without `open`: ask --version */
+		*checked = 0;
 	if (rc == -1)
 		log_debug("%s: open: %s", ssh_name(a->ssh), p->err);
 	if (rc == -1 || p == &mine)
