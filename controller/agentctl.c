@@ -56,6 +56,15 @@ agentctl_new(struct ssh_conn *ssh)
 }
 
 void
+agentctl_inherit(struct agentctl *a, const struct agentctl *from)
+{
+	memcpy(a->base, from->base, sizeof a->base);
+	memcpy(a->path, from->path, sizeof a->path);
+	a->bundle = from->bundle;
+	a->deploy_ms = from->deploy_ms;
+}
+
+void
 agentctl_free(struct agentctl *a)
 {
 	free(a);

@@ -321,6 +321,12 @@ const struct agentctl_bundle *agentctl_builtin(void);
  */
 struct agentctl *agentctl_new(struct ssh_conn *);
 void	agentctl_free(struct agentctl *);
+/*
+ * What from deployed (its path, the bundle a vanished agent is redeployed
+ * from), for a in its place on a new session to the same host, which can
+ * then call the agent before a deploy of its own checked it.
+ */
+void	agentctl_inherit(struct agentctl *a, const struct agentctl *from);
 
 /*
  * Makes sure the bundle's agent is on the host: runs its --version and, when

@@ -21,6 +21,10 @@ struct host {
 	struct ssh_target		 tgt;
 	struct ssh_conn			*conn;
 	struct agentctl			*agent;
+	/* The last session's agent handle, kept while the host has no
+	 * session, for where its agent is (agentctl_inherit()); never
+	 * called. */
+	struct agentctl			*prev_agent;
 	int				 seen_reconnects; /* ssh_reconnects() */
 	unsigned			 generation;
 	struct agentctl_deploy_info	 deploy;
@@ -63,7 +67,7 @@ host_facts_opened(struct host *h, const char *ifname,
 	return 1;
 }
 
-static int	host_open_agent(struct host *, char *, size_t);
+static int	host_sync_agent(struct host *, char *, size_t);
 
 static void
 host_drop(struct host *h)
@@ -78,15 +82,26 @@ host_drop(struct host *h)
 static int
 host_connect(struct host *h, int timeout_ms, char *err, size_t errlen)
 {
+	if (h->agent != NULL) {
+		agentctl_free(h->prev_agent);
+		h->prev_agent = h->agent;
+		h->agent = NULL;
+	}
 	host_drop(h);
 	h->tgt.connect_timeout_ms = timeout_ms > 0 ? timeout_ms :
 	    h->opts.connect_timeout_ms;
 	if ((h->conn = ssh_open(&h->tgt, err, errlen)) == NULL)
 		return -1;
 	h->agent = agentctl_new(h->conn);
+	/* The same host: where its agent was (checked again below, or by
+	 * the deferred take's open). */
+	if (h->prev_agent != NULL)
+		agentctl_inherit(h->agent, h->prev_agent);
+	agentctl_free(h->prev_agent);
+	h->prev_agent = NULL;
 	h->seen_reconnects = ssh_reconnects(h->conn);
 	h->generation++;
-	if (!h->opts.no_deploy && host_open_agent(h, err, errlen) == -1) {
+	if (!h->opts.no_deploy && host_sync_agent(h, err, errlen) == -1) {
 		host_drop(h);
 		return -1;
 	}
@@ -131,6 +146,7 @@ host_close(struct host *h)
 	if (h == NULL)
 		return;
 	host_drop(h);
+	agentctl_free(h->prev_agent);
 	agentctl_open_free(&h->opened);
 	free(h);
 }
