@@ -285,10 +285,9 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
     size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
-	const char		*args[LEASE_TAKE_ARGS];
-	char			 pid[24], ttl[16];
-
+	const char		*args[LEASE_TAKE_ARGS];	/* 12 + NULL */
 	const char		*ifname = host_opened_if(h);
+	char			 pid[24], ttl[16];
 	size_t			 n;
 
 	dst[0] = '\0';
