@@ -5,7 +5,7 @@
 #define LABRAT_AGENT_H
 
 #define AGENT_PROTO	1
-#define AGENT_VERSION	"0.5.0"
+#define AGENT_VERSION	"0.6.0"
 #ifndef LABRAT_AGENT_HASH
 #define LABRAT_AGENT_HASH "unknown"
 #endif
@@ -38,6 +38,7 @@ int	agent_cmd_authorize(int, char **);
 int	agent_cmd_deauthorize(int, char **);
 int	agent_cmd_lease(int, char **);
 int	agent_cmd_preflight(int, char **);
+int	agent_cmd_open(int, char **);
 /* Stops every workload server labrat started (the rollback timer's end:
  * the controller that kept them for its jobs is gone). */
 void	agent_serve_stop_all(void);

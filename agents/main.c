@@ -29,6 +29,7 @@ static const struct {
 	{ "deauthorize", agent_cmd_deauthorize },
 	{ "lease", agent_cmd_lease },
 	{ "preflight", agent_cmd_preflight },
+	{ "open", agent_cmd_open },
 };
 
 int
@@ -49,7 +50,7 @@ main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: labrat-agent --version | facts | apply | "
 	    "restore | confirm | serve | iperf | scp | keygen | authorize | "
-	    "deauthorize | lease | preflight [ARGS]\n");
+	    "deauthorize | lease | preflight | open [ARGS]\n");
 	return emit_error(AGENT_EXIT_USAGE, argc >= 2 ?
 	    "no such command" : "no command given");
 }

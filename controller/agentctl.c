@@ -56,6 +56,15 @@ agentctl_new(struct ssh_conn *ssh)
 }
 
 void
+agentctl_inherit(struct agentctl *a, const struct agentctl *from)
+{
+	memcpy(a->base, from->base, sizeof a->base);
+	memcpy(a->path, from->path, sizeof a->path);
+	a->bundle = from->bundle;
+	a->deploy_ms = from->deploy_ms;
+}
+
+void
 agentctl_free(struct agentctl *a)
 {
 	free(a);
@@ -139,13 +148,17 @@ run_sh(struct agentctl *a, const char *script, int64_t deadline,
 /*
  * The host's side of agent_base(): its OS and LABRAT_AGENT_STATE, one a
  * line, then (hash not NULL) what the agent built from hash answers to
- * --version at the path agent_base() derives from the two, the same way
- * (nothing when there is none): one round trip, not two, for a host whose
- * agent is in place.  hash is hex (bundle_check()).
+ * `open` (req's lease take and facts: agentctl_open_decode()) at the path
+ * agent_base() derives from the two, the same way (nothing when there is
+ * none): one round trip, not four, for a host whose agent is in place.
+ * hash is hex (bundle_check()).
  */
 static void
-agent_base_script(struct buf *sc, const char *hash)
+agent_base_script(struct buf *sc, const char *hash,
+    const struct agentctl_open_req *req)
 {
+	size_t	i;
+
 	buf_printf(sc, "o=$(uname -s); printf '%%s\\n%%s\\n' \"$o\" "
 	    "\"${LABRAT_AGENT_STATE:-}\"");
 	if (hash == NULL)
@@ -153,16 +166,58 @@ agent_base_script(struct buf *sc, const char *hash)
 	buf_printf(sc, "; s=${LABRAT_AGENT_STATE:-}; if [ -z \"$s\" ]; "
 	    "then case $o in FreeBSD) s=/var/db/labrat ;; "
 	    "Linux) s=/var/lib/labrat ;; esac; fi; "
-	    "if [ -n \"$s\" ]; then \"$s/agent/%s/labrat-agent\" --version "
-	    "2>/dev/null; fi; :", hash);
+	    "if [ -n \"$s\" ]; then \"$s/agent/%s/labrat-agent\" open", hash);
+	for (i = 0; req != NULL && req->lease_args != NULL &&
+	    req->lease_args[i] != NULL; i++) {
+		buf_append(sc, " ", 1);
+		util_shell_quote(sc, req->lease_args[i]);
+	}
+	if (req != NULL && req->ifname != NULL) {
+		buf_printf(sc, " --if ");
+		util_shell_quote(sc, req->ifname);
+	}
+	buf_printf(sc, " 2>/dev/null; fi; :");
+}
+
+/*
+ * What the agent at the path agent_base() checks answered to `open` (text,
+ * "" when there was none there): its source_hash into have, its parts into
+ * o (o NULL: not wanted; an answer without every part asked for is
+ * dropped, o->answered 0); *checked 0 when it said nothing usable.
+ */
+static void
+agent_base_answer(struct agentctl *a, const char *text,
+    const struct agentctl_open_req *req, struct agentctl_open *o,
+    char *have, size_t havelen, int *checked)
+{
+	struct agentctl_open	mine;
+	struct agentctl_open	*p = o != NULL ? o : &mine;
+	int			rc;
+
+	*checked = 1;
+	if (*text == '\0')
+		return;
+	rc = agentctl_open_decode(ssh_name(a->ssh), text, strlen(text),
+	    req != NULL && req->lease_args != NULL, req != NULL &&
+	    req->ifname != NULL, p);
+	if (p->answered)
+		snprintf(have, havelen, "%s", p->version.source_hash);
+	else	/* garbage, or an agent without `open`: ask --version */
+		*checked = 0;
+	if (rc == -1)
+		log_debug("%s: open: %s", ssh_name(a->ssh), p->err);
+	if (rc == -1 || p == &mine)
+		agentctl_open_free(p);
 }
 
 /* Where agents live on this host: STATE/agent.  With hash, *have gets the
  * source_hash the agent of that hash there reports ("" for none) and
  * *checked 1; *checked 0 when that could not be told (ask again). */
 static int
-agent_base(struct agentctl *a, const char *hash, int64_t deadline,
-    char *have, size_t havelen, int *checked, char *err, size_t errlen)
+agent_base(struct agentctl *a, const char *hash,
+    const struct agentctl_open_req *req, struct agentctl_open *o,
+    int64_t deadline, char *have, size_t havelen, int *checked, char *err,
+    size_t errlen)
 {
 	struct ssh_result	 res;
 	struct buf		 out, eb, sc;
@@ -176,7 +231,7 @@ agent_base(struct agentctl *a, const char *hash, int64_t deadline,
 	buf_init(&out, 8192);
 	buf_init(&eb, 8192);
 	buf_init(&sc, 1024);
-	agent_base_script(&sc, hash);
+	agent_base_script(&sc, hash, req);
 	rc = run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen);
 	buf_free(&sc);
 	if (rc == -1)
@@ -221,22 +276,8 @@ agent_base(struct agentctl *a, const char *hash, int64_t deadline,
 	 * ours (a state line cut short here was not). */
 	if (hash != NULL && strlen(state) < sizeof state - 1 &&
 	    (nl = strchr(out.data, '\n')) != NULL &&
-	    (nl = strchr(nl + 1, '\n')) != NULL) {
-		struct agentctl_reply	v;
-		char			e[512];
-
-		nl++;
-		*checked = 1;
-		memset(&v, 0, sizeof v);
-		if (*nl != '\0' && agentctl_decode(ssh_name(a->ssh), "--version",
-		    AGENTCTL_VERSION, nl, strlen(nl), 0, 0, &v, e,
-		    sizeof e) == 0)
-			snprintf(have, havelen, "%s", v.u.version.source_hash);
-		else if (*nl != '\0')
-			log_debug("%s: no usable agent: %s", ssh_name(a->ssh),
-			    e);
-		agentctl_reply_free(&v);
-	}
+	    (nl = strchr(nl + 1, '\n')) != NULL)
+		agent_base_answer(a, nl + 1, req, o, have, havelen, checked);
 done:
 	buf_free(&out);
 	buf_free(&eb);
@@ -386,19 +427,33 @@ done:
 }
 
 static int	deploy(struct agentctl *, const struct agentctl_bundle *,
-		    int, struct agentctl_deploy_info *, char *, size_t);
+		    int, const struct agentctl_open_req *,
+		    struct agentctl_deploy_info *, struct agentctl_open *,
+		    char *, size_t);
 
 int
 agentctl_deploy(struct agentctl *a, const struct agentctl_bundle *b,
     int timeout_ms, struct agentctl_deploy_info *info, char *err,
     size_t errlen)
 {
+	return agentctl_deploy_open(a, b, timeout_ms, NULL, info, NULL, err,
+	    errlen);
+}
+
+int
+agentctl_deploy_open(struct agentctl *a, const struct agentctl_bundle *b,
+    int timeout_ms, const struct agentctl_open_req *req,
+    struct agentctl_deploy_info *info, struct agentctl_open *o, char *err,
+    size_t errlen)
+{
 	int	rc;
 
+	if (o != NULL)
+		memset(o, 0, sizeof *o);
 	if (b == NULL)
 		b = agentctl_builtin();
 	a->deploying = 1;
-	rc = deploy(a, b, timeout_ms, info, err, errlen);
+	rc = deploy(a, b, timeout_ms, req, info, o, err, errlen);
 	a->deploying = 0;
 	if (rc == 0) {
 		a->bundle = b;
@@ -409,7 +464,8 @@ agentctl_deploy(struct agentctl *a, const struct agentctl_bundle *b,
 
 static int
 deploy(struct agentctl *a, const struct agentctl_bundle *b,
-    int timeout_ms, struct agentctl_deploy_info *info, char *err,
+    int timeout_ms, const struct agentctl_open_req *req,
+    struct agentctl_deploy_info *info, struct agentctl_open *o, char *err,
     size_t errlen)
 {
 	int64_t	start = util_now_ms(), deadline = start + timeout_ms;
@@ -420,8 +476,9 @@ deploy(struct agentctl *a, const struct agentctl_bundle *b,
 	if (bundle_check(b, err, errlen) == -1)
 		return -1;
 	checked = 0;
-	if (a->base[0] == '\0' && agent_base(a, b->hash, deadline, have,
-	    sizeof have, &checked, err, errlen) == -1)
+	/* An open (o) asks again on a known base: the same round trip. */
+	if ((a->base[0] == '\0' || o != NULL) && agent_base(a, b->hash, req,
+	    o, deadline, have, sizeof have, &checked, err, errlen) == -1)
 		return -1;
 	if (snprintf(a->path, sizeof a->path, "%s/%s/labrat-agent", a->base,
 	    b->hash) >= (int)sizeof a->path) {
@@ -435,6 +492,7 @@ deploy(struct agentctl *a, const struct agentctl_bundle *b,
 	if (strcmp(have, b->hash) != 0) {
 		log_info("%s: installing labrat-agent %s (found %s)",
 		    ssh_name(a->ssh), b->hash, have[0] != '\0' ? have : "none");
+		agentctl_open_free(o);	/* not that agent's word */
 		if (agent_build(a, b, deadline, err, errlen) == -1)
 			return -1;
 		info->built = 1;

@@ -321,6 +321,12 @@ const struct agentctl_bundle *agentctl_builtin(void);
  */
 struct agentctl *agentctl_new(struct ssh_conn *);
 void	agentctl_free(struct agentctl *);
+/*
+ * What from deployed (its path, the bundle a vanished agent is redeployed
+ * from), for a in its place on a new session to the same host, which can
+ * then call the agent before a deploy of its own checked it.
+ */
+void	agentctl_inherit(struct agentctl *a, const struct agentctl *from);
 
 /*
  * Makes sure the bundle's agent is on the host: runs its --version and, when
@@ -376,6 +382,52 @@ int	agentctl_hexid_ok(const char *);	/* 0x + 1-12 hex digits */
 int	agentctl_hash_ok(const char *);		/* 1-31 lower hex digits */
 int	agentctl_os_ok(const char *);		/* freebsd | linux */
 int	agentctl_printable_ok(const char *);	/* ASCII 0x20-0x7e */
+
+/*
+ * `open` (agent 0.6, PROTOCOL.md): what opening a host needs in one agent
+ * process: its version, then the lease take (lease_args given), then the
+ * facts of ifname (given), each part decoded as that subcommand's reply.
+ */
+struct agentctl_open_req {
+	const char *const	*lease_args;	/* "--owner", TOKEN, ...; NULL */
+	const char		*ifname;	/* facts --if; NULL: none */
+};
+
+struct agentctl_open {
+	int			answered;	/* the version part decoded */
+	struct agentctl_version	version;
+	int			has_lease;	/* the lease part came back */
+	int			lease_rc;	/* its decode: 0 or -1 */
+	struct agentctl_reply	lease;		/* error_class on a refusal */
+	int			has_facts;
+	int			facts_rc;
+	struct agentctl_reply	facts;		/* raw: the facts line */
+	char			err[512];	/* why a part failed */
+};
+
+/*
+ * Decodes an `open` answer (text, len bytes) into o (cleared first; free
+ * with agentctl_open_free()).  Each part goes through agentctl_decode(),
+ * so the same strict rules hold.  0 when the version part and every part
+ * asked for (want_lease, want_facts) came back, each a result or an error
+ * event (lease_rc / facts_rc say which); -1 with o->err otherwise (an
+ * older agent, garbage: the caller goes the usual way).
+ */
+int	agentctl_open_decode(const char *host, const char *text, size_t len,
+	    int want_lease, int want_facts, struct agentctl_open *o);
+void	agentctl_open_free(struct agentctl_open *);
+
+/*
+ * agentctl_deploy() whose check of the installed agent is an `open` of
+ * req (NULL: just the version): *o gets its parts when the agent of the
+ * bundle's hash answered (o->answered), else o->answered is 0 (the agent
+ * was built, or could not be asked) and the caller takes the lease and
+ * reads the facts the usual way.  Free o with agentctl_open_free().
+ */
+int	agentctl_deploy_open(struct agentctl *, const struct agentctl_bundle *,
+	    int timeout_ms, const struct agentctl_open_req *req,
+	    struct agentctl_deploy_info *, struct agentctl_open *o, char *err,
+	    size_t errlen);
 
 void	agentctl_reply_free(struct agentctl_reply *);
 

@@ -615,6 +615,102 @@ agentctl_decode(const char *host, const char *what, enum agentctl_cmd cmd,
 	return 0;
 }
 
+/*
+ * The part of an `open` reply that starts at *p: its progress lines and
+ * the one line after them (a result or an error); *p moves past it.
+ * 0 when there was none left.
+ */
+static size_t
+open_part(const char **p, const char *end)
+{
+	static const char progress[] = "{\"proto\":1,\"event\":\"progress\"";
+	const char	*start = *p, *nl;
+
+	while (*p < end) {
+		nl = memchr(*p, '\n', (size_t)(end - *p));
+		nl = nl != NULL ? nl + 1 : end;
+		if ((size_t)(end - *p) < sizeof progress - 1 ||
+		    strncmp(*p, progress, sizeof progress - 1) != 0) {
+			*p = nl;
+			break;
+		}
+		*p = nl;
+	}
+	return (size_t)(*p - start);
+}
+
+int
+agentctl_open_decode(const char *host, const char *text, size_t len,
+    int want_lease, int want_facts, struct agentctl_open *o)
+{
+	const char	*p = text, *end = text + len, *part;
+	char		 e[512];
+	size_t		 n;
+
+	memset(o, 0, sizeof *o);
+	while (p < end && (*p == '\n' || *p == '\r'))
+		p++;
+	part = p;
+	if ((n = open_part(&p, end)) == 0 || agentctl_decode(host, "open",
+	    AGENTCTL_VERSION, part, n, 0, 0, &o->lease, o->err,
+	    sizeof o->err) == -1) {
+		if (n == 0)
+			util_seterr(o->err, sizeof o->err, "%s: labrat-agent "
+			    "open: no answer", host);
+		agentctl_reply_free(&o->lease);
+		memset(&o->lease, 0, sizeof o->lease);
+		return -1;
+	}
+	o->version = o->lease.u.version;
+	o->answered = 1;
+	memset(&o->lease, 0, sizeof o->lease);
+	if (want_lease) {
+		part = p;
+		if ((n = open_part(&p, end)) == 0)
+			goto short_;
+		o->has_lease = 1;
+		o->lease_rc = agentctl_decode(host, "open lease take",
+		    AGENTCTL_LEASE, part, n, 0, 0, &o->lease, o->err,
+		    sizeof o->err);
+	}
+	if (want_facts) {
+		part = p;
+		if ((n = open_part(&p, end)) == 0)
+			goto short_;
+		o->has_facts = 1;
+		o->facts_rc = agentctl_decode(host, "open facts",
+		    AGENTCTL_FACTS, part, n, 0, 0, &o->facts, e, sizeof e);
+		if (o->facts_rc == -1 && o->err[0] == '\0')
+			snprintf(o->err, sizeof o->err, "%s", e);
+		if (o->facts_rc == 0)
+			o->facts.raw = xstrndup(part, n);
+		if (o->facts.raw != NULL)
+			o->facts.rawlen = strlen(o->facts.raw);
+	}
+	while (p < end && (*p == '\n' || *p == '\r' || *p == ' '))
+		p++;
+	if (p == end)
+		return 0;
+	util_seterr(o->err, sizeof o->err, "%s: labrat-agent open: more "
+	    "output than its parts", host);
+	return -1;
+short_:
+	util_seterr(o->err, sizeof o->err, "%s: labrat-agent open: the %s "
+	    "part is missing", host, want_lease && !o->has_lease ? "lease" :
+	    "facts");
+	return -1;
+}
+
+void
+agentctl_open_free(struct agentctl_open *o)
+{
+	if (o == NULL)
+		return;
+	agentctl_reply_free(&o->lease);
+	agentctl_reply_free(&o->facts);
+	memset(o, 0, sizeof *o);
+}
+
 void
 agentctl_reply_free(struct agentctl_reply *r)
 {

@@ -147,7 +147,9 @@ pool_connect_main(void *arg)
 	pool_prefacts_drop(h);
 	if (!pc->facts || pool_facts_known(h, pc->ifname))
 		return NULL;
-	if (host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
+	/* Read by the session's open (host_opts.facts_if), else now. */
+	if (!host_facts_opened(h->host, pc->ifname, &h->pre_facts) &&
+	    host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
 	    sizeof e) == -1) {
 		agentctl_reply_free(&h->pre_facts);
 		return NULL;
@@ -239,6 +241,21 @@ exec_pool_keep(struct executor *ex, size_t a, size_t b, int need_s,
 	return 0;
 }
 
+/* The end of h's first link: whose facts its sessions read on opening. */
+static const char *
+pool_first_if(const struct executor *ex, const struct exec_host *h)
+{
+	size_t	i, k = (size_t)(h - ex->hosts);
+
+	for (i = 0; i < ex->nlinks; i++) {
+		if (ex->links[i]->client.host_index == k)
+			return ex->links[i]->client.ifname;
+		if (ex->links[i]->server.host_index == k)
+			return ex->links[i]->server.ifname;
+	}
+	return NULL;
+}
+
 static void
 exec_host_drop(struct exec_host *h)
 {
@@ -278,6 +295,7 @@ exec_host_connect(struct executor *ex, struct exec_host *h, char *err,
 	o.connect_timeout_ms = ex->connect_timeout_s * 1000;
 	o.deploy_timeout_ms = EXEC_DEPLOY_MS;
 	o.lease = &ex->lease_id;
+	o.facts_if = pool_first_if(ex, h);
 	return host_open(h->cfg, &o, &h->host, err, errlen);
 }
 
@@ -353,7 +371,8 @@ exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
 		/* Read by exec_pool_connect() a moment ago. */
 		r = h->pre_facts;
 		h->pre_have = 0;
-	} else if (host_facts(h->host, ifname, EXEC_CALL_MS, &r, err,
+	} else if (!host_facts_opened(h->host, ifname, &r) &&
+	    host_facts(h->host, ifname, EXEC_CALL_MS, &r, err,
 	    errlen) == -1) {
 		/* A host that cannot even say what it is: start afresh. */
 		agentctl_reply_free(&r);

@@ -80,6 +80,10 @@ struct host_opts {
 	/* Take the host lease as this id (borrowed: it must outlive the
 	 * host); NULL opens the host without one (read-only use). */
 	const struct host_lease_id *lease;
+	/* The interface whose facts a new session reads with its agent
+	 * check and lease take (one round trip: the agent's `open`), for
+	 * host_facts_opened(); NULL: none.  Borrowed. */
+	const char	*facts_if;
 };
 
 /*
@@ -129,6 +133,14 @@ int	host_reconnect(struct host *, int timeout_ms, char *err,
  */
 int	host_facts(struct host *, const char *ifname, int timeout_ms,
 	    struct agentctl_reply *r, char *err, size_t errlen);
+
+/*
+ * The facts of opts.facts_if that this session's open read, moved into
+ * r (the caller frees it): 1 once per session when ifname is that
+ * interface and they were read, else 0 (ask host_facts()).
+ */
+int	host_facts_opened(struct host *, const char *ifname,
+	    struct agentctl_reply *r);
 
 /* Borrowed handles, valid until the next host_sync/reconnect/close;
  * NULL while the host has no session. */

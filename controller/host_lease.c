@@ -21,7 +21,7 @@
 #include "util.h"
 
 #define LEASE_MARGIN_S	30	/* beyond a step's deadline */
-#define LEASE_TAKE_ARGS	13	/* `lease take ...` and its NULL */
+#define LEASE_TAKE_ARGS	HOST_LEASE_ARGS
 
 /* s made fit for the agent's token alphabet, at most n-1 bytes. */
 static void
@@ -207,6 +207,13 @@ lease_take_args(const struct host_lease_id *id, const char **args,
 	memcpy(args, a, sizeof a);
 }
 
+void
+host_lease_take_args(struct host *h, const char **args, char pid[24],
+    char ttl[16])
+{
+	lease_take_args(host_lease_state(h)->id, args, pid, ttl);
+}
+
 static int
 lease_take(struct host *h, char *err, size_t errlen)
 {
@@ -243,10 +250,28 @@ host_lease_on_session(struct host *h, char *err, size_t errlen)
 	return lease_take(h, err, errlen);
 }
 
+int
+host_lease_on_open(struct host *h, const struct agentctl_open *o, char *err,
+    size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+
+	if (st->id == NULL || host_agent(h) == NULL || st->defer ||
+	    !o->has_lease || o->lease_rc != 0 ||
+	    strcmp(o->lease.u.lease.action, "take") != 0)
+		return host_lease_on_session(h, err, errlen);
+	agentctl_set_owner(host_agent(h), st->id->token);
+	st->pending = 0;
+	lease_note(st, &o->lease.u.lease);
+	return 0;
+}
+
 void
 host_lease_defer(struct host *h, int on)
 {
 	host_lease_state(h)->defer = on;
+	if (!on)
+		host_lease_state(h)->open = 0;
 }
 
 int
@@ -260,14 +285,61 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
     size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
-	const char		*args[LEASE_TAKE_ARGS];
+	const char		*args[LEASE_TAKE_ARGS];	/* 12 + NULL */
+	const char		*ifname = host_opened_if(h);
 	char			 pid[24], ttl[16];
+	size_t			 n;
 
 	dst[0] = '\0';
 	if (st->id == NULL)
 		return 0;
 	lease_take_args(st->id, args, pid, ttl);
-	return lease_command(h, "", args, dst, len, err, errlen);
+	if (!st->open)
+		return lease_command(h, "", args, dst, len, err, errlen);
+	/* `open`: the agent's version and the facts with the take. */
+	for (n = 0; args[n + 2] != NULL; n++)
+		args[n] = args[n + 2];
+	args[n++] = ifname != NULL ? "--if" : NULL;
+	args[n++] = ifname;
+	args[n] = NULL;
+	return lease_command(h, " open", args, dst, len, err, errlen);
+}
+
+/*
+ * What a folded `open` printed: the agent checked (missing or another:
+ * deployed the usual way), the lease noted (else taken the usual way),
+ * the facts kept for host_facts_opened().
+ */
+static int
+lease_open_result(struct host *h, const char *out, size_t len, char *err,
+    size_t errlen)
+{
+	struct host_lease_state	*st = host_lease_state(h);
+	struct agentctl_open	 o;
+	int			 rc;
+
+	st->open = 0;
+	rc = agentctl_open_decode(host_name(h), out, len, 1,
+	    host_opened_if(h) != NULL, &o);
+	if (!o.answered || strcmp(o.version.source_hash,
+	    agentctl_builtin()->hash) != 0) {
+		log_debug("%s: folded open: %s; deploying the agent",
+		    host_name(h), o.answered ? "another agent" : o.err);
+		agentctl_open_free(&o);
+		if (host_deploy(h, err, errlen) == -1)
+			return -1;
+		return lease_take(h, err, errlen);
+	}
+	if (rc == 0 && o.lease_rc == 0 &&
+	    strcmp(o.lease.u.lease.action, "take") == 0)
+		lease_note(st, &o.lease.u.lease);
+	else {
+		log_debug("%s: folded open: %s; taking the lease again",
+		    host_name(h), o.err);
+		rc = -1;
+	}
+	host_opened_keep(h, &o);
+	return rc == 0 ? 0 : lease_take(h, err, errlen);
 }
 
 int
@@ -280,6 +352,8 @@ host_lease_take_result(struct host *h, const char *out, size_t len,
 	int			 rc;
 
 	st->pending = 0;
+	if (st->open)
+		return lease_open_result(h, out, len, err, errlen);
 	rc = agentctl_decode(host_name(h), "lease take", AGENTCTL_LEASE, out,
 	    len, 0, status, &r, e, sizeof e);
 	if (rc == 0)

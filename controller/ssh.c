@@ -37,6 +37,7 @@ static const char rsa_help[] = "Debian 12's libssh2 1.10 cannot sign RSA "
 static int	ssh_connect(struct ssh_conn *, char *, size_t);
 
 static _Atomic int64_t	stat_connects, stat_handshakes, stat_reconnects;
+static _Atomic int64_t	stat_execs;
 
 int
 ssh_global_init(void)
@@ -636,6 +637,13 @@ ssh_stats_get(struct ssh_stats *st)
 	st->connects = atomic_load(&stat_connects);
 	st->handshakes = atomic_load(&stat_handshakes);
 	st->reconnects = atomic_load(&stat_reconnects);
+	st->execs = atomic_load(&stat_execs);
+}
+
+void
+ssh_stat_exec(void)
+{
+	atomic_fetch_add(&stat_execs, 1);
 }
 
 const char *

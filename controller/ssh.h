@@ -121,6 +121,7 @@ struct ssh_stats {
 	int64_t	connects;	/* attempts */
 	int64_t	handshakes;	/* sessions established */
 	int64_t	reconnects;	/* of those, re-establishments */
+	int64_t	execs;		/* commands started (ssh_exec()) */
 };
 
 void	ssh_stats_get(struct ssh_stats *);

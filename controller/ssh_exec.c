@@ -147,6 +147,7 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 	res->exit_status = -1;
 	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
 		return st;
+	ssh_stat_exec();
 	while ((rc = libssh2_channel_exec(ch, cmd)) == LIBSSH2_ERROR_EAGAIN)
 		if ((w = ssh_wait(c, deadline)) != 0)
 			goto wait_failed;

@@ -48,6 +48,8 @@ void	ssh_mark_dead(struct ssh_conn *, const char *why);
 int	ssh_wait(struct ssh_conn *, int64_t deadline);
 /* Starts an operation: silence is measured from here. */
 void	ssh_begin(struct ssh_conn *);
+/* Counts a command for ssh_stats.execs. */
+void	ssh_stat_exec(void);
 /* The cause of the last failure: ssh_wait's, else libssh2's. */
 const char *ssh_cause(struct ssh_conn *);
 /* Ends the session (graceful: a proper disconnect first). */

@@ -287,6 +287,110 @@ test_cmd_of(void **state)
 	assert_int_equal(agentctl_cmd_of(bad), -1);
 }
 
+/* ---- open: the version, lease take and facts lines of one process ---- */
+
+static const char open_ver[] =
+    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"version\",\"version\":"
+    "\"0.6.0\",\"source_hash\":\"0123456789abcdef\"}\n";
+static const char open_take[] =
+    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"lease\",\"action\":\"take\","
+    "\"now\":1760000000,\"lease\":{\"owner\":\"ctl:1:r:2\",\"host\":\"ctl\","
+    "\"pid\":1,\"run\":\"r\",\"since\":1760000000,\"renewed\":1760000000,"
+    "\"ttl\":300,\"expires\":1760000300,\"hold_until\":null,\"until\":"
+    "1760000300,\"live\":true,\"message\":\"leased by ctl pid 1 run r\"},"
+    "\"renewed\":false,\"previous\":null,\"restored\":[\"em0\"]}\n";
+static const char open_refused[] =
+    "{\"proto\":1,\"event\":\"error\",\"class\":\"leased\",\"message\":"
+    "\"leased by ctl2 pid 4711 run 12 since 06:41, expires 06:58\","
+    "\"lease\":null}\n";
+
+static int
+dec_open(const char *a, const char *b, const char *c, int lease, int facts,
+    struct agentctl_open *o)
+{
+	char	text[4096];
+
+	snprintf(text, sizeof text, "%s%s%s", a, b, c);
+	return agentctl_open_decode("em-a", text, strlen(text), lease, facts,
+	    o);
+}
+
+static void
+test_decode_open(void **state)
+{
+	struct agentctl_open	o;
+	char			hostile[2048], *p;
+
+	(void)state;
+	/* Every part: version, the take (its progress line before it is
+	 * part of it), the facts with their raw line for the store. */
+	assert_int_equal(dec_open(open_ver, open_take, facts_ok, 1, 1, &o), 0);
+	assert_true(o.answered);
+	assert_string_equal(o.version.source_hash, "0123456789abcdef");
+	assert_true(o.has_lease);
+	assert_int_equal(o.lease_rc, 0);
+	assert_string_equal(o.lease.u.lease.action, "take");
+	assert_string_equal(o.lease.u.lease.restored[0], "em0");
+	assert_true(o.has_facts);
+	assert_int_equal(o.facts_rc, 0);
+	assert_string_equal(o.facts.u.facts.nics[0].name, "em0");
+	assert_non_null(o.facts.raw);
+	assert_non_null(strstr(o.facts.raw, "\"cmd\":\"facts\""));
+	assert_null(strstr(o.facts.raw, "\"cmd\":\"lease\""));
+	agentctl_open_free(&o);
+
+	/* Just the version (no lease, no facts asked). */
+	assert_int_equal(dec_open(open_ver, "", "", 0, 0, &o), 0);
+	assert_true(o.answered);
+	assert_false(o.has_lease);
+	agentctl_open_free(&o);
+
+	/* A refusal is a part too: the caller takes the usual way. */
+	assert_int_equal(dec_open(open_ver, open_refused, facts_ok, 1, 1, &o),
+	    0);
+	assert_int_equal(o.lease_rc, -1);
+	assert_string_equal(o.lease.error_class, "leased");
+	assert_non_null(strstr(o.lease.error_message, "ctl2 pid 4711"));
+	assert_int_equal(o.facts_rc, 0);
+	agentctl_open_free(&o);
+
+	/* An agent without `open` (usage error), nothing, a missing part,
+	 * one part too many, a version that does not fit its pattern. */
+	assert_int_equal(dec_open("{\"proto\":1,\"event\":\"error\",\"class\":"
+	    "\"usage\",\"message\":\"no such command\"}\n", "", "", 1, 1, &o),
+	    -1);
+	assert_false(o.answered);
+	agentctl_open_free(&o);
+	assert_int_equal(dec_open("", "", "", 0, 0, &o), -1);
+	assert_false(o.answered);
+	agentctl_open_free(&o);
+	assert_int_equal(dec_open(open_ver, open_take, "", 1, 1, &o), -1);
+	assert_true(o.answered);
+	assert_non_null(strstr(o.err, "facts part is missing"));
+	agentctl_open_free(&o);
+	assert_int_equal(dec_open(open_ver, open_take, open_take, 1, 0, &o),
+	    -1);
+	assert_non_null(strstr(o.err, "more output"));
+	agentctl_open_free(&o);
+	assert_int_equal(dec_open("{\"proto\":1,\"event\":\"result\",\"cmd\":"
+	    "\"version\",\"version\":\"0.6\",\"source_hash\":\"$(reboot)\"}\n",
+	    open_take, facts_ok, 1, 1, &o), -1);
+	assert_false(o.answered);
+	agentctl_open_free(&o);
+
+	/* A host-reported string past its pattern in the facts part is
+	 * refused as in `facts` itself. */
+	snprintf(hostile, sizeof hostile, "%s", facts_ok);
+	p = strstr(hostile, "\"driver\":\"em\"");
+	assert_non_null(p);
+	memcpy(p, "\"driver\":\"e;\"", 13);
+	assert_int_equal(dec_open(open_ver, open_take, hostile, 1, 1, &o), 0);
+	assert_int_equal(o.lease_rc, 0);
+	assert_int_equal(o.facts_rc, -1);
+	assert_non_null(strstr(o.err, "driver"));
+	agentctl_open_free(&o);
+}
+
 /* ---- over a real sshd ---------------------------------------------- */
 
 static struct ssh_conn *
@@ -339,6 +443,24 @@ test_deploy_real_agent(void **state)
 	print_message("second deploy (cache hit): %lld ms\n",
 	    (long long)info.ms);
 	assert_int_equal(info.built, 0);
+
+	/* The check of an installed agent as one `open`: version and the
+	 * facts of an interface the host has in the same round trip. */
+	{
+		struct agentctl_open_req	req = { NULL, "lo" };
+		struct agentctl_open		o;
+
+		assert_int_equal(agentctl_deploy_open(a, NULL, 30000, &req,
+		    &info, &o, err, sizeof err), 0);
+		assert_int_equal(info.built, 0);
+		assert_true(o.answered);
+		assert_string_equal(o.version.source_hash, real->hash);
+		assert_false(o.has_lease);
+		assert_true(o.has_facts);
+		if (o.facts_rc == 0)
+			assert_string_equal(o.facts.u.facts.nics[0].name, "lo");
+		agentctl_open_free(&o);
+	}
 
 	assert_int_equal(agentctl_call(a, ver, 5000, &r, err, sizeof err), 0);
 	assert_string_equal(r.u.version.source_hash, real->hash);
@@ -504,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_decode_apply_mismatch),
 		cmocka_unit_test(test_decode_iperf),
 		cmocka_unit_test(test_cmd_of),
+		cmocka_unit_test(test_decode_open),
 		cmocka_unit_test(test_deploy_real_agent),
 		cmocka_unit_test(test_stub_agent),
 	};

@@ -318,6 +318,76 @@ test_dead_owner_taken_over(void **state)
 	config_inventory_free(inv);
 }
 
+/* host_open() of leased h with facts_if: the commands it cost, and the
+ * lease and facts it came back with. */
+static struct host *
+open_counted(const struct config_host *cfg, const struct host_lease_id *id,
+    int64_t *execs)
+{
+	struct host_opts	 o;
+	struct ssh_stats	 s0, s1;
+	struct host		*h;
+	char			 err[1024];
+
+	memset(&o, 0, sizeof o);
+	o.connect_timeout_ms = 3000;
+	o.lease = id;
+	o.facts_if = "lo";
+	ssh_stats_get(&s0);
+	if (host_open(cfg, &o, &h, err, sizeof err) != 0)
+		fail_msg("host_open: %s", err);
+	ssh_stats_get(&s1);
+	*execs = s1.execs - s0.execs;
+	assert_true(host_lease_held(h));
+	return h;
+}
+
+/*
+ * Opening a host whose agent is in place is one command: the agent's
+ * `open` checks the agent, takes the lease and reads the facts of
+ * facts_if.  An agent that answers garbage is rebuilt and the lease taken
+ * and the facts read the usual way.
+ */
+static void
+test_open_one_round_trip(void **state)
+{
+	struct config_inventory	*inv = inventory();
+	struct host_lease_id	 a;
+	struct agentctl_reply	 r;
+	struct host		*h;
+	char			 err[1024];
+	int64_t			 execs;
+
+	(void)state;
+	assert_int_equal(host_lease_id_init(&a, "41", 60, err, sizeof err), 0);
+	h = open_as(&inv->hosts[0], &a);	/* the agent in place */
+	host_close(h);
+	h = open_counted(&inv->hosts[0], &a, &execs);
+	print_message("open with the agent in place: %lld command(s)\n",
+	    (long long)execs);
+	assert_int_equal(execs, 1);
+	assert_int_equal(host_facts_opened(h, "eth9", &r), 0);
+	assert_int_equal(host_facts_opened(h, "lo", &r), 1);
+	assert_string_equal(r.u.facts.nics[0].name, "lo");
+	assert_non_null(strstr(r.raw, "\"cmd\":\"facts\""));
+	agentctl_reply_free(&r);
+	assert_int_equal(host_facts_opened(h, "lo", &r), 0);	/* once */
+	host_close(h);
+
+	/* A stale agent that answers garbage: rebuilt, leased as usual. */
+	assert_int_equal(fx_sh("for f in %s/agent/*/labrat-agent; do "
+	    "printf '#!/bin/sh\\necho garbage\\n' > $f; done", fx.state), 0);
+	h = open_counted(&inv->hosts[0], &a, &execs);
+	print_message("open with a garbage agent: %lld command(s)\n",
+	    (long long)execs);
+	assert_true(execs > 1);
+	assert_int_equal(host_deploy_info(h)->built, 1);
+	assert_int_equal(host_facts_opened(h, "lo", &r), 0);
+	assert_int_equal(host_lease_release(h, err, sizeof err), 0);
+	host_close(h);
+	config_inventory_free(inv);
+}
+
 static void
 test_owner_and_token(void **state)
 {
@@ -401,6 +471,7 @@ main(void)
 		cmocka_unit_test(test_renew_extend_gate),
 		cmocka_unit_test(test_force_release_and_expiry),
 		cmocka_unit_test(test_dead_owner_taken_over),
+		cmocka_unit_test(test_open_one_round_trip),
 		cmocka_unit_test(test_owner_and_token),
 	};
 

@@ -53,6 +53,19 @@ handshakes(void)
 	return st.handshakes;
 }
 
+/* Commands run over SSH so far (ssh_stats.execs). */
+static int64_t
+execs(void)
+{
+	struct ssh_stats	st;
+
+	ssh_stats_get(&st);
+	return st.execs;
+}
+
+static int64_t	batch_execs;	/* the last batch()'s commands */
+static int64_t	reboot_execs;	/* execs() when sshd went down */
+
 /* Queues the plan's jobs (one per repetition) into run. */
 static void
 queue(struct store *st, int64_t run)
@@ -100,12 +113,16 @@ batch(void *arg, const struct hunt_lab *lab, struct store *st, int64_t run)
 	int	stopped = -1;
 	int64_t	before;
 
+	int64_t	e0;
+
 	queue(st, run);
 	before = handshakes();
+	e0 = execs();
 	if (hunt_lab_real.measure(arg, lab, run, &stopped, err,
 	    sizeof err) != 0)
 		fail_msg("measure: %s", err);
 	assert_int_equal(stopped, 0);
+	batch_execs = execs() - e0;
 	return handshakes() - before;
 }
 
@@ -283,6 +300,7 @@ reboot_when_asked(struct install_arg *ia)
 	assert_int_equal(access(b, F_OK), 0);
 	usleep(100000);
 	fx_sshd_kill(&fx);
+	reboot_execs = execs();	/* nothing runs until sshd is back */
 	/* The new system comes with a fresh /var: no lease on it. */
 	fx_sh("rm -f %s %s %s/lease/lease.json; cp %s/installed-fx-a "
 	    "%s/running-fx-a; cp %s/installed-fx-b %s/running-fx-b", a, b,
@@ -299,7 +317,7 @@ test_install_reuses_sessions(void **state)
 	volatile sig_atomic_t	 stop = 0;
 	struct store		*st;
 	pthread_t		 tid;
-	int64_t			 run, before;
+	int64_t			 run, before, e0, first;
 	int			 i;
 	char			 lease[400], owner[64], *text;
 
@@ -312,8 +330,10 @@ test_install_reuses_sessions(void **state)
 	ia.in[1].host = config_inventory_host(inv, "fx-b");
 	run = new_run(st);
 	assert_int_equal(batch(ia.ls, &lab, st, run), 2);
+	first = batch_execs;
 
 	before = handshakes();
+	e0 = execs();
 	assert_int_equal(pthread_create(&tid, NULL, install_main, &ia), 0);
 	reboot_when_asked(&ia);
 	pthread_join(tid, NULL);
@@ -326,6 +346,11 @@ test_install_reuses_sessions(void **state)
 	}
 	/* The new system's session per host, nothing more. */
 	assert_int_equal(handshakes() - before, 2);
+	/* Per host after the reboot: verify, with the agent's check, the
+	 * lease take and the facts riding on it (`open`), nothing else. */
+	print_message("install: %lld commands, %lld after the reboot\n",
+	    (long long)(execs() - e0), (long long)(execs() - reboot_execs));
+	assert_int_equal(execs() - reboot_execs, 2);
 	/* Its first command (verify's) took the lease anew. */
 	snprintf(lease, sizeof lease, "%s/lease/lease.json", fx.state);
 	snprintf(owner, sizeof owner, ":%ld:bisect:", (long)getpid());
@@ -335,6 +360,11 @@ test_install_reuses_sessions(void **state)
 	run = new_run(st);
 	assert_int_equal(batch(ia.ls, &lab, st, run), 0);
 	assert_int_equal(nsamples(st, run), 1);
+	/* The first batch opened both hosts (an `open` each, the facts in
+	 * it); this one reads no facts of its own: verify's open did. */
+	print_message("batches: %lld commands, after the install %lld\n",
+	    (long long)first, (long long)batch_execs);
+	assert_int_equal(batch_execs, first - 2);
 	hunt_lab_real_free(ia.ls);
 	store_close(st);
 }
