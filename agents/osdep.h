@@ -16,6 +16,7 @@
 
 #define OSDEP_UNSET	(-1)	/* knob not requested / not known */
 #define OSDEP_IFNAMSIZ	16
+#define OSDEP_FEATHEX	72	/* ifstate's bitmap: 8 words, hex */
 
 enum osdep_nat {
 	OSDEP_NAT_OFF = 0,
@@ -156,6 +157,12 @@ struct osdep_dialect {
 	/* The generation of the NAT ruleset (any change of it moves the
 	 * number), read without a process; 0 or -1 (NULL: none). */
 	int	(*nat_gen)(unsigned long long *);
+	/* The MTU (sysfs) and the offload features in force as a raw bitmap
+	 * (hex of the active words, SIOCETHTOOL ETHTOOL_GFEATURES), read
+	 * without a process: equal bitmaps, equal offloads.  0 or -1 (NULL:
+	 * none). */
+	int	(*ifstate)(const char *ifname, int *mtu, char *feat,
+		    size_t featlen);
 };
 
 extern const struct osdep_dialect osdep_freebsd;
