@@ -15,9 +15,13 @@
 #   plausible); the NAT change is caught by the ruleset generation the agent
 #   checks instead of running nft (NAT is put back: 2 knobs changed), the
 #   MTU change by the sysfs read (MTU put back, the path pinged again);
-# - the agent alone: a TSO flip runs no nft and no ping once NAT and the path
-#   were verified in the interface's saved life, and runs them again after
-#   an outside change of the nft ruleset or of the MTU.
+# - the receiver checked by the serve --keep after each run: outside TSO and
+#   MTU changes on bce-b during jobs 1 and 2 (landed while that serve waits
+#   on bce-b's lease lock) make the next job apply bce-b again;
+# - the agent alone: a TSO flip runs no nft, no ping and one ethtool -k (the
+#   read back) once NAT, the path and the offloads were verified in the
+#   interface's saved life, and runs them again after an outside change of
+#   the nft ruleset, the MTU or an offload (execs counted with strace).
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rbtw$$
