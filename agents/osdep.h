@@ -86,6 +86,9 @@ int	plan_run(const struct plan *, char *, size_t);
 typedef int (*osdep_runner_fn)(void *, char *const[], int,
 	    struct exec_result *, char *, size_t);
 void	osdep_set_runner(osdep_runner_fn, void *);
+/* 1 while a runner replaces the commands: reads without a process
+ * (ifstate) would not see its world, so they are not used then. */
+int	osdep_runner_set(void);
 /* Runs argv through the runner; 0 when it ran (see exec_run). */
 int	osdep_run(char *const[], int, struct exec_result *, char *, size_t);
 

@@ -119,7 +119,8 @@ verified_read(const char *ifname, const char *nat_if, struct verified *v,
 	have_gen = d->nat_gen != NULL && d->read_if != NULL &&
 	    d->nat_gen(&g) == 0;
 	have_st = d->ifstate != NULL && d->read_if != NULL &&
-	    d->ifstate(ifname, &mtu, feat, sizeof(feat)) == 0;
+	    !osdep_runner_set() && d->ifstate(ifname, &mtu, feat,
+	    sizeof(feat)) == 0;
 	*cached = 0;
 	if (have_gen && v->nat_ok && v->gen == g &&
 	    strcmp(v->nat_if, nat_if) == 0)
@@ -167,8 +168,8 @@ verified_check(const char *ifname)
 
 	verified_load(ifname, &v);
 	if (!v.if_ok || !v.nat_ok || d->ifstate == NULL ||
-	    d->nat_gen == NULL || d->ifstate(ifname, &mtu, feat,
-	    sizeof(feat)) == -1 || d->nat_gen(&g) == -1)
+	    d->nat_gen == NULL || osdep_runner_set() || d->ifstate(ifname,
+	    &mtu, feat, sizeof(feat)) == -1 || d->nat_gen(&g) == -1)
 		return "unknown";
 	if (mtu == v.mtu && strcmp(feat, v.feat) == 0 && g == v.gen)
 		return "stands";
