@@ -84,6 +84,21 @@ test_ifsnap(void **state)
 	assert_true(r.u.serve.ifstats.c.rx_bytes == 123456789012LL);
 	assert_int_equal(r.u.serve.ifstats.c.rx_dropped, AGENTCTL_NONE);
 	agentctl_reply_free(&r);
+	assert_false(r.u.serve.stands);	/* no "state": an older agent */
+
+	/* The receiver's state check: only "stands" lets its apply skip. */
+	assert_int_equal(dec(AGENTCTL_SERVE, "{\"proto\":1,\"event\":"
+	    "\"result\",\"cmd\":\"serve\",\"tool\":\"iperf3\",\"pid\":42,"
+	    "\"bind\":\"198.18.1.2\",\"port\":5201,\"kept\":true,"
+	    "\"state\":\"stands\"}\n", &r, err, sizeof err), 0);
+	assert_true(r.u.serve.stands);
+	agentctl_reply_free(&r);
+	assert_int_equal(dec(AGENTCTL_SERVE, "{\"proto\":1,\"event\":"
+	    "\"result\",\"cmd\":\"serve\",\"tool\":\"iperf3\",\"pid\":42,"
+	    "\"bind\":\"198.18.1.2\",\"port\":5201,\"kept\":true,"
+	    "\"state\":\"moved\"}\n", &r, err, sizeof err), 0);
+	assert_false(r.u.serve.stands);
+	agentctl_reply_free(&r);
 
 	/* Counters the host could not read; no ifstats at all. */
 	assert_int_equal(dec(AGENTCTL_SERVE_STOP, "{\"proto\":1,\"event\":"
