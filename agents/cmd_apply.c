@@ -441,6 +441,7 @@ struct apply_run {
 	struct plan plan;
 	struct verified v, v0;	/* v0: as loaded */
 	int	 nat_cached;	/* NAT taken from v (no nft run) */
+	int	 if_cached;	/* offloads taken from v (no ethtool -k) */
 	int	 read_back;	/* the knobs read again after the plan */
 	int	 path_cached;	/* the ping skipped: verified at this MTU */
 	pid_t	 timer;
@@ -472,6 +473,8 @@ apply_prepare(struct apply_run *a, const struct osdep_knobs *req,
 	if ((rc = verified_read(ifname, a->nat_if, &a->v, &a->cur, &a->pr,
 	    &a->nat_cached, err, errlen)) != 0)
 		return rc;
+	a->if_cached = (a->nat_cached & VERIFIED_IF) != 0;
+	a->nat_cached = (a->nat_cached & VERIFIED_NAT) != 0;
 	if ((rc = d->plan(ifname, &a->cur, &a->target, &a->pr, state_dir(),
 	    &a->plan, err, errlen)) != AGENT_EXIT_OK)
 		return rc;
@@ -523,7 +526,7 @@ apply_change(struct apply_run *a, const struct apply_opts *ao, char *err,
 	if ((rc = verified_read(a->ifname, a->nat_if, &a->v, &a->now, &a->pr,
 	    &cached, err, errlen)) != 0)
 		return rc;
-	a->nat_cached = a->nat_cached && cached;
+	a->nat_cached = a->nat_cached && (cached & VERIFIED_NAT);
 	return AGENT_EXIT_OK;
 }
 
@@ -548,6 +551,8 @@ apply_emit_run(struct emit *e, const struct apply_run *a)
 	emit_arr(e, "cached");
 	if (a->nat_cached)
 		emit_str(e, NULL, "nat");
+	if (a->if_cached)
+		emit_str(e, NULL, "offloads");
 	if (!a->read_back)
 		emit_str(e, NULL, "read_back");
 	if (a->path_cached)

@@ -30,6 +30,7 @@
 #include "proc.h"
 #include "state.h"
 #include "validate.h"
+#include "verified.h"
 
 #define SERVE_WAIT_MS	10000
 
@@ -258,6 +259,10 @@ listening:
 	emit_str(&e, "bind", a.bind);
 	emit_int(&e, "port", port);
 	emit_bool(&e, "kept", kept);
+	/* The receiver checked as its last apply verified it (no process),
+	 * so that the controller may go on skipping that apply. */
+	if (opts[4].val != NULL)
+		emit_str(&e, "state", verified_check(opts[4].val));
 	serve_emit_ifstats(&e, opts[4].val);
 	emit_flush(&e);
 	return AGENT_EXIT_OK;

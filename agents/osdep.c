@@ -81,6 +81,12 @@ osdep_set_runner(osdep_runner_fn fn, void *ctx)
 }
 
 int
+osdep_runner_set(void)
+{
+	return runner_fn != NULL;
+}
+
+int
 osdep_run(char *const argv[], int timeout_ms, struct exec_result *r,
     char *err, size_t errlen)
 {

@@ -16,6 +16,7 @@
 
 #define OSDEP_UNSET	(-1)	/* knob not requested / not known */
 #define OSDEP_IFNAMSIZ	16
+#define OSDEP_FEATHEX	72	/* ifstate's bitmap: 8 words, hex */
 
 enum osdep_nat {
 	OSDEP_NAT_OFF = 0,
@@ -85,6 +86,9 @@ int	plan_run(const struct plan *, char *, size_t);
 typedef int (*osdep_runner_fn)(void *, char *const[], int,
 	    struct exec_result *, char *, size_t);
 void	osdep_set_runner(osdep_runner_fn, void *);
+/* 1 while a runner replaces the commands: reads without a process
+ * (ifstate) would not see its world, so they are not used then. */
+int	osdep_runner_set(void);
 /* Runs argv through the runner; 0 when it ran (see exec_run). */
 int	osdep_run(char *const[], int, struct exec_result *, char *, size_t);
 
@@ -156,6 +160,12 @@ struct osdep_dialect {
 	/* The generation of the NAT ruleset (any change of it moves the
 	 * number), read without a process; 0 or -1 (NULL: none). */
 	int	(*nat_gen)(unsigned long long *);
+	/* The MTU (sysfs) and the offload features in force as a raw bitmap
+	 * (hex of the active words, SIOCETHTOOL ETHTOOL_GFEATURES), read
+	 * without a process: equal bitmaps, equal offloads.  0 or -1 (NULL:
+	 * none). */
+	int	(*ifstate)(const char *ifname, int *mtu, char *feat,
+		    size_t featlen);
 };
 
 extern const struct osdep_dialect osdep_freebsd;

@@ -525,5 +525,6 @@ const struct osdep_dialect osdep_freebsd = {
 	fbsd_link,
 	fbsd_ping,
 	NULL,		/* read_if: NAT is read with the knobs */
-	NULL		/* nat_gen */
+	NULL,		/* nat_gen */
+	NULL		/* ifstate: no such ioctl */
 };

@@ -13,7 +13,10 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <linux/ethtool.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #endif
@@ -214,6 +217,60 @@ out:
 	return rc;
 #else
 	(void)gen;
+	return -1;
+#endif
+}
+
+/*
+ * ifname's MTU from sysfs and its offload features in force as the raw
+ * bitmap of ETHTOOL_GFEATURES (the active word of each block, in hex; no
+ * mapping to ethtool's names: only equality is asked of it).  0 or -1.
+ */
+static int
+lx_ifstate(const char *ifname, int *mtu, char *feat, size_t featlen)
+{
+#ifdef __linux__
+	struct {
+		struct ethtool_gfeatures	g;
+		struct ethtool_get_features_block b[8];
+	} req;
+	/* struct ifreq as SIOCETHTOOL reads it (net/if.h hides it under
+	 * _POSIX_C_SOURCE): the name, then the union's ifr_data. */
+	union {
+		struct {
+			char	 name[16];
+			void	*data;
+		} r;
+		char	 size[40];
+	} ifr;
+	long	 v;
+	size_t	 off = 0;
+	unsigned i;
+	int	 fd, rc;
+
+	if (lx_sysfs_int(ifname, "mtu", &v) == -1 || strlen(ifname) >=
+	    sizeof(ifr.r.name) || featlen < 2 * 8 + 1)
+		return -1;
+	*mtu = (int)v;
+	if ((fd = socket(AF_INET, SOCK_DGRAM, 0)) == -1)
+		return -1;
+	memset(&req, 0, sizeof(req));
+	req.g.cmd = ETHTOOL_GFEATURES;
+	req.g.size = 8;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.r.name, sizeof(ifr.r.name), "%s", ifname);
+	ifr.r.data = (void *)&req;
+	rc = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	if (rc == -1 || req.g.size == 0)
+		return -1;
+	feat[0] = '\0';
+	for (i = 0; i < req.g.size && i < 8 && off + 9 <= featlen; i++)
+		off += (size_t)snprintf(feat + off, featlen - off, "%08x",
+		    req.b[i].active);
+	return 0;
+#else
+	(void)ifname; (void)mtu; (void)feat; (void)featlen;
 	return -1;
 #endif
 }
@@ -585,5 +642,6 @@ const struct osdep_dialect osdep_linux = {
 	lx_link,
 	lx_ping,
 	lx_read_if,
-	lx_nat_gen
+	lx_nat_gen,
+	lx_ifstate
 };

@@ -17,9 +17,15 @@
  * generation then (any change of the ruleset, labrat's or anyone's, moves
  * it: the read stands only while it does not), and the last path check
  * (ping) that passed: to which peer, at which MTU and NAT.  Removed with
- * the saved original.
+ * the saved original.  And the interface's MTU and offloads as the last
+ * read found them, with the raw features bitmap (osdep ifstate) taken just
+ * before it: while the bitmap is the same the parsed offloads stand (no
+ * ethtool -k), and `serve --if` checks the whole state against it.
  */
 struct verified {
+	int	 if_ok;
+	int	 mtu, tso, lro, rxcsum, txcsum;
+	char	 feat[OSDEP_FEATHEX];
 	int	 nat_ok;
 	unsigned long long gen;
 	int	 nat, chains;
@@ -36,13 +42,23 @@ void	verified_save(const char *ifname, const struct verified *v,
 	    const struct verified *old);
 /* Drops verified/IF (with the saved original). */
 void	verified_remove(const char *ifname);
+#define VERIFIED_NAT	0x1	/* NAT taken from v: no nft */
+#define VERIFIED_IF	0x2	/* offloads taken from v: no ethtool -k */
 /*
  * What is in force on ifname: NAT from v while the ruleset's generation has
- * not moved since v read it (nothing run for it; *cached = 1), else read in
+ * not moved since v read it, the offloads from v while the features bitmap
+ * has not (nothing run for either; *cached gets VERIFIED_*), else read in
  * full and v updated.  AGENT_EXIT_* with err.
  */
 int	verified_read(const char *ifname, const char *nat_if, struct verified *,
 	    struct osdep_knobs *, struct osdep_probe *, int *cached, char *err,
 	    size_t errlen);
+/*
+ * Whether ifname is still as the last apply of its saved life verified it
+ * (MTU, features bitmap, ruleset generation; no process): "stands",
+ * "moved" or "unknown" (no saved life, no bitmap or generation to compare:
+ * FreeBSD).  What moved goes to progress.
+ */
+const char *verified_check(const char *ifname);
 
 #endif

@@ -170,6 +170,9 @@ struct agentctl_serve {
 	char			bind[64];
 	long long		port;
 	int			kept;		/* --keep reused it (0.4) */
+	/* With --if: 1 the receiver is as its last apply verified it
+	 * ("stands"), 0 it is not or the agent cannot tell. */
+	int			stands;
 	struct agentctl_ifsnap	ifstats;	/* once it listens */
 };
 

@@ -202,12 +202,15 @@ static void
 dec_serve(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
 	struct agentctl_serve	*s = &r->u.serve;
+	char			 state[16] = "";
 
 	adec_str(j, o, "result", "tool", 0, s->tool, sizeof s->tool);
 	adec_int(j, o, "result", "pid", 0, &s->pid);
 	adec_str(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
 	adec_int(j, o, "result", "port", 0, &s->port);
 	adec_bool(j, o, "result", "kept", J_OPT, &s->kept);
+	adec_str(j, o, "result", "state", J_OPT, state, sizeof state);
+	s->stands = strcmp(state, "stands") == 0;
 	dec_ifsnap(j, o, &s->ifstats);
 }
 

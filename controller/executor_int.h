@@ -115,12 +115,17 @@ struct exec_linkstate {
 	enum config_tool	 tool;
 	int			 port;		/* the plan's; 0 the default */
 	int			 served_port;	/* where it listens */
+	/* It found the receiver's interface as the server end's last apply
+	 * verified it (MTU, offloads, NAT ruleset): that apply may still be
+	 * skipped.  When not, the next job applies there again. */
+	int			 rx_stands;
 	unsigned		 serve_gen, host_gen;
 	/* The server end's last apply that went through, fit: a later job
 	 * that asks it the same (srv_args) on the same session (srv_gen)
 	 * while the rollback timer it armed still covers that job (srv_until,
 	 * the controller's clock before the call + its --rollback-after)
-	 * skips the call and stands on this reply (exec_link_apply_begin()). */
+	 * skips the call and stands on this reply (exec_link_apply_begin()),
+	 * unless the last serve found the receiver moved (rx_stands). */
 	int			 srv_ok;
 	char			 srv_args[512];
 	struct agentctl_apply	 srv_apply;

@@ -169,11 +169,34 @@ struct exec_apply {
 	int			 done[2];	/* c[i] ran (here or in t[i]) */
 };
 
+/*
+ * Right before the server end's call goes (i 0): a skip stands only while
+ * the last serve --keep, which checked the receiver as its last apply
+ * verified it, found it so; otherwise the apply runs after all, in this
+ * job's attempt (an outside change between two jobs is put back).
+ */
+static void
+apply_skip_settle(struct exec_apply *ap, int i)
+{
+	struct link_call	*c = &ap->c[0];
+
+	if (i != 0 || !c->skip)
+		return;
+	if (ap->ls->rx_stands) {
+		c->args[0] = NULL;
+		return;
+	}
+	c->skip = 0;
+	log_debug("%s: the receiver moved since its last apply (or cannot be "
+	    "checked): applied again", c->h->cfg->name);
+}
+
 /* Starts end i's call from a thread of its own (or runs it here when no
  * thread can be had). */
 static void
 apply_start(struct exec_apply *ap, int i)
 {
+	apply_skip_settle(ap, i);
 	if (pthread_create(&ap->t[i], NULL, link_call_run, &ap->c[i]) == 0)
 		ap->running[i] = 1;
 	else
@@ -186,9 +209,9 @@ apply_start(struct exec_apply *ap, int i)
  * hosts, its last apply there went through fit on this session, asked the
  * same, and the rollback timer it armed outlasts this job's apply, workload
  * and serve with a margin (so that the apply of the job after it re-arms
- * the timer in time).  Nothing changes there then, and nothing is checked
- * there either: the client's apply and the serve around the workload are
- * the link's calls.
+ * the timer in time).  Nothing changes there then; the serve --keep after
+ * each run checks the receiver as that apply verified it, and a skip does
+ * not stand when it found it moved (apply_skip_settle()).
  */
 static int
 apply_skip(const struct exec_worker *w, const struct config_workload *wl,
@@ -291,10 +314,9 @@ exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
 			c[i].serve_wl = wl;
 		}
 		c[i].rb_s = rb;
-		if (i == 0 && apply_skip(w, wl, &c[i])) {
+		/* Settled when the call goes (apply_skip_settle()). */
+		if (i == 0 && apply_skip(w, wl, &c[i]))
 			c[i].skip = 1;
-			c[i].args[0] = NULL;
-		}
 		/* Asked: from now on it must be restored at the end. */
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
@@ -321,8 +343,10 @@ exec_link_apply_end(struct exec_apply *ap, const struct store_job *job,
 	int			 i, rc = EXEC_OK;
 
 	for (i = 0; i < 2; i++) {
-		if (!ap->done[i])
+		if (!ap->done[i]) {
+			apply_skip_settle(ap, i);
 			link_call_run(&c[i]);
+		}
 		if (ap->running[i])
 			pthread_join(ap->t[i], NULL);
 	}
@@ -418,6 +442,7 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	s->used = 1;
 	rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen);
 	ls->have_rx = rc == EXEC_OK;
+	ls->rx_stands = rc == EXEC_OK && r.u.serve.stands;
 	if (rc == EXEC_OK) {
 		log_debug("%s: %s server on %s port %lld %s (pid %lld)",
 		    s->cfg->name, r.u.serve.tool, r.u.serve.bind,

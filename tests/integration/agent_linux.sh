@@ -221,6 +221,36 @@ check "takeover restored the dead owner's change first" $T/o \
 ag a $T/o lease release --owner c2
 check "release" $T/o 'r["released"] is True'
 
+# ---- serve --if checks the receiver as its last apply verified it ----------
+ag b $T/o serve --tool iperf3 --bind $B --if em0
+check "serve --if without a saved life: state unknown" $T/o 'r["state"] == "unknown"'
+ag b $T/o apply --if em0 --tso off
+expect_rc 0 "apply on the receiver" $T/o
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "serve --keep --if after the apply: state stands" $T/o \
+    'r["state"] == "stands" and r["kept"] is True'
+ip netns exec $NB ethtool -K em0 tso on
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "an outside TSO change: state moved" $T/o 'r["state"] == "moved"'
+ag b $T/o apply --if em0 --tso off
+check "the apply reads the offloads again (bitmap moved) and puts TSO back" $T/o \
+    '"offloads" not in r["cached"] and r["changed"] == ["tso"]'
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "put back: state stands" $T/o 'r["state"] == "stands"'
+ip -n $NB link set em0 mtu 1400
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "an outside MTU change: state moved" $T/o 'r["state"] == "moved"'
+ip netns exec $NB nft add table ip outside
+ag b $T/o apply --if em0 --tso off --mtu 1500
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "MTU put back: state stands" $T/o 'r["state"] == "stands"'
+ip netns exec $NB nft delete table ip outside
+ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
+check "an outside nft change: state moved" $T/o 'r["state"] == "moved"'
+ag b $T/o restore --if em0
+expect_rc 0 "restore the receiver" $T/o
+ag b $T/o serve stop
+
 # ---- iperf2 / iperf3 over the shaped pair -----------------------------------------
 ag b $T/o serve --tool iperf3 --bind $B --if em0
 expect_rc 0 "serve iperf3" $T/o

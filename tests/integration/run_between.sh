@@ -15,9 +15,13 @@
 #   plausible); the NAT change is caught by the ruleset generation the agent
 #   checks instead of running nft (NAT is put back: 2 knobs changed), the
 #   MTU change by the sysfs read (MTU put back, the path pinged again);
-# - the agent alone: a TSO flip runs no nft and no ping once NAT and the path
-#   were verified in the interface's saved life, and runs them again after
-#   an outside change of the nft ruleset or of the MTU.
+# - the receiver checked by the serve --keep after each run: outside TSO and
+#   MTU changes on bce-b during jobs 1 and 2 (landed while that serve waits
+#   on bce-b's lease lock) make the next job apply bce-b again;
+# - the agent alone: a TSO flip runs no nft, no ping and one ethtool -k (the
+#   read back) once NAT, the path and the offloads were verified in the
+#   interface's saved life, and runs them again after an outside change of
+#   the nft ruleset, the MTU or an offload (execs counted with strace).
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rbtw$$
@@ -40,12 +44,13 @@ cat > "$TMP/plan.json" <<EOF
 EOF
 
 LOCKF=$STATE/hosts/bce-a/var-lib-labrat/state/bce1.lock
+LEASEF=$STATE/hosts/bce-b/var-lib-labrat/lease/lease.lock
 LOCK_PID=
-# lock_if: holds bce-a's bce1 lock (an fcntl lock, as the agent takes it)
-# until unlock_if.
+# lock_if [FILE]: holds bce-a's bce1 lock (an fcntl lock, as the agent takes
+# it), or FILE, until unlock_if.
 lock_if() {
 	rm -f "$TMP/locked" "$TMP/release"
-	python3 - "$LOCKF" "$TMP/locked" "$TMP/release" <<'EOF' &
+	python3 - "${1:-$LOCKF}" "$TMP/locked" "$TMP/release" <<'EOF' &
 import fcntl, os, sys, time
 f = open(sys.argv[1], "a+")
 fcntl.lockf(f, fcntl.LOCK_EX)
@@ -57,7 +62,7 @@ EOF
 	LOCK_PID=$!
 	_end=$(( $(now_ms) + 10000 ))
 	while [ ! -e "$TMP/locked" ]; do
-		[ "$(now_ms)" -lt $_end ] || fail "could not take $LOCKF"
+		[ "$(now_ms)" -lt $_end ] || fail "could not take ${1:-$LOCKF}"
 		sleep 0.02
 	done
 }
@@ -157,22 +162,65 @@ grep -q "rollback timer" "$STATE/hosts/bce-b/var-lib-labrat/rollback/bce1.log" 2
 check_links_restored
 note "re-arm: bce-b applies per job '$pj'"
 
+# --- the receiver checked every job: its apply is skipped while the serve
+# --keep after each run finds bce-b's interface as that apply verified it
+# (MTU, offload bitmap, nftables generation).  During jobs 1 and 2 the test
+# holds bce-b's lease lock (the serve after the run waits for it), and once
+# the job's client is gone flips bce-b's TSO (job 1) and sets its MTU to
+# 1400 (job 2): each is caught by that serve, and the next job applies
+# bce-b again (1 knob put back) within its attempt; job 4 skips again.
+rx_change() {
+	wait_proc bce-a iperf3 30 >/dev/null ||
+	    fail "rx job $1: no iperf3 client on bce-a: $(cat "$TMP/r.err")"
+	lock_if "$LEASEF"
+	_end=$(( $(now_ms) + 30000 ))
+	while [ -n "$(ns_procs bce-a iperf3)" ]; do
+		[ "$(now_ms)" -lt $_end ] || fail "rx job $1: the client runs on"
+		sleep 0.05
+	done
+	shift
+	"$@" || fail "rx: could not run $*"
+	unlock_if
+}
+start_run "$TMP/r" -vv --db "$TMP/db3.sqlite" --inventory "$INV" \
+    --plan "$TMP/plan.json"
+rx_change 1 ip netns exec "$LAB-bce-b" ethtool -K bce1 tso off
+rx_change 2 ip -n "$LAB-bce-b" link set bce1 mtu 1400
+wait_run
+[ "$RC" -eq 0 ] || fail "rx run exited $RC: $(cat "$TMP/r.err")"
+grep -q "^run 1: 4 jobs, 4 done, 0 failed" "$TMP/r.out" ||
+    fail "rx run summary: $(cat "$TMP/r.out") $(cat "$TMP/r.err")"
+[ "$(sq "$TMP/db3.sqlite" "SELECT count(*) FROM jobs WHERE run_id = 1 AND attempt = 1")" = 4 ] ||
+    fail "rx: a job took more than one attempt"
+[ "$(per_job bce-b)" = "0 1 1 - " ] ||
+    fail "bce-b: knobs changed per job '$(per_job bce-b)', want '0 1 1 - ': $(cat "$TMP/r.err")"
+[ "$(grep -c "bce-b: the receiver moved since its last apply .*: applied again" "$TMP/r.err")" = 2 ] ||
+    fail "rx: the moves were not reported twice: $(cat "$TMP/r.err")"
+check_links_restored
+note "rx: outside TSO and MTU changes on the receiver put back before the next job ('$(per_job bce-b)')"
+
 # --- the agent alone on bce-a (a state directory of its own).
 PEER=$(jq -r '.links[] | select(.name == "bce") | .server.address' "$INV")
 AST=$TMP/agent-state
+# Each ag under strace: the agent sets its own PATH, so its execs are
+# counted, not wrapped.
 ag() {
-	LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" \
-	    apply --if bce1 --reset-others --preflight --peer "$PEER" "$@" \
-	    2>/dev/null | tail -n 1 > "$TMP/a.json"
+	LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" strace -f -qq \
+	    -e trace=execve -o "$TMP/exec.log" "$LABRAT_AGENT" apply --if bce1 \
+	    --reset-others --preflight --peer "$PEER" "$@" 2>/dev/null |
+	    tail -n 1 > "$TMP/a.json"
 }
+# How many ethtool -k the last ag ran.
+reads() { grep -c '"ethtool", "-k"' "$TMP/exec.log"; }
 cached() { jq -c '.cached' "$TMP/a.json"; }
 pinged() { jq -r '[.preflight.checks[].name] | index("path") != null' "$TMP/a.json"; }
 ag --tso off --nat kernel
 [ "$(cached)" = '[]' ] && [ "$(pinged)" = true ] ||
     fail "agent: first apply: cached $(cached), pinged $(pinged): $(cat "$TMP/a.json")"
 ag --tso on --nat kernel
-[ "$(cached)" = '["nat","path"]' ] && [ "$(pinged)" = false ] ||
-    fail "agent: TSO flip: cached $(cached), pinged $(pinged), want nat and path cached"
+[ "$(cached)" = '["nat","offloads","path"]' ] && [ "$(pinged)" = false ] &&
+    [ "$(reads)" = 1 ] ||
+    fail "agent: TSO flip: cached $(cached), pinged $(pinged), $(reads) ethtool -k, want nat, offloads and path cached and only the read back"
 ip netns exec "$LAB-bce-a" nft add table ip outside
 ag --tso off --nat kernel
 [ "$(cached)" = '["path"]' ] ||
@@ -183,15 +231,31 @@ ag --tso on --nat kernel
     fail "agent: after an outside nft delete: cached $(cached), want the NAT read again"
 ip -n "$LAB-bce-a" link set bce1 mtu 1400
 ag --tso off --nat kernel
-[ "$(cached)" = '["nat"]' ] && [ "$(pinged)" = true ] &&
+[ "$(cached)" = '["nat","offloads"]' ] && [ "$(pinged)" = true ] &&
     [ "$(jq -r '.in_force.mtu' "$TMP/a.json")" = 1500 ] ||
     fail "agent: after an outside MTU change: cached $(cached), pinged $(pinged): $(cat "$TMP/a.json")"
 ag --tso off --nat kernel
-[ "$(cached)" = '["nat","read_back","path"]' ] ||
-    fail "agent: nothing to change: cached $(cached)"
+[ "$(cached)" = '["nat","offloads","read_back","path"]' ] &&
+    [ "$(reads)" = 0 ] ||
+    fail "agent: nothing to change: cached $(cached), $(reads) ethtool -k"
+# An outside offload change moves the features bitmap: read with ethtool -k
+# and put back (read back once more); then nothing is read again.
+ip netns exec "$LAB-bce-a" ethtool -K bce1 tso on
+ag --tso off --nat kernel
+[ "$(cached)" = '["nat","path"]' ] && [ "$(reads)" = 2 ] &&
+    [ "$(jq -c '.changed' "$TMP/a.json")" = '["tso"]' ] &&
+    [ "$(jq -r '.in_force.tso' "$TMP/a.json")" = false ] ||
+    fail "agent: after an outside TSO change: cached $(cached), $(reads) ethtool -k: $(cat "$TMP/a.json")"
+ip netns exec "$LAB-bce-a" ethtool -K bce1 gso off
+ag --tso off --nat kernel
+[ "$(cached)" = '["nat","read_back","path"]' ] && [ "$(reads)" = 1 ] ||
+    fail "agent: after an outside GSO change: cached $(cached), $(reads) ethtool -k"
+ag --tso off --nat kernel
+[ "$(reads)" = 0 ] || fail "agent: unchanged: $(reads) ethtool -k"
+ip netns exec "$LAB-bce-a" ethtool -K bce1 gso on
 LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" restore \
     --if bce1 >/dev/null 2>&1 || fail "agent: restore"
 [ ! -e "$AST/verified/bce1" ] || fail "agent: verified/bce1 left after restore"
 check_links_restored
-note "agent: a TSO flip runs no nft and no ping; outside nft and MTU changes make it read and ping again"
+note "agent: a TSO flip runs no nft, no ping and only the read back of ethtool -k; outside nft, MTU and offload changes make it read (and ping) again"
 echo "PASS run_between"

@@ -68,8 +68,10 @@ test_exact(void **state)
 static void
 test_ifsnap(void **state)
 {
+	static const char	*states[] = { "stands", "moved", "unknown" };
 	struct agentctl_reply	r;
 	char			text[1024], c[512], err[512];
+	int			i;
 
 	(void)state;
 	snprintf(c, sizeof c, COUNTERS, "123456789012");
@@ -84,6 +86,19 @@ test_ifsnap(void **state)
 	assert_true(r.u.serve.ifstats.c.rx_bytes == 123456789012LL);
 	assert_int_equal(r.u.serve.ifstats.c.rx_dropped, AGENTCTL_NONE);
 	agentctl_reply_free(&r);
+	assert_false(r.u.serve.stands);	/* no "state": an older agent */
+
+	/* The receiver's state check: only "stands" lets its apply skip. */
+	for (i = 0; i < 3; i++) {
+		snprintf(text, sizeof text, "{\"proto\":1,\"event\":\"result\","
+		    "\"cmd\":\"serve\",\"tool\":\"iperf3\",\"pid\":42,"
+		    "\"bind\":\"198.18.1.2\",\"port\":5201,\"kept\":true,"
+		    "\"state\":\"%s\"}\n", states[i]);
+		assert_int_equal(dec(AGENTCTL_SERVE, text, &r, err, sizeof err),
+		    0);
+		assert_int_equal(r.u.serve.stands, i == 0);
+		agentctl_reply_free(&r);
+	}
 
 	/* Counters the host could not read; no ifstats at all. */
 	assert_int_equal(dec(AGENTCTL_SERVE_STOP, "{\"proto\":1,\"event\":"
