@@ -11,7 +11,17 @@
 
 SIMLAB_ROOT=${LABRAT_LAB_ROOT:-/run/labrat-lab}
 SIMLAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TBF_ARGS="burst 128kb latency 5ms"
+# tbf_args KBIT: the shaper's burst and latency for a lab whose links run
+# at KBIT: 10 ms of that rate, at least 12 kB (a 9000-byte frame must fit)
+# and at most 128 kB (what every rate from 105 Mbit/s up gets).  A fixed
+# 128 kB would let a 1 s iperf3 run at 10 Mbit/s through ~3 % above the
+# link's rate, which labrat rightly calls implausible.
+tbf_args() {
+	local b=$(($1 * 1000 / 8 / 100))
+	[ "$b" -lt 12288 ] && b=12288
+	[ "$b" -gt 131072 ] && b=131072
+	echo "burst $b latency 5ms"
+}
 BASE_KBIT=1000000
 
 die() {

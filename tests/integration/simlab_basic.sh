@@ -104,4 +104,23 @@ esac
 ip netns list | grep -q "^$LAB-" && fail "down after a crash left namespaces"
 wait
 [ "$(ip -o link | awk -F': ' '{print $2}' | grep -c .)" -eq "$TAGBR" ] || fail "link count changed"
+
+# A slow lab (--rate 10): the shaper's burst is 10 ms of the rate (12.5 kB,
+# not 1 Gbit/s's 128 kB), so 1 s iperf3 jobs stay within 2 % of the link's
+# 10 Mbit/s and pass labrat's plausibility check (with 128 kB three of four
+# such jobs came out 3-5 % above the rate and failed as implausible).
+lab_up --rate 10 --noise 0
+tc -n "$LAB-em-a" qdisc show | grep -q "rate 10Mbit burst 12500b" ||
+    fail "--rate 10: em-a's tbf is $(tc -n "$LAB-em-a" qdisc show)"
+cat > "$STATE/slow.json" <<EOF
+{ "links": ["em"], "knobs": { "tso": [true, false] },
+  "workloads": [ { "tool": "iperf3", "time": 1 } ], "repetitions": 2,
+  "retries": 0, "stats": { "adaptive": false } }
+EOF
+"$LABRAT" run --db "$STATE/slow.db" --inventory "$INV" \
+    --plan "$STATE/slow.json" >"$STATE/slow.out" 2>&1 ||
+	fail "--rate 10: run failed: $(tail -5 "$STATE/slow.out")"
+grep -q "4 jobs, 4 done" "$STATE/slow.out" ||
+    fail "--rate 10: not all done: $(tail -5 "$STATE/slow.out")"
+lab_down
 echo "PASS"
