@@ -122,7 +122,12 @@ quote(const struct buf *b, size_t max, char *out, size_t outlen)
 	return util_term_safe(out, outlen, b->data, len);
 }
 
-/* Runs a /bin/sh script on the host (quoted, so any login shell works). */
+/* The deploy check's stdout ceiling: two lines and open's three (version,
+ * lease, the facts of one interface). */
+#define AGENTCTL_OPEN_MAX	(64u * 1024)
+
+/* Runs a /bin/sh script on the host (quoted, so any login shell works):
+ * 0; -2 its stdout past out's ceiling; -1 another failure (err says). */
 static int
 run_sh(struct agentctl *a, const char *script, int64_t deadline,
     struct buf *out, struct buf *eb, struct ssh_result *res, char *err,
@@ -142,6 +147,8 @@ run_sh(struct agentctl *a, const char *script, int64_t deadline,
 	util_shell_quote(&cmd, script);
 	st = ssh_exec(a->ssh, cmd.data, (int)left, out, eb, res, err, errlen);
 	buf_free(&cmd);
+	if (st == SSH_EOUTPUT)
+		return -2;
 	return st == SSH_OK ? 0 : -1;
 }
 
@@ -228,13 +235,26 @@ agent_base(struct agentctl *a, const char *hash,
 
 	*checked = 0;
 	have[0] = '\0';
-	buf_init(&out, 8192);
+	buf_init(&out, AGENTCTL_OPEN_MAX);
 	buf_init(&eb, 8192);
 	buf_init(&sc, 1024);
 	agent_base_script(&sc, hash, req);
 	rc = run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen);
+	if (rc == -2 && hash != NULL) {
+		/* What answered `open` said too much: not an agent of ours to
+		 * trust; the plain check, then --version, lease and facts on
+		 * their own (each with its own ceiling and its own error). */
+		log_debug("%s: open: %s", ssh_name(a->ssh), err);
+		buf_reset(&out);
+		buf_reset(&eb);
+		buf_reset(&sc);
+		agent_base_script(&sc, NULL, NULL);
+		hash = NULL;
+		rc = run_sh(a, sc.data, deadline, &out, &eb, &res, err,
+		    errlen);
+	}
 	buf_free(&sc);
-	if (rc == -1)
+	if (rc != 0)
 		goto done;
 	if (res.exit_status != 0 || out.data == NULL ||
 	    sscanf(out.data, "%63[^\n]\n", os) != 1) {
@@ -374,7 +394,7 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	buf_printf(&sc, " && mktemp -d ");
 	util_shell_quote(&sc, a->base);
 	buf_printf(&sc, "/.build.XXXXXX");
-	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) == -1)
+	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) != 0)
 		goto done;
 	if (res.exit_status != 0 || out.data == NULL ||
 	    sscanf(out.data, "%511[^\n]", tmp) != 1 ||
@@ -401,7 +421,7 @@ agent_build(struct agentctl *a, const struct agentctl_bundle *b,
 	util_shell_quote(&sc, a->base);
 	buf_printf(&sc, "/%s && mv -f labrat-agent ", b->hash);
 	util_shell_quote(&sc, a->path);
-	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) == -1)
+	if (run_sh(a, sc.data, deadline, &out, &eb, &res, err, errlen) != 0)
 		goto done;
 	if (res.exit_status != 0) {
 		util_seterr(err, errlen, "%s: build labrat-agent with the host's "
@@ -415,8 +435,8 @@ done:
 		buf_reset(&sc);
 		buf_printf(&sc, "rm -rf ");
 		util_shell_quote(&sc, tmp);
-		if (run_sh(a, sc.data, deadline, &out, &eb, &res, NULL, 0) ==
-		    -1 || res.exit_status != 0)
+		if (run_sh(a, sc.data, deadline, &out, &eb, &res, NULL, 0) !=
+		    0 || res.exit_status != 0)
 			log_warnx("%s: could not remove %s", ssh_name(a->ssh),
 			    tmp);
 	}
