@@ -230,9 +230,12 @@ static int
 lx_ifstate(const char *ifname, int *mtu, char *feat, size_t featlen)
 {
 #ifdef __linux__
-	struct {
+	/* The request and room for 8 blocks after it (its flexible
+	 * features[]), aligned as the struct. */
+	union {
 		struct ethtool_gfeatures	g;
-		struct ethtool_get_features_block b[8];
+		unsigned char	 room[sizeof(struct ethtool_gfeatures) +
+		    8 * sizeof(struct ethtool_get_features_block)];
 	} req;
 	/* struct ifreq as SIOCETHTOOL reads it (net/if.h hides it under
 	 * _POSIX_C_SOURCE): the name, then the union's ifr_data. */
@@ -267,7 +270,7 @@ lx_ifstate(const char *ifname, int *mtu, char *feat, size_t featlen)
 	feat[0] = '\0';
 	for (i = 0; i < req.g.size && i < 8 && off + 9 <= featlen; i++)
 		off += (size_t)snprintf(feat + off, featlen - off, "%08x",
-		    req.b[i].active);
+		    req.g.features[i].active);
 	return 0;
 #else
 	(void)ifname; (void)mtu; (void)feat; (void)featlen;
