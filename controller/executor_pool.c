@@ -148,8 +148,7 @@ pool_connect_main(void *arg)
 	if (!pc->facts || pool_facts_known(h, pc->ifname))
 		return NULL;
 	/* Read by the session's open (host_opts.facts_if), else now. */
-	if (!host_facts_opened(h->host, pc->ifname, &h->pre_facts) &&
-	    host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
+	if (host_facts(h->host, pc->ifname, EXEC_CALL_MS, &h->pre_facts, e,
 	    sizeof e) == -1) {
 		agentctl_reply_free(&h->pre_facts);
 		return NULL;
@@ -371,8 +370,7 @@ exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
 		/* Read by exec_pool_connect() a moment ago. */
 		r = h->pre_facts;
 		h->pre_have = 0;
-	} else if (!host_facts_opened(h->host, ifname, &r) &&
-	    host_facts(h->host, ifname, EXEC_CALL_MS, &r, err,
+	} else if (host_facts(h->host, ifname, EXEC_CALL_MS, &r, err,
 	    errlen) == -1) {
 		/* A host that cannot even say what it is: start afresh. */
 		agentctl_reply_free(&r);

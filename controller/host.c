@@ -30,7 +30,8 @@ struct host {
 	struct agentctl_deploy_info	 deploy;
 	struct host_lease_state		 lease;
 	/* The facts of opts.facts_if the session's open read (has_facts,
-	 * facts_rc 0), for host_facts_opened(); generation: whose. */
+	 * facts_rc 0), which host_facts() hands out once; generation:
+	 * whose. */
 	struct agentctl_open		 opened;
 	unsigned			 opened_gen;
 };
@@ -55,12 +56,15 @@ host_opened_if(struct host *h)
 	return h->opts.facts_if;
 }
 
-int
+/* The facts of ifname this session's open read, moved into r: 1 once,
+ * else 0 (ask the agent). */
+static int
 host_facts_opened(struct host *h, const char *ifname,
     struct agentctl_reply *r)
 {
 	if (!h->opened.has_facts || h->opened_gen != h->generation ||
-	    h->opts.facts_if == NULL || strcmp(h->opts.facts_if, ifname) != 0)
+	    h->opts.facts_if == NULL || ifname == NULL ||
+	    strcmp(h->opts.facts_if, ifname) != 0)
 		return 0;
 	*r = h->opened.facts;
 	memset(&h->opened, 0, sizeof h->opened);
@@ -266,6 +270,8 @@ host_facts(struct host *h, const char *ifname, int timeout_ms,
 		util_seterr(err, errlen, "%s: not connected", h->cfg->name);
 		return -1;
 	}
+	if (host_facts_opened(h, ifname, r))
+		return 0;
 	return agentctl_facts(h->agent, ifname, timeout_ms, r, err, errlen);
 }
 

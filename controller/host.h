@@ -81,8 +81,9 @@ struct host_opts {
 	 * host); NULL opens the host without one (read-only use). */
 	const struct host_lease_id *lease;
 	/* The interface whose facts a new session reads with its agent
-	 * check and lease take (one round trip: the agent's `open`), for
-	 * host_facts_opened(); NULL: none.  Borrowed. */
+	 * check and lease take (one round trip: the agent's `open`); the
+	 * session's first host_facts() of it answers with them, no command.
+	 * NULL: none.  Borrowed. */
 	const char	*facts_if;
 };
 
@@ -133,14 +134,6 @@ int	host_reconnect(struct host *, int timeout_ms, char *err,
  */
 int	host_facts(struct host *, const char *ifname, int timeout_ms,
 	    struct agentctl_reply *r, char *err, size_t errlen);
-
-/*
- * The facts of opts.facts_if that this session's open read, moved into
- * r (the caller frees it): 1 once per session when ifname is that
- * interface and they were read, else 0 (ask host_facts()).
- */
-int	host_facts_opened(struct host *, const char *ifname,
-	    struct agentctl_reply *r);
 
 /* Borrowed handles, valid until the next host_sync/reconnect/close;
  * NULL while the host has no session. */

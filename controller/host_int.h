@@ -47,7 +47,7 @@ int	host_lease_on_open(struct host *, const struct agentctl_open *,
 
 /* opts.facts_if (NULL: none). */
 const char *host_opened_if(struct host *);
-/* Keeps the facts part of o for host_facts_opened() and frees o. */
+/* Keeps the facts part of o for the next host_facts() and frees o. */
 void	host_opened_keep(struct host *, struct agentctl_open *o);
 
 #endif

@@ -21,7 +21,6 @@
 #include "util.h"
 
 #define LEASE_MARGIN_S	30	/* beyond a step's deadline */
-#define LEASE_TAKE_ARGS	HOST_LEASE_ARGS
 
 /* s made fit for the agent's token alphabet, at most n-1 bytes. */
 static void
@@ -198,7 +197,7 @@ static void
 lease_take_args(const struct host_lease_id *id, const char **args,
     char pid[24], char ttl[16])
 {
-	const char	*a[LEASE_TAKE_ARGS] = { "lease", "take", "--owner",
+	const char	*a[HOST_LEASE_ARGS] = { "lease", "take", "--owner",
 			    id->token, "--host", id->host, "--pid", pid,
 			    "--run", id->run, "--ttl", ttl, NULL };
 
@@ -220,7 +219,7 @@ lease_take(struct host *h, char *err, size_t errlen)
 	struct host_lease_state		*st = host_lease_state(h);
 	struct agentctl_lease		 l;
 	char				 pid[24], ttl[16], cls[16];
-	const char			*args[LEASE_TAKE_ARGS];
+	const char			*args[HOST_LEASE_ARGS];
 
 	lease_take_args(st->id, args, pid, ttl);
 	st->held = 0;
@@ -285,7 +284,7 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
     size_t errlen)
 {
 	struct host_lease_state	*st = host_lease_state(h);
-	const char		*args[LEASE_TAKE_ARGS];	/* 12 + NULL */
+	const char		*args[HOST_LEASE_ARGS];	/* 12 + NULL */
 	const char		*ifname = host_opened_if(h);
 	char			 pid[24], ttl[16];
 	size_t			 n;
@@ -308,7 +307,7 @@ host_lease_take_command(struct host *h, char *dst, size_t len, char *err,
 /*
  * What a folded `open` printed: the agent checked (missing or another:
  * deployed the usual way), the lease noted (else taken the usual way),
- * the facts kept for host_facts_opened().
+ * the facts kept for the next host_facts().
  */
 static int
 lease_open_result(struct host *h, const char *out, size_t len, char *err,
