@@ -574,6 +574,13 @@ i2_totals(const struct i2_ctx *c, struct parse_iperf *out,
 		parse_seterr(err, errlen, "iperf2: final report covers no time");
 		return -1;
 	}
+	/* Each flow's figures passed the ceilings; their sum need not. */
+	if (out->bytes > PARSE_MAX_BYTES || out->bps > PARSE_MAX_BPS) {
+		parse_seterr(err, errlen, "iperf2: the flows' sum is past the "
+		    "sanity ceiling (%.3g bytes, %.3g bit/s)", out->bytes,
+		    out->bps);
+		return -1;
+	}
 	out->sent_bytes = out->bytes;
 	out->sent_bps = out->bps;
 	return 0;
