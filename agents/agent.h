@@ -42,6 +42,10 @@ int	agent_cmd_open(int, char **);
 /* Stops every workload server labrat started (the rollback timer's end:
  * the controller that kept them for its jobs is gone). */
 void	agent_serve_stop_all(void);
+/* Stops every server labrat started (restore --serve-stop); their pids
+ * go to out, up to max; how many went there. */
+#define AGENT_SERVE_MAX	16
+size_t	agent_serve_stop(long *out, size_t max);
 
 struct parse_ping;
 /*

@@ -121,6 +121,11 @@ rollback_path(char *buf, size_t len, const char *ifname)
 struct restore_out {
 	int	 was_saved;
 	struct osdep_knobs saved, before, after;
+	/* restore --serve-stop: the servers stopped first; --release: the
+	 * lease given back after a restore that went through. */
+	int	 stop, release, released;
+	size_t	 nstopped;
+	long	 stopped[AGENT_SERVE_MAX];
 };
 
 /*
@@ -135,10 +140,12 @@ restore_locked(const char *ifname, int from_timer, struct restore_out *o,
 	const struct osdep_dialect *d = osdep_host();
 	struct state_saved s;
 	struct osdep_probe pr;
+	struct verified v;
 	struct plan plan;
+	const char *nat_if;
 	char	 pidfile[512];
 	size_t	 i;
-	int	 found, rc, bad = 0;
+	int	 found, rc, cached, bad = 0;
 
 	memset(o, 0, sizeof(*o));
 	if (!from_timer) {
@@ -152,8 +159,14 @@ restore_locked(const char *ifname, int from_timer, struct restore_out *o,
 		return AGENT_EXIT_OK;
 	o->was_saved = 1;
 	o->saved = s.knobs;
-	if ((rc = d->read(ifname, s.knobs.nat_if[0] ? s.knobs.nat_if : ifname,
-	    &o->before, &pr, err, errlen)) != AGENT_EXIT_OK)
+	/* What is in force, as a transition reads it: from what the applies
+	 * of this saved life verified while the ruleset's generation and the
+	 * features bitmap have not moved (verified.h); read back only after
+	 * a plan that changed something. */
+	nat_if = s.knobs.nat_if[0] ? s.knobs.nat_if : ifname;
+	verified_load(ifname, &v);
+	if ((rc = verified_read(ifname, nat_if, &v, &o->before, &pr, &cached,
+	    err, errlen)) != AGENT_EXIT_OK)
 		return rc;
 	if ((rc = d->plan(ifname, &o->before, &s.knobs, &pr, state_dir(),
 	    &plan, err, errlen)) != AGENT_EXIT_OK)
@@ -161,8 +174,10 @@ restore_locked(const char *ifname, int from_timer, struct restore_out *o,
 	d->plan_unload(s.loaded, &plan);
 	if ((rc = plan_run(&plan, err, errlen)) != AGENT_EXIT_OK)
 		return rc;
-	if ((rc = d->read(ifname, s.knobs.nat_if[0] ? s.knobs.nat_if : ifname,
-	    &o->after, &pr, err, errlen)) != AGENT_EXIT_OK)
+	if (plan.n == 0)
+		o->after = o->before;
+	else if ((rc = verified_read(ifname, nat_if, &v, &o->after, &pr,
+	    &cached, err, errlen)) != AGENT_EXIT_OK)
 		return rc;
 	for (i = 0; i < NKNOBS; i++)
 		if (knob_get(&s.knobs, i) != OSDEP_UNSET &&
@@ -184,6 +199,7 @@ restore_report(const char *ifname, int rc, struct restore_out *o,
     const char *err)
 {
 	struct emit e;
+	size_t	 i;
 
 	if (rc != AGENT_EXIT_OK && rc != AGENT_EXIT_MISMATCH)
 		return emit_error(rc, err);
@@ -191,6 +207,14 @@ restore_report(const char *ifname, int rc, struct restore_out *o,
 	emit_str(&e, "cmd", "restore");
 	emit_str(&e, "if", ifname);
 	emit_bool(&e, "was_saved", o->was_saved);
+	if (o->stop) {
+		emit_arr(&e, "stopped");
+		for (i = 0; i < o->nstopped; i++)
+			emit_int(&e, NULL, (long long)o->stopped[i]);
+		emit_end(&e);
+	}
+	if (o->release)
+		emit_bool(&e, "released", o->released);
 	if (o->was_saved)
 		emit_diff(&e, "changed", &o->saved, &o->before);
 	else {
@@ -211,9 +235,13 @@ agent_cmd_restore(int argc, char **argv)
 	struct validate_opt opts[] = {
 		{ "--if", VALIDATE_IFNAME, 0, 0, NULL, { NULL } },
 		{ "--owner", VALIDATE_TOKEN, 0, 0, NULL, { NULL } },
+		{ "--serve-stop", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
+		{ "--release", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	struct restore_out o;
+	long	 stopped[AGENT_SERVE_MAX];
+	size_t	 nstopped = 0;
 	char	 err[1024];
 	const char *ifname;
 	int	 fd, lfd, rc;
@@ -222,15 +250,33 @@ agent_cmd_restore(int argc, char **argv)
 		return emit_error(AGENT_EXIT_USAGE, err);
 	if ((ifname = opts[0].val) == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "restore: --if is required");
+	if (opts[3].seen && opts[1].val == NULL)
+		return emit_error(AGENT_EXIT_USAGE, "restore: --release needs "
+		    "--owner");
 	if ((rc = agent_lease_gate("restore", opts[1].val, &lfd)) != 0)
 		return rc;
 	if ((fd = state_lock(ifname, err, sizeof(err))) == -1) {
 		lease_unlock(lfd);
 		return emit_error(AGENT_EXIT_INTERNAL, err);
 	}
+	if (opts[2].seen)
+		nstopped = agent_serve_stop(stopped, AGENT_SERVE_MAX);
 	rc = restore_locked(ifname, 0, &o, err, sizeof(err));
 	state_unlock(fd);
 	lease_unlock(lfd);
+	o.stop = opts[2].seen;
+	o.nstopped = nstopped;
+	memcpy(o.stopped, stopped, sizeof(stopped));
+	/* The owner's last word on this host: its lease goes with it, but
+	 * only once the interface has its original back. */
+	if (opts[3].seen && rc == AGENT_EXIT_OK) {
+		struct lease prev;
+
+		o.release = 1;
+		if ((rc = lease_release(opts[1].val, 0, (long long)time(NULL),
+		    &prev, &o.released, err, sizeof(err))) != AGENT_EXIT_OK)
+			return emit_error(rc, err);
+	}
 	return restore_report(ifname, rc, &o, err);
 }
 
@@ -427,7 +473,7 @@ apply_settle(const char *ifname, int max_ms, int *up)
 		t = exec_now_ms() - t0;
 		if (*up || t >= max_ms)
 			return t;
-		proc_sleep_ms(10);
+		proc_sleep_ms(proc_backoff_ms((int)t, 10));
 	}
 }
 
@@ -443,6 +489,7 @@ struct apply_run {
 	int	 nat_cached;	/* NAT taken from v (no nft run) */
 	int	 if_cached;	/* offloads taken from v (no ethtool -k) */
 	int	 read_back;	/* the knobs read again after the plan */
+	int	 back_cached;	/* ... their offloads from v (a flip back) */
 	int	 path_cached;	/* the ping skipped: verified at this MTU */
 	pid_t	 timer;
 	long long at, settled;
@@ -527,6 +574,7 @@ apply_change(struct apply_run *a, const struct apply_opts *ao, char *err,
 	    &cached, err, errlen)) != 0)
 		return rc;
 	a->nat_cached = a->nat_cached && (cached & VERIFIED_NAT);
+	a->back_cached = (cached & VERIFIED_IF) != 0;
 	return AGENT_EXIT_OK;
 }
 
@@ -555,6 +603,8 @@ apply_emit_run(struct emit *e, const struct apply_run *a)
 		emit_str(e, NULL, "offloads");
 	if (!a->read_back)
 		emit_str(e, NULL, "read_back");
+	if (a->back_cached)
+		emit_str(e, NULL, "read_back_offloads");
 	if (a->path_cached)
 		emit_str(e, NULL, "path");
 	emit_end(e);

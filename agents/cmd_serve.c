@@ -129,10 +129,12 @@ serve_emit_ifstats(struct emit *e, const char *ifname)
 	emit_end(e);
 }
 
-/* Stops every server labrat started; their pids go to e (NULL: none). */
-static void
-serve_stop_each(struct emit *e)
+/* Stops every server labrat started; their pids go to e (NULL: none) and
+ * to out (up to max of them); how many were stopped. */
+static size_t
+serve_stop_each(struct emit *e, long *out, size_t max)
 {
+	size_t	 k = 0;
 	struct dirent *de;
 	DIR	*d;
 	char	 dir[512], path[800];
@@ -141,22 +143,34 @@ serve_stop_each(struct emit *e)
 
 	if (state_path(dir, sizeof(dir), "serve", NULL) == -1 ||
 	    (d = opendir(dir)) == NULL)
-		return;
+		return 0;
 	while ((de = readdir(d)) != NULL) {
 		n = strlen(de->d_name);
 		if (n < 5 || strcmp(de->d_name + n - 4, ".pid") != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if ((pid = proc_pidfile_stop(path, 2000)) > 0 && e != NULL)
+		if ((pid = proc_pidfile_stop(path, 2000)) <= 0)
+			continue;
+		if (e != NULL)
 			emit_int(e, NULL, (long long)pid);
+		if (k < max)
+			out[k] = (long)pid;
+		k++;
 	}
 	closedir(d);
+	return k < max ? k : max;
 }
 
 void
 agent_serve_stop_all(void)
 {
-	serve_stop_each(NULL);
+	serve_stop_each(NULL, NULL, 0);
+}
+
+size_t
+agent_serve_stop(long *out, size_t max)
+{
+	return serve_stop_each(NULL, out, max);
 }
 
 static int
@@ -167,7 +181,7 @@ serve_stop_all(const char *ifname)
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "serve-stop");
 	emit_arr(&e, "stopped");
-	serve_stop_each(&e);
+	serve_stop_each(&e, NULL, 0);
 	emit_end(&e);
 	serve_emit_ifstats(&e, ifname);
 	emit_flush(&e);
@@ -190,7 +204,7 @@ agent_cmd_serve(int argc, char **argv)
 	struct emit e;
 	char	 err[1024], name[64], log[512];
 	pid_t	 pid;
-	int	 rc, port, waited = 0, kept = 0;
+	int	 rc, port, waited = 0, kept = 0, step;
 
 	if (argc >= 2 && strcmp(argv[1], "stop") == 0) {
 		/* serve stop [--owner TOKEN] [--if IF] */
@@ -248,8 +262,9 @@ agent_cmd_serve(int argc, char **argv)
 			return emit_error(waited >= SERVE_WAIT_MS ?
 			    AGENT_EXIT_TIMEOUT : AGENT_EXIT_COMMAND, err);
 		}
-		proc_sleep_ms(10);
-		waited += 10;
+		step = proc_backoff_ms(waited, 10);
+		proc_sleep_ms(step);
+		waited += step;
 	}
 listening:
 	emit_begin(&e, "result");

@@ -31,6 +31,9 @@ pid_t	proc_pidfile_holder(const char *path);
 /* SIGTERM the holder (SIGKILL after wait_ms), wait for it to go, remove
  * path.  Returns the pid stopped, or 0 if nobody held it. */
 pid_t	proc_pidfile_stop(const char *path, int wait_ms);
+/* The pause before the next look at something that takes a few ms: 1 ms
+ * at first, a tenth of waited_ms later, at most max_ms. */
+int	proc_backoff_ms(int waited_ms, int max_ms);
 /* Sleeps ms milliseconds (restarting after signals). */
 void	proc_sleep_ms(long ms);
 

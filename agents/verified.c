@@ -41,6 +41,11 @@ verified_load(const char *ifname, struct verified *v)
 	    sscanf(nl + 1, "if %d %d %d %d %d %d %71s", &v->if_ok, &v->mtu,
 	    &v->tso, &v->lro, &v->rxcsum, &v->txcsum, v->feat) != 7)
 		v->if_ok = 0;
+	if (nl == NULL || (nl = strchr(nl + 1, '\n')) == NULL ||
+	    sscanf(nl + 1, "alt %d %d %d %d %d %71s", &v->alt_ok, &v->alt_tso,
+	    &v->alt_lro, &v->alt_rxcsum, &v->alt_txcsum, v->alt_feat) != 6 ||
+	    !v->if_ok)
+		v->alt_ok = 0;
 }
 
 /* Writes v when it differs from old; a write that fails drops the file
@@ -49,7 +54,7 @@ void
 verified_save(const char *ifname, const struct verified *v,
     const struct verified *old)
 {
-	char	 path[512], buf[640], err[256];
+	char	 path[512], buf[768], err[256];
 	int	 n;
 
 	if (memcmp(v, old, sizeof(*v)) == 0)
@@ -58,11 +63,13 @@ verified_save(const char *ifname, const struct verified *v,
 	if (path[0] == '\0')
 		return;
 	n = snprintf(buf, sizeof(buf), "nat %d %llu %d %d %s\npath %d %s %d "
-	    "%d\nif %d %d %d %d %d %d %s\n", v->nat_ok, v->gen, v->nat,
-	    v->chains, v->nat_if[0] ? v->nat_if : "-", v->path_ok,
-	    v->peer[0] ? v->peer : "-", v->path_mtu, v->path_nat, v->if_ok,
-	    v->mtu, v->tso, v->lro, v->rxcsum, v->txcsum,
-	    v->feat[0] ? v->feat : "-");
+	    "%d\nif %d %d %d %d %d %d %s\nalt %d %d %d %d %d %s\n",
+	    v->nat_ok, v->gen, v->nat, v->chains, v->nat_if[0] ? v->nat_if :
+	    "-", v->path_ok, v->peer[0] ? v->peer : "-", v->path_mtu,
+	    v->path_nat, v->if_ok, v->mtu, v->tso, v->lro, v->rxcsum,
+	    v->txcsum, v->feat[0] ? v->feat : "-", v->alt_ok, v->alt_tso,
+	    v->alt_lro, v->alt_rxcsum, v->alt_txcsum, v->alt_feat[0] ?
+	    v->alt_feat : "-");
 	if (state_mkdir("verified", err, sizeof(err)) == -1 ||
 	    state_write_atomic(path, buf, (size_t)n, 0600, err,
 	    sizeof(err)) == -1) {
@@ -81,11 +88,39 @@ verified_remove(const char *ifname)
 		unlink(path);
 }
 
-/* v's offloads and MTU from k (read after the bitmap feat was taken). */
+/* Swaps v's offloads with those of its bitmap before. */
+static void
+verified_swap(struct verified *v)
+{
+	struct verified	t = *v;
+
+	v->tso = t.alt_tso;
+	v->lro = t.alt_lro;
+	v->rxcsum = t.alt_rxcsum;
+	v->txcsum = t.alt_txcsum;
+	memcpy(v->feat, t.alt_feat, sizeof(v->feat));
+	v->alt_tso = t.tso;
+	v->alt_lro = t.lro;
+	v->alt_rxcsum = t.rxcsum;
+	v->alt_txcsum = t.txcsum;
+	memcpy(v->alt_feat, t.feat, sizeof(v->alt_feat));
+}
+
+/* v's offloads and MTU from k (read after the bitmap feat was taken); the
+ * offloads of another bitmap read before become the ones before. */
 static void
 verified_note_if(struct verified *v, int have, const char *feat,
     const struct osdep_knobs *k)
 {
+	if (v->if_ok && have && strcmp(v->feat, feat) != 0) {
+		v->alt_ok = 1;
+		v->alt_tso = v->tso;
+		v->alt_lro = v->lro;
+		v->alt_rxcsum = v->rxcsum;
+		v->alt_txcsum = v->txcsum;
+		memcpy(v->alt_feat, v->feat, sizeof(v->alt_feat));
+	} else if (!have)
+		v->alt_ok = 0;
 	v->if_ok = have;
 	memset(v->feat, 0, sizeof(v->feat));
 	if (have)
@@ -125,6 +160,10 @@ verified_read(const char *ifname, const char *nat_if, struct verified *v,
 	if (have_gen && v->nat_ok && v->gen == g &&
 	    strcmp(v->nat_if, nat_if) == 0)
 		*cached |= VERIFIED_NAT;
+	/* The bitmap before is back (a knob flipped back): its offloads. */
+	if ((*cached & VERIFIED_NAT) && have_st && v->if_ok && v->alt_ok &&
+	    strcmp(v->feat, feat) != 0 && strcmp(v->alt_feat, feat) == 0)
+		verified_swap(v);
 	if ((*cached & VERIFIED_NAT) && have_st && v->if_ok &&
 	    strcmp(v->feat, feat) == 0) {
 		*cached |= VERIFIED_IF;

@@ -20,12 +20,19 @@
  * the saved original.  And the interface's MTU and offloads as the last
  * read found them, with the raw features bitmap (osdep ifstate) taken just
  * before it: while the bitmap is the same the parsed offloads stand (no
- * ethtool -k), and `serve --if` checks the whole state against it.
+ * ethtool -k), and `serve --if` checks the whole state against it; and
+ * those of the bitmap before it, which stand as well when it comes back.
  */
 struct verified {
 	int	 if_ok;
 	int	 mtu, tso, lro, rxcsum, txcsum;
 	char	 feat[OSDEP_FEATHEX];
+	/* The offloads of the bitmap before (alt_ok): a link's jobs that
+	 * flip a knob back and forth (A-B-A-B) go between two bitmaps, and
+	 * each is read once, not after every flip. */
+	int	 alt_ok;
+	int	 alt_tso, alt_lro, alt_rxcsum, alt_txcsum;
+	char	 alt_feat[OSDEP_FEATHEX];
 	int	 nat_ok;
 	unsigned long long gen;
 	int	 nat, chains;

@@ -143,6 +143,13 @@ struct agentctl_restore {
 	int	was_saved;
 	char	changed[AGENTCTL_LIST_MAX][16];
 	size_t	nchanged;
+	/* restore --serve-stop: the servers it stopped first (has_stopped:
+	 * the list was there); --release: whether the lease went with it
+	 * (AGENTCTL_NONE: not asked). */
+	int		has_stopped;
+	long long	stopped[AGENTCTL_LIST_MAX];
+	size_t		nstopped;
+	int		released;
 };
 
 struct agentctl_confirm {

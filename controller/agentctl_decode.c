@@ -145,6 +145,31 @@ dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 	}
 }
 
+/* result.stopped: the pids of the servers stopped; 1 when it was there
+ * (flags J_OPT: it may be missing). */
+static int
+dec_stopped(struct adec *j, struct json_object *o, int flags, long long *out,
+    size_t *nout)
+{
+	struct json_object	*a, *e;
+	size_t			 i, n;
+
+	*nout = 0;
+	if ((a = adec_array(j, o, "result", "stopped", flags,
+	    AGENTCTL_LIST_MAX, "pids", &n)) == NULL)
+		return 0;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_int)) {
+			adec_fail(j, "result", "stopped", "[%zu] not a pid", i);
+			return 0;
+		}
+		out[i] = json_object_get_int64(e);
+	}
+	*nout = n;
+	return 1;
+}
+
 static void
 dec_restore(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
@@ -155,6 +180,8 @@ dec_restore(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 	adec_bool(j, o, "result", "was_saved", 0, &s->was_saved);
 	adec_strlist(j, o, "changed", s->changed[0], sizeof s->changed[0],
 	    AGENTCTL_LIST_MAX, "a short string", &s->nchanged);
+	s->has_stopped = dec_stopped(j, o, J_OPT, s->stopped, &s->nstopped);
+	adec_bool(j, o, "result", "released", J_OPT, &s->released);
 }
 
 static void
@@ -219,21 +246,9 @@ dec_serve_stop(struct adec *j, struct json_object *o,
     struct agentctl_reply *r)
 {
 	struct agentctl_serve_stop	*s = &r->u.serve_stop;
-	struct json_object		*a, *e;
-	size_t				 i, n;
 
-	if ((a = adec_array(j, o, "result", "stopped", 0, AGENTCTL_LIST_MAX,
-	    "pids", &n)) == NULL)
+	if (!dec_stopped(j, o, 0, s->stopped, &s->nstopped))
 		return;
-	for (i = 0; i < n; i++) {
-		e = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(e, json_type_int)) {
-			adec_fail(j, "result", "stopped", "[%zu] not a pid", i);
-			return;
-		}
-		s->stopped[i] = json_object_get_int64(e);
-	}
-	s->nstopped = n;
 	dec_ifsnap(j, o, &s->ifstats);
 }
 

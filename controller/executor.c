@@ -359,7 +359,7 @@ end:
 	if (link_live(&w->ls)) {
 		exec_lease(ex, w->link->client.host_index,
 		    w->link->server.host_index);
-		exec_link_end(w);
+		exec_link_end(w, !ex->keep);
 		exec_unlease(ex, w->link->client.host_index,
 		    w->link->server.host_index);
 	}
@@ -677,7 +677,7 @@ executor_end(struct executor *ex)
 		w.ls = ex->kept[i];
 		memset(&ex->kept[i], 0, sizeof ex->kept[i]);
 		exec_lease(ex, l->client.host_index, l->server.host_index);
-		exec_link_end(&w);
+		exec_link_end(&w, 0);
 		/* A restore that failed: once more, on a new session if the
 		 * old one is gone. */
 		for (k = 0; k < 2; k++) {

@@ -298,9 +298,12 @@ void	exec_link_wait(struct exec_worker *);
 /* Whether link i's hosts serve no other link of the executor. */
 int	exec_link_alone(const struct executor *, size_t i);
 /* With the link's hosts leased: stops its server, restores both ends if
- * they were applied (side by side) and forgets the link's state.  Returns
- * the number of ends that could not be restored. */
-int	exec_link_end(struct exec_worker *);
+ * they were applied (side by side) and forgets the link's state.  last:
+ * the link's work in this drain is over, so each end's restore gives the
+ * host lease back with it when the link's two machines are no other
+ * link's (a later drain takes it again).  Returns the number of ends
+ * that could not be restored. */
+int	exec_link_end(struct exec_worker *, int last);
 
 /* executor_job.c: the deadline of a workload's agent call, in seconds (the
  * plan's job timeout, unless it would not leave the workload its time). */

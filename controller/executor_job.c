@@ -493,7 +493,7 @@ out:
 	 * included: that job starts from the originals, applied anew. */
 	if (rc != EXEC_OK && rc != EXEC_STOPPED) {
 		exec_job_next_drop(w, &w->next);
-		exec_link_end(w);
+		exec_link_end(w, 0);
 	}
 	agentctl_reply_free(&ar[0]);
 	agentctl_reply_free(&ar[1]);

@@ -462,8 +462,71 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	return rc;
 }
 
+/* Whether two inventory hosts are one machine (one agent, one lease). */
+static int
+same_machine(const struct config_host *a, const struct config_host *b)
+{
+	return a == b || (strcmp(a->address, b->address) == 0 &&
+	    a->ssh.port == b->ssh.port);
+}
+
+/*
+ * Whether l's two hosts are two machines that no other link of the
+ * executor uses, even under another inventory name: then each end's
+ * restore may give the host's lease back, the other end's restore and
+ * other links' work needing none of it.  Otherwise the lease goes at
+ * the executor's end, after every restore.
+ */
+static int
+link_hosts_own(const struct executor *ex, const struct config_link *l)
+{
+	const struct config_host	*h = ex->inv->hosts;
+	const struct config_host	*a = &h[l->client.host_index];
+	const struct config_host	*b = &h[l->server.host_index];
+	size_t				 j;
+
+	if (same_machine(a, b))
+		return 0;
+	for (j = 0; j < ex->nlinks; j++) {
+		const struct config_link *o = ex->links[j];
+
+		if (o == l)
+			continue;
+		if (same_machine(&h[o->client.host_index], a) ||
+		    same_machine(&h[o->client.host_index], b) ||
+		    same_machine(&h[o->server.host_index], a) ||
+		    same_machine(&h[o->server.host_index], b))
+			return 0;
+	}
+	return 1;
+}
+
+/* The end's restore: its server stopped first (the server end's, while
+ * the link serves), its lease given back after it (last). */
+static void
+link_end_args(struct link_call *c, const char *ifname, int applied,
+    int serving, int release)
+{
+	size_t	n = 0;
+
+	if (applied) {
+		c->args[n++] = "restore";
+		c->args[n++] = "--if";
+		c->args[n++] = ifname;
+		if (serving)
+			c->args[n++] = "--serve-stop";
+		if (release && c->h->host != NULL &&
+		    host_lease_held(c->h->host))
+			c->args[n++] = "--release";
+	} else if (serving) {
+		c->first[0] = "serve";
+		c->first[1] = "stop";
+	}
+	c->args[n] = NULL;
+}
+
 int
-exec_link_end(struct exec_worker *w)
+exec_link_end(struct exec_worker *w, int last)
 {
 	struct executor			*ex = w->ex;
 	const struct config_link	*l = w->link;
@@ -476,21 +539,13 @@ exec_link_end(struct exec_worker *w)
 
 	ends[0] = &ex->hosts[l->server.host_index];
 	ends[1] = &ex->hosts[l->client.host_index];
+	/* Both ends at once, one call each. */
 	for (i = 0; i < 2; i++) {
 		memset(&c[i], 0, sizeof c[i]);
 		c[i].h = ends[i];
 		c[i].timeout_ms = EXEC_CALL_MS;
-		c[i].args[0] = ls->applied[i] ? "restore" : NULL;
-		c[i].args[1] = "--if";
-		c[i].args[2] = ifs[i];
-		c[i].args[3] = NULL;
-	}
-	/* The server goes before its end's restore; the client's restore
-	 * meanwhile. */
-	if (ls->serving) {
-		c[0].first[0] = "serve";
-		c[0].first[1] = "stop";
-		c[0].first[2] = NULL;
+		link_end_args(&c[i], ifs[i], ls->applied[i], i == 0 &&
+		    ls->serving, last && link_hosts_own(ex, l));
 	}
 	if (c[0].args[0] != NULL || c[0].first[0] != NULL) {
 		if (c[1].args[0] != NULL)
@@ -499,14 +554,17 @@ exec_link_end(struct exec_worker *w)
 			link_call_run(&c[0]);
 	} else if (c[1].args[0] != NULL)
 		link_call_run(&c[1]);
-	if (ls->serving && c[0].first_rc != EXEC_OK)
+	if (c[0].first[0] != NULL && c[0].first_rc != EXEC_OK)
 		log_warnx("%s: serve stop failed: %s", ends[0]->cfg->name,
 		    c[0].first_err);
-	else if (ls->serving)
+	/* Stopped, or in doubt: the next serve on the host is no --keep. */
+	if (ls->serving)
 		ends[0]->serve_gen++;
 	for (i = 0; i < 2; i++) {
 		if (!ls->applied[i])
 			continue;
+		if (c[i].rc == EXEC_OK && c[i].r.u.restore.released == 1)
+			host_lease_released(c[i].h->host);
 		/* A restore that failed is tried again at the drain's end
 		 * (the host stays used); the rollback timer is the last
 		 * resort.  One that went through spares the drain's end a

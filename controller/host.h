@@ -167,6 +167,9 @@ int	host_lease_renew(struct host *, int extend_s, char *err,
 /* Gives the lease back (the owner restored first); a no-op when not held.
  * 0 or -1 with err. */
 int	host_lease_release(struct host *, char *err, size_t errlen);
+/* The lease went back inside another command (`restore --release`): no
+ * longer held, and host_lease_release() has nothing left to do. */
+void	host_lease_released(struct host *);
 
 /*
  * The shell command that renews the lease for extend_s seconds, to put

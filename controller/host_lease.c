@@ -454,6 +454,12 @@ host_lease_release(struct host *h, char *err, size_t errlen)
 	return lease_call(h, args, NULL, NULL, 0, err, errlen);
 }
 
+void
+host_lease_released(struct host *h)
+{
+	host_lease_state(h)->held = 0;
+}
+
 int
 host_lease_gate_command(struct host *h, int extend_s, char *dst, size_t len,
     char *err, size_t errlen)

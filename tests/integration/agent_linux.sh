@@ -233,8 +233,8 @@ ip netns exec $NB ethtool -K em0 tso on
 ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
 check "an outside TSO change: state moved" $T/o 'r["state"] == "moved"'
 ag b $T/o apply --if em0 --tso off
-check "the apply reads the offloads again (bitmap moved) and puts TSO back" $T/o \
-    '"offloads" not in r["cached"] and r["changed"] == ["tso"]'
+check "the apply sees the change (the bitmap before it, read then) and puts TSO back" $T/o \
+    'r["changed"] == ["tso"] and r["in_force"]["tso"] is False'
 ag b $T/o serve --tool iperf3 --bind $B --if em0 --keep
 check "put back: state stands" $T/o 'r["state"] == "stands"'
 ip -n $NB link set em0 mtu 1400
@@ -250,6 +250,45 @@ check "an outside nft change: state moved" $T/o 'r["state"] == "moved"'
 ag b $T/o restore --if em0
 expect_rc 0 "restore the receiver" $T/o
 ag b $T/o serve stop
+
+# ---- a knob flipped back and forth: each feature bitmap read once -------------
+ag a $T/o apply --if em0 --tso off
+check "a first flip is read back with ethtool -k" $T/o \
+    '"read_back_offloads" not in r["cached"] and r["changed"] == ["tso"]'
+ag a $T/o apply --if em0 --tso on --reset-others
+check "a flip back: the bitmap before, its offloads from verified/IF" $T/o \
+    '"read_back_offloads" in r["cached"] and r["changed"] == ["tso"] and r["in_force"]["tso"] is True and r["mismatch"] == []'
+[ "$(tso_a)" = on ] || fail "tso not on after the flip back"
+ag a $T/o apply --if em0 --tso off --reset-others
+check "and forth again, from verified/IF" $T/o \
+    '"read_back_offloads" in r["cached"] and r["in_force"]["tso"] is False'
+[ "$(tso_a)" = off ] || fail "tso not off after the flip"
+# Another feature changed outside: both bitmaps are new, read in full.
+nsa ethtool -K em0 gso off
+ag a $T/o apply --if em0 --tso on --reset-others
+check "an outside change (gso): read in full before and after" $T/o \
+    '"offloads" not in r["cached"] and "read_back_offloads" not in r["cached"] and r["in_force"]["tso"] is True'
+nsa ethtool -K em0 gso on
+
+# ---- restore --serve-stop --release: a controller's last word in one call --------
+ag b $T/o lease take --owner c3 --host ctl3 --pid 4243 --run 8
+expect_rc 0 "lease take (c3)" $T/o
+ag b $T/o apply --if em0 --tso off --owner c3
+expect_rc 0 "c3 applies on the receiver" $T/o
+ag b $T/o serve --tool iperf3 --bind $B
+SPID=$(jv $T/o 'r["pid"]')
+ag b $T/o restore --if em0 --release
+expect_rc 2 "restore --release without --owner is a usage error" $T/o
+ag b $T/o restore --if em0 --owner c3 --serve-stop --release
+check "restore --serve-stop --release: server stopped, TSO back, lease given back" $T/o \
+    "r['stopped'] == [$SPID] and r['released'] is True and r['changed'] == ['tso']"
+[ "$(ip netns exec $NB ethtool -k em0 | sed -n 's/^tcp-segmentation-offload: \([a-z]*\).*/\1/p')" = on ] ||
+    fail "receiver tso not restored"
+kill -0 "$SPID" 2>/dev/null && fail "server $SPID still running after --serve-stop"
+ag b $T/o lease show
+check "no lease after restore --release" $T/o 'r["held"] is False'
+ag a $T/o restore --if em0
+expect_rc 0 "restore the sender" $T/o
 
 # ---- iperf2 / iperf3 over the shaped pair -----------------------------------------
 ag b $T/o serve --tool iperf3 --bind $B --if em0
