@@ -335,6 +335,19 @@ store_job_get(struct store *st, int64_t job_id, struct store_job *job,
 	return job_get(st, job_id, job, "get job", err, errlen);
 }
 
+/* The next queued job of the run (of link, if not NULL): 1, 0, -1.  Two
+ * statements, each with its index (jobs_queue, jobs_claim). */
+static int
+claim_next(struct store *st, int64_t run_id, const char *link, int64_t *id,
+    char *err, size_t errlen)
+{
+	return store_get(st, &store_id_row, id, "claim job", err, errlen,
+	    link == NULL ? "SELECT id FROM jobs WHERE run_id = ?1 AND state = "
+	    "'queued' ORDER BY seq LIMIT 1" : "SELECT id FROM jobs WHERE "
+	    "run_id = ?1 AND state = 'queued' AND link = ?2 ORDER BY seq "
+	    "LIMIT 1", link == NULL ? "I" : "It", run_id, link);
+}
+
 int
 store_job_claim(struct store *st, int64_t run_id, const char *link,
     const char *owner, struct store_job *job, char *err, size_t errlen)
@@ -345,35 +358,22 @@ store_job_claim(struct store *st, int64_t run_id, const char *link,
 	if (store_len_ok("lease owner", owner, STORE_OWNER_MAX, 1, err,
 	    errlen) == -1)
 		return -1;
+	/* Nothing queued (a link's last asks, all links' at once at a run's
+	 * end): a read tells, without taking the write lock. */
+	if ((rc = claim_next(st, run_id, link, &id, err, errlen)) != 1)
+		return rc;
 	if (store_begin(st, "claim job", err, errlen) == -1)
 		return -1;
-	/* Two statements, so that each can use its index (jobs_queue,
-	 * jobs_claim): a run may hold many thousands of jobs. */
-	if (link == NULL)
-		rc = store_get(st, &store_id_row, &id, "claim job", err,
-		    errlen, "SELECT id FROM jobs WHERE run_id = ?1 AND state = "
-		    "'queued' ORDER BY seq LIMIT 1", "I", run_id);
-	else
-		rc = store_get(st, &store_id_row, &id, "claim job", err,
-		    errlen, "SELECT id FROM jobs WHERE run_id = ?1 AND state = "
-		    "'queued' AND link = ?2 ORDER BY seq LIMIT 1", "It", run_id,
-		    link);
-	if (rc == 0) {
+	/* Another connection may have claimed it since. */
+	if ((rc = claim_next(st, run_id, link, &id, err, errlen)) != 1 ||
+	    store_do(st, NULL, "claim job", err, errlen, "UPDATE jobs SET "
+	    "state = 'running', attempt = attempt + 1, owner = ?, started_at "
+	    "= ?, finished_at = NULL WHERE id = ?", "tII", owner, store_now(),
+	    id) == -1 || job_get(st, id, job, "claim job", err, errlen) != 1) {
 		store_rollback(st);
-		return 0;
+		return rc == 0 ? 0 : -1;
 	}
-	if (rc == -1 || store_do(st, NULL, "claim job", err, errlen,
-	    "UPDATE jobs SET state = 'running', attempt = attempt + 1, "
-	    "owner = ?, started_at = ?, finished_at = NULL WHERE id = ?",
-	    "tII", owner, store_now(), id) == -1 ||
-	    job_get(st, id, job, "claim job", err, errlen) != 1)
-		goto fail;
-	if (store_commit(st, "claim job", err, errlen) == -1)
-		return -1;
-	return 1;
-fail:
-	store_rollback(st);
-	return -1;
+	return store_commit(st, "claim job", err, errlen) == -1 ? -1 : 1;
 }
 
 /*
