@@ -5,7 +5,7 @@
 #define LABRAT_AGENT_H
 
 #define AGENT_PROTO	1
-#define AGENT_VERSION	"0.6.0"
+#define AGENT_VERSION	"0.7.0"
 #ifndef LABRAT_AGENT_HASH
 #define LABRAT_AGENT_HASH "unknown"
 #endif
@@ -45,6 +45,23 @@ void	agent_serve_stop_all(void);
 /* Stops every server labrat started (restore --serve-stop); their pids
  * go to out, up to max; how many went there. */
 #define AGENT_SERVE_MAX	16
+struct emit;
+/* A workload server as `serve` started (or, keep, found) it. */
+struct agent_served {
+	char	 tool[16];
+	char	 bind[64];
+	int	 port;
+	long	 pid;
+	int	 kept;
+};
+/* Starts a server of tool on bind:port (0: the tool's default) and waits
+ * until it listens, as `serve` does (keep: `--keep`).  AGENT_EXIT_* with
+ * err. */
+int	agent_serve_start(const char *tool, const char *bind, int port,
+	    int keep, struct agent_served *, char *err, size_t errlen);
+/* The fields of serve's result for s (and IF's state and counters). */
+void	agent_serve_emit(struct emit *, const struct agent_served *,
+	    const char *ifname);
 size_t	agent_serve_stop(long *out, size_t max);
 
 struct parse_ping;

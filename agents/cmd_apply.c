@@ -452,7 +452,31 @@ struct apply_opts {
 	int	 preflight;
 	const char *peer;
 	int	 speed, port, expect_nat;
+	/* --serve TOOL --serve-bind ADDR [--serve-port N]: the workload
+	 * server started (or kept) once the apply went through. */
+	const char *serve_tool, *serve_bind;
+	int	 serve_port, serve_keep;
 };
+
+/*
+ * "serve":{...} as `serve --tool --bind --if IF [--port] [--keep]` would
+ * answer, or {"error":...} when it could not start (the apply stands:
+ * the controller starts it on its own then, and reports why).
+ */
+static void
+apply_serve(struct emit *e, const struct apply_opts *ao, const char *ifname)
+{
+	struct agent_served sv;
+	char	 err[512];
+
+	emit_obj(e, "serve");
+	if (agent_serve_start(ao->serve_tool, ao->serve_bind, ao->serve_port,
+	    ao->serve_keep, &sv, err, sizeof(err)) == AGENT_EXIT_OK)
+		agent_serve_emit(e, &sv, ifname);
+	else
+		emit_str(e, "error", err);
+	emit_end(e);
+}
 
 /*
  * After a plan that changed something: waits until ifname is up with
@@ -681,8 +705,10 @@ apply_locked(const char *ifname, struct osdep_knobs *req,
 	else if (ao->preflight)
 		emit_null(&e, "preflight");
 	apply_emit_run(&e, &a);
-	emit_flush(&e);
 	verified_save(ifname, &a.v, &a.v0);
+	if (ao->serve_tool != NULL && nbad == 0 && pf_ok)
+		apply_serve(&e, ao, ifname);
+	emit_flush(&e);
 	if (nbad > 0) {
 		snprintf(err, errlen, "apply %s: %d knob(s) not in force as "
 		    "requested (see mismatch)", ifname, nbad);
@@ -717,6 +743,10 @@ agent_cmd_apply(int argc, char **argv)
 		{ "--speed", VALIDATE_SPEED, 0, 0, NULL, { NULL } },
 		{ "--port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
 		{ "--expect-nat", VALIDATE_NAT, 0, 0, NULL, { NULL } },
+		{ "--serve", VALIDATE_TOOL, 0, 0, NULL, { NULL } },
+		{ "--serve-bind", VALIDATE_ADDR, 0, 0, NULL, { NULL } },
+		{ "--serve-port", VALIDATE_PORT, 0, 0, NULL, { NULL } },
+		{ "--serve-keep", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
 	static const char *const pf_only[] = { "--peer", "--speed", "--port",
@@ -750,6 +780,15 @@ agent_cmd_apply(int argc, char **argv)
 	}
 	ao.expect_nat = osdep_nat_parse(validate_opt(opts,
 	    "--expect-nat")->val);
+	ao.serve_tool = validate_opt(opts, "--serve")->val;
+	ao.serve_bind = validate_opt(opts, "--serve-bind")->val;
+	if ((o = validate_opt(opts, "--serve-port"))->seen)
+		ao.serve_port = (int)validate_number(o->val);
+	ao.serve_keep = validate_opt(opts, "--serve-keep")->seen;
+	if ((ao.serve_tool == NULL) != (ao.serve_bind == NULL) ||
+	    (ao.serve_tool == NULL && (ao.serve_port || ao.serve_keep)))
+		return emit_error(AGENT_EXIT_USAGE, "--serve and --serve-bind "
+		    "go together (--serve-port, --serve-keep only with them)");
 	if ((ifname = validate_opt(opts, "--if")->val) == NULL)
 		return emit_error(AGENT_EXIT_USAGE, "apply: --if is required");
 	osdep_knobs_unset(&req);

@@ -189,6 +189,85 @@ serve_stop_all(const char *ifname)
 }
 
 int
+agent_serve_start(const char *tool, const char *bind, int port, int keep,
+    struct agent_served *out, char *err, size_t errlen)
+{
+	struct serve_arg a;
+	char	 name[64], log[512];
+	pid_t	 pid;
+	int	 waited = 0, step;
+
+	memset(&a, 0, sizeof(a));
+	memset(out, 0, sizeof(*out));
+	a.tool = tool;
+	a.bind = bind;
+	if (port == 0)
+		port = strcmp(a.tool, "iperf3") == 0 ? 5201 : 5001;
+	snprintf(a.port, sizeof(a.port), "%d", port);
+	snprintf(out->tool, sizeof(out->tool), "%s", tool);
+	snprintf(out->bind, sizeof(out->bind), "%s", bind);
+	out->port = port;
+	snprintf(name, sizeof(name), "%s-%d.pid", a.tool, port);
+	if (state_mkdir("serve", err, errlen) == -1 ||
+	    state_path(a.pidfile, sizeof(a.pidfile), "serve", name) == -1)
+		return AGENT_EXIT_INTERNAL;
+	snprintf(name, sizeof(name), "%s-%d.log", a.tool, port);
+	if (state_path(log, sizeof(log), "serve", name) == -1) {
+		snprintf(err, errlen, "serve: path too long");
+		return AGENT_EXIT_INTERNAL;
+	}
+	/* keep: the server labrat started earlier on this tool and port
+	 * serves on if it is alive and listens on the address. */
+	if (keep && (pid = proc_pidfile_holder(a.pidfile)) > 0 &&
+	    serve_listening(a.bind, port)) {
+		out->pid = (long)pid;
+		out->kept = 1;
+		return AGENT_EXIT_OK;
+	}
+	if ((pid = proc_pidfile_stop(a.pidfile, 2000)) > 0)
+		emit_progress("stopped the previous %s server %ld", a.tool,
+		    (long)pid);
+	if (serve_listening(a.bind, port)) {
+		snprintf(err, errlen, "serve: %s port %d is already in use "
+		    "by another process", a.bind, port);
+		return AGENT_EXIT_COMMAND;
+	}
+	if ((pid = proc_detach(log, serve_main, &a, err, errlen)) == -1)
+		return AGENT_EXIT_COMMAND;
+	while (!serve_listening(a.bind, port)) {
+		if (kill(pid, 0) == -1 || waited >= SERVE_WAIT_MS) {
+			proc_pidfile_stop(a.pidfile, 1000);
+			snprintf(err, errlen, "serve: %s did not listen on "
+			    "%s port %d within %d ms (see %s)", a.tool, a.bind,
+			    port, waited, log);
+			return waited >= SERVE_WAIT_MS ? AGENT_EXIT_TIMEOUT :
+			    AGENT_EXIT_COMMAND;
+		}
+		step = proc_backoff_ms(waited, 10);
+		proc_sleep_ms(step);
+		waited += step;
+	}
+	out->pid = (long)pid;
+	return AGENT_EXIT_OK;
+}
+
+void
+agent_serve_emit(struct emit *e, const struct agent_served *s,
+    const char *ifname)
+{
+	emit_str(e, "tool", s->tool);
+	emit_int(e, "pid", (long long)s->pid);
+	emit_str(e, "bind", s->bind);
+	emit_int(e, "port", s->port);
+	emit_bool(e, "kept", s->kept);
+	/* The receiver checked as its last apply verified it (no process),
+	 * so that the controller may go on skipping that apply. */
+	if (ifname != NULL)
+		emit_str(e, "state", verified_check(ifname));
+	serve_emit_ifstats(e, ifname);
+}
+
+int
 agent_cmd_serve(int argc, char **argv)
 {
 	struct validate_opt opts[] = {
@@ -200,11 +279,10 @@ agent_cmd_serve(int argc, char **argv)
 		{ "--keep", VALIDATE_FLAG, 0, 0, NULL, { NULL } },
 		{ NULL, VALIDATE_FLAG, 0, 0, NULL, { NULL } }
 	};
-	struct serve_arg a;
+	struct agent_served sv;
 	struct emit e;
-	char	 err[1024], name[64], log[512];
-	pid_t	 pid;
-	int	 rc, port, waited = 0, kept = 0, step;
+	char	 err[1024];
+	int	 rc;
 
 	if (argc >= 2 && strcmp(argv[1], "stop") == 0) {
 		/* serve stop [--owner TOKEN] [--if IF] */
@@ -223,62 +301,13 @@ agent_cmd_serve(int argc, char **argv)
 	if (opts[0].val == NULL || opts[1].val == NULL)
 		return emit_error(AGENT_EXIT_USAGE,
 		    "serve: --tool and --bind are required (or: serve stop)");
-	memset(&a, 0, sizeof(a));
-	a.tool = opts[0].val;
-	a.bind = opts[1].val;
-	port = opts[2].val ? (int)validate_number(opts[2].val) :
-	    strcmp(a.tool, "iperf3") == 0 ? 5201 : 5001;
-	snprintf(a.port, sizeof(a.port), "%d", port);
-	snprintf(name, sizeof(name), "%s-%d.pid", a.tool, port);
-	if (state_mkdir("serve", err, sizeof(err)) == -1 ||
-	    state_path(a.pidfile, sizeof(a.pidfile), "serve", name) == -1)
-		return emit_error(AGENT_EXIT_INTERNAL, err);
-	snprintf(name, sizeof(name), "%s-%d.log", a.tool, port);
-	if (state_path(log, sizeof(log), "serve", name) == -1)
-		return emit_error(AGENT_EXIT_INTERNAL, "serve: path too long");
-	/* --keep: the server labrat started earlier on this tool and port
-	 * serves on if it is alive and listens on the address. */
-	if (opts[5].seen && (pid = proc_pidfile_holder(a.pidfile)) > 0 &&
-	    serve_listening(a.bind, port)) {
-		kept = 1;
-		goto listening;
-	}
-	if ((pid = proc_pidfile_stop(a.pidfile, 2000)) > 0)
-		emit_progress("stopped the previous %s server %ld", a.tool,
-		    (long)pid);
-	if (serve_listening(a.bind, port)) {
-		snprintf(err, sizeof(err), "serve: %s port %d is already in use "
-		    "by another process", a.bind, port);
-		return emit_error(AGENT_EXIT_COMMAND, err);
-	}
-	if ((pid = proc_detach(log, serve_main, &a, err, sizeof(err))) == -1)
-		return emit_error(AGENT_EXIT_COMMAND, err);
-	while (!serve_listening(a.bind, port)) {
-		if (kill(pid, 0) == -1 || waited >= SERVE_WAIT_MS) {
-			proc_pidfile_stop(a.pidfile, 1000);
-			snprintf(err, sizeof(err), "serve: %s did not listen on "
-			    "%s port %d within %d ms (see %s)", a.tool, a.bind,
-			    port, waited, log);
-			return emit_error(waited >= SERVE_WAIT_MS ?
-			    AGENT_EXIT_TIMEOUT : AGENT_EXIT_COMMAND, err);
-		}
-		step = proc_backoff_ms(waited, 10);
-		proc_sleep_ms(step);
-		waited += step;
-	}
-listening:
+	if ((rc = agent_serve_start(opts[0].val, opts[1].val, opts[2].val ?
+	    (int)validate_number(opts[2].val) : 0, opts[5].seen, &sv, err,
+	    sizeof(err))) != AGENT_EXIT_OK)
+		return emit_error(rc, err);
 	emit_begin(&e, "result");
 	emit_str(&e, "cmd", "serve");
-	emit_str(&e, "tool", a.tool);
-	emit_int(&e, "pid", (long long)pid);
-	emit_str(&e, "bind", a.bind);
-	emit_int(&e, "port", port);
-	emit_bool(&e, "kept", kept);
-	/* The receiver checked as its last apply verified it (no process),
-	 * so that the controller may go on skipping that apply. */
-	if (opts[4].val != NULL)
-		emit_str(&e, "state", verified_check(opts[4].val));
-	serve_emit_ifstats(&e, opts[4].val);
+	agent_serve_emit(&e, &sv, opts[4].val);
 	emit_flush(&e);
 	return AGENT_EXIT_OK;
 }

@@ -115,6 +115,33 @@ struct agentctl_preflight {
 	size_t			nchecks;
 };
 
+struct agentctl_ifcounters {
+	long long	rx_bytes, rx_packets, rx_errors, rx_dropped;
+	long long	tx_bytes, tx_packets, tx_errors, tx_dropped;
+};
+
+/* The counters serve and serve stop read with --if: has 0 when the reply
+ * carries no "ifstats"; has_counters 0 when the host could not read them. */
+struct agentctl_ifsnap {
+	int				has;
+	char				ifname[32];
+	int				has_counters;
+	struct agentctl_ifcounters	c;	/* -1: null */
+};
+
+
+struct agentctl_serve {
+	char			tool[16];
+	long long		pid;
+	char			bind[64];
+	long long		port;
+	int			kept;		/* --keep reused it (0.4) */
+	/* With --if: 1 the receiver is as its last apply verified it
+	 * ("stands"), 0 it is not or the agent cannot tell. */
+	int			stands;
+	struct agentctl_ifsnap	ifstats;	/* once it listens */
+};
+
 struct agentctl_apply {
 	char			ifname[32];
 	int			saved;
@@ -136,6 +163,12 @@ struct agentctl_apply {
 	 * or an older agent). */
 	int			has_preflight;
 	struct agentctl_preflight preflight;
+	/* apply --serve (0.7): the link's workload server started (or
+	 * kept) once the apply went through (has_serve), or why it could
+	 * not start (serve_err, "" when it did or was not asked). */
+	int			has_serve;
+	struct agentctl_serve	serve;
+	char			serve_err[256];
 };
 
 struct agentctl_restore {
@@ -155,32 +188,6 @@ struct agentctl_restore {
 struct agentctl_confirm {
 	char	ifname[32];
 	int	cancelled;
-};
-
-struct agentctl_ifcounters {
-	long long	rx_bytes, rx_packets, rx_errors, rx_dropped;
-	long long	tx_bytes, tx_packets, tx_errors, tx_dropped;
-};
-
-/* The counters serve and serve stop read with --if: has 0 when the reply
- * carries no "ifstats"; has_counters 0 when the host could not read them. */
-struct agentctl_ifsnap {
-	int				has;
-	char				ifname[32];
-	int				has_counters;
-	struct agentctl_ifcounters	c;	/* -1: null */
-};
-
-struct agentctl_serve {
-	char			tool[16];
-	long long		pid;
-	char			bind[64];
-	long long		port;
-	int			kept;		/* --keep reused it (0.4) */
-	/* With --if: 1 the receiver is as its last apply verified it
-	 * ("stands"), 0 it is not or the agent cannot tell. */
-	int			stands;
-	struct agentctl_ifsnap	ifstats;	/* once it listens */
 };
 
 struct agentctl_serve_stop {

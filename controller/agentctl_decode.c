@@ -110,6 +110,8 @@ dec_knobs(struct adec *j, struct json_object *o, const char *p,
 
 static void	dec_checks(struct adec *, struct json_object *, const char *,
 		    struct agentctl_preflight *);
+static void	dec_serve_obj(struct adec *, struct json_object *,
+		    const char *, struct agentctl_serve *);
 
 static void
 dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
@@ -142,6 +144,17 @@ dec_apply(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 		    a->ifname);
 		dec_checks(j, k, "preflight", &a->preflight);
 		a->has_preflight = !j->failed;
+	}
+	/* Agent 0.7 on, with --serve, once the apply went through. */
+	if ((k = adec_typed(j, o, "result", "serve", json_type_object,
+	    J_OPT)) == NULL)
+		return;
+	if (json_object_object_get_ex(k, "error", NULL))
+		adec_str(j, k, "serve", "error", 0, a->serve_err,
+		    sizeof a->serve_err);
+	else {
+		dec_serve_obj(j, k, "serve", &a->serve);
+		a->has_serve = !j->failed;
 	}
 }
 
@@ -225,20 +238,27 @@ dec_ifsnap(struct adec *j, struct json_object *o, struct agentctl_ifsnap *s)
 	dec_counters(j, c, "ifstats.counters", &s->c);
 }
 
+/* serve's result, or apply's "serve" object (p: its path). */
+static void
+dec_serve_obj(struct adec *j, struct json_object *o, const char *p,
+    struct agentctl_serve *s)
+{
+	char	state[16] = "";
+
+	adec_str(j, o, p, "tool", 0, s->tool, sizeof s->tool);
+	adec_int(j, o, p, "pid", 0, &s->pid);
+	adec_str(j, o, p, "bind", 0, s->bind, sizeof s->bind);
+	adec_int(j, o, p, "port", 0, &s->port);
+	adec_bool(j, o, p, "kept", J_OPT, &s->kept);
+	adec_str(j, o, p, "state", J_OPT, state, sizeof state);
+	s->stands = strcmp(state, "stands") == 0;
+	dec_ifsnap(j, o, &s->ifstats);
+}
+
 static void
 dec_serve(struct adec *j, struct json_object *o, struct agentctl_reply *r)
 {
-	struct agentctl_serve	*s = &r->u.serve;
-	char			 state[16] = "";
-
-	adec_str(j, o, "result", "tool", 0, s->tool, sizeof s->tool);
-	adec_int(j, o, "result", "pid", 0, &s->pid);
-	adec_str(j, o, "result", "bind", 0, s->bind, sizeof s->bind);
-	adec_int(j, o, "result", "port", 0, &s->port);
-	adec_bool(j, o, "result", "kept", J_OPT, &s->kept);
-	adec_str(j, o, "result", "state", J_OPT, state, sizeof state);
-	s->stands = strcmp(state, "stands") == 0;
-	dec_ifsnap(j, o, &s->ifstats);
+	dec_serve_obj(j, o, "result", &r->u.serve);
 }
 
 static void

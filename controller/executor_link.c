@@ -54,6 +54,12 @@ struct link_call {
 	int			 skip;
 };
 
+static void	serve_note(struct exec_worker *, struct exec_host *,
+		    const struct config_workload *,
+		    const struct agentctl_serve *);
+static int	serve_keep(const struct exec_linkstate *,
+		    const struct config_workload *);
+
 static void *
 link_call_run(void *arg)
 {
@@ -68,12 +74,25 @@ link_call_run(void *arg)
 		c->rc = EXEC_OK;
 		return NULL;
 	}
+	/* Asked for: stopped at the link's end even if the answer is lost. */
+	if (c->serve_w != NULL)
+		c->serve_w->ls.serving = 1;
 	c->sent = util_now_ms();
 	c->rc = exec_host_call(c->h, c->args, c->timeout_ms, &c->r, c->err,
 	    sizeof c->err);
-	/* A failure leaves the serve to the workload, which reports it. */
-	if (c->serve_w != NULL && c->rc == EXEC_OK &&
-	    exec_link_serve(c->serve_w, c->h, c->serve_wl, c->first_err,
+	/* The server the apply started once it went through; if it could
+	 * not, a serve of its own (a failure leaves it to the workload,
+	 * which reports it). */
+	if (c->serve_w == NULL || c->rc != EXEC_OK)
+		return NULL;
+	if (c->r.u.apply.has_serve) {
+		serve_note(c->serve_w, c->h, c->serve_wl, &c->r.u.apply.serve);
+		return NULL;
+	}
+	if (c->r.u.apply.serve_err[0] != '\0')
+		log_debug("%s: serve in the apply: %s", c->h->cfg->name,
+		    c->r.u.apply.serve_err);
+	if (exec_link_serve(c->serve_w, c->h, c->serve_wl, c->first_err,
 	    sizeof c->first_err) != EXEC_OK)
 		log_debug("%s: serve beside the apply: %s", c->h->cfg->name,
 		    c->first_err);
@@ -266,6 +285,27 @@ apply_stand_in(const struct exec_linkstate *ls, struct agentctl_reply *r)
 	r->u.apply.link_up = -1;
 }
 
+/* The server started by the apply itself, its arguments after the n
+ * the apply has (after apply_skip(): not part of what a later apply
+ * compares). */
+static void
+apply_serve_args(struct link_call *c, const struct exec_worker *w,
+    const struct config_workload *wl, size_t n)
+{
+	c->args[n++] = "--serve";
+	c->args[n++] = config_tool_name(wl->tool);
+	c->args[n++] = "--serve-bind";
+	c->args[n++] = w->link->server.address;
+	if (wl->port != 0) {
+		snprintf(c->buf[3], sizeof c->buf[3], "%d", wl->port);
+		c->args[n++] = "--serve-port";
+		c->args[n++] = c->buf[3];
+	}
+	if (serve_keep(&w->ls, wl))
+		c->args[n++] = "--serve-keep";
+	c->args[n] = NULL;
+}
+
 struct exec_apply *
 exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
     const struct config_workload *wl, struct exec_host *ends[2],
@@ -317,6 +357,8 @@ exec_link_apply_begin(struct exec_worker *w, const struct store_job *job,
 		/* Settled when the call goes (apply_skip_settle()). */
 		if (i == 0 && apply_skip(w, wl, &c[i]))
 			c[i].skip = 1;
+		if (c[i].serve_w != NULL)
+			apply_serve_args(&c[i], w, wl, n);
 		/* Asked: from now on it must be restored at the end. */
 		w->ls.applied[i] = 1;
 		ends[i]->used = 1;
@@ -408,6 +450,39 @@ exec_link_serve_due(const struct exec_linkstate *ls, unsigned serve_gen,
 	    ls->host_gen != host_gen || ls->tool != tool || ls->port != port;
 }
 
+/* What the link's server end answered to a serve (NULL: it failed). */
+static void
+serve_note(struct exec_worker *w, struct exec_host *s,
+    const struct config_workload *wl, const struct agentctl_serve *sv)
+{
+	struct exec_linkstate	*ls = &w->ls;
+
+	ls->serving = 1;
+	ls->have_rx = sv != NULL;
+	ls->rx_stands = sv != NULL && sv->stands;
+	if (sv == NULL)
+		return;
+	log_debug("%s: %s server on %s port %lld %s (pid %lld)",
+	    s->cfg->name, sv->tool, sv->bind, sv->port, sv->kept == 1 ?
+	    "kept" : "started", sv->pid);
+	ls->rx = sv->ifstats;
+	ls->served_port = (int)sv->port;
+	if (sv->kept != 1)
+		s->serve_gen++;
+	ls->serve_gen = s->serve_gen;
+	ls->host_gen = s->generation;
+	ls->started = 1;
+	ls->tool = wl->tool;
+	ls->port = wl->port;
+}
+
+/* Whether the link's next serve may keep the server it started. */
+static int
+serve_keep(const struct exec_linkstate *ls, const struct config_workload *wl)
+{
+	return ls->started && ls->tool == wl->tool && ls->port == wl->port;
+}
+
 int
 exec_link_serve(struct exec_worker *w, struct exec_host *s,
     const struct config_workload *wl, char *reason, size_t rlen)
@@ -430,7 +505,7 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	args[n++] = l->server.ifname;
 	/* Only a server this batch started serves on: one left by a
 	 * controller that died may still be busy with its last test. */
-	if (ls->started && ls->tool == wl->tool && ls->port == wl->port)
+	if (serve_keep(ls, wl))
 		args[n++] = "--keep";
 	if (wl->port != 0) {
 		snprintf(portbuf, sizeof portbuf, "%d", wl->port);
@@ -441,23 +516,7 @@ exec_link_serve(struct exec_worker *w, struct exec_host *s,
 	ls->serving = 1;
 	s->used = 1;
 	rc = exec_host_call(s, args, EXEC_CALL_MS, &r, reason, rlen);
-	ls->have_rx = rc == EXEC_OK;
-	ls->rx_stands = rc == EXEC_OK && r.u.serve.stands;
-	if (rc == EXEC_OK) {
-		log_debug("%s: %s server on %s port %lld %s (pid %lld)",
-		    s->cfg->name, r.u.serve.tool, r.u.serve.bind,
-		    r.u.serve.port, r.u.serve.kept == 1 ? "kept" : "started",
-		    r.u.serve.pid);
-		ls->rx = r.u.serve.ifstats;
-		ls->served_port = (int)r.u.serve.port;
-		if (r.u.serve.kept != 1)
-			s->serve_gen++;
-		ls->serve_gen = s->serve_gen;
-		ls->host_gen = s->generation;
-		ls->started = 1;
-		ls->tool = wl->tool;
-		ls->port = wl->port;
-	}
+	serve_note(w, s, wl, rc == EXEC_OK ? &r.u.serve : NULL);
 	agentctl_reply_free(&r);
 	return rc;
 }

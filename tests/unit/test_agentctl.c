@@ -237,6 +237,63 @@ test_decode_apply_mismatch(void **state)
 	agentctl_reply_free(&r);
 }
 
+/* apply --serve: the server in apply's result, or why it did not start;
+ * restore --serve-stop --release: the pids stopped, the lease gone. */
+static void
+test_decode_apply_serve_restore(void **state)
+{
+	static const char ok[] =
+	    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"apply\",\"if\":\"em0\","
+	    "\"saved\":false,\"requested\":{},\"in_force\":{\"tso\":true},"
+	    "\"mismatch\":[],\"rollback_pid\":null,\"rollback_at\":null,"
+	    "\"serve\":{\"tool\":\"iperf3\",\"pid\":77,\"bind\":\"198.18.1.2\","
+	    "\"port\":5201,\"kept\":false,\"state\":\"stands\",\"ifstats\":"
+	    "{\"if\":\"em0\",\"counters\":{\"rx_bytes\":10,\"rx_packets\":1,"
+	    "\"rx_errors\":0,\"rx_dropped\":0,\"tx_bytes\":5,\"tx_packets\":1,"
+	    "\"tx_errors\":0,\"tx_dropped\":0}}}}\n";
+	static const char failed[] =
+	    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"apply\",\"if\":\"em0\","
+	    "\"saved\":false,\"requested\":{},\"in_force\":{\"tso\":true},"
+	    "\"mismatch\":[],\"rollback_pid\":null,\"rollback_at\":null,"
+	    "\"serve\":{\"error\":\"serve: port 5201 is already in use\"}}\n";
+	static const char bad[] =
+	    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"apply\",\"if\":\"em0\","
+	    "\"saved\":false,\"requested\":{},\"in_force\":{\"tso\":true},"
+	    "\"mismatch\":[],\"rollback_pid\":null,\"rollback_at\":null,"
+	    "\"serve\":{\"tool\":\"iperf3\",\"pid\":\"x\",\"bind\":\"b\","
+	    "\"port\":1}}\n";
+	static const char rs[] =
+	    "{\"proto\":1,\"event\":\"result\",\"cmd\":\"restore\",\"if\":"
+	    "\"em0\",\"was_saved\":true,\"stopped\":[77,78],\"released\":true,"
+	    "\"changed\":[\"tso\"]}\n";
+	struct agentctl_reply	r;
+	char			err[512];
+
+	(void)state;
+	assert_int_equal(dec(AGENTCTL_APPLY, ok, 0, &r, err, sizeof err), 0);
+	assert_true(r.u.apply.has_serve);
+	assert_int_equal(r.u.apply.serve.pid, 77);
+	assert_int_equal(r.u.apply.serve.port, 5201);
+	assert_true(r.u.apply.serve.stands);
+	assert_int_equal(r.u.apply.serve.ifstats.c.rx_bytes, 10);
+	assert_string_equal(r.u.apply.serve_err, "");
+	agentctl_reply_free(&r);
+	assert_int_equal(dec(AGENTCTL_APPLY, failed, 0, &r, err, sizeof err),
+	    0);
+	assert_false(r.u.apply.has_serve);
+	assert_non_null(strstr(r.u.apply.serve_err, "already in use"));
+	agentctl_reply_free(&r);
+	assert_int_equal(dec(AGENTCTL_APPLY, bad, 0, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "serve.pid"));
+	agentctl_reply_free(&r);
+	assert_int_equal(dec(AGENTCTL_RESTORE, rs, 0, &r, err, sizeof err), 0);
+	assert_true(r.u.restore.has_stopped);
+	assert_int_equal(r.u.restore.nstopped, 2);
+	assert_int_equal(r.u.restore.stopped[1], 78);
+	assert_int_equal(r.u.restore.released, 1);
+	agentctl_reply_free(&r);
+}
+
 static void
 test_decode_iperf(void **state)
 {
@@ -624,6 +681,7 @@ main(void)
 		cmocka_unit_test(test_decode_bad),
 		cmocka_unit_test(test_decode_oversized),
 		cmocka_unit_test(test_decode_apply_mismatch),
+		cmocka_unit_test(test_decode_apply_serve_restore),
 		cmocka_unit_test(test_decode_iperf),
 		cmocka_unit_test(test_cmd_of),
 		cmocka_unit_test(test_decode_open),
