@@ -539,7 +539,6 @@ ssh_connect(struct ssh_conn *c, char *err, size_t errlen)
 	c->dead_why[0] = '\0';
 	c->last_rx = util_now_ms();
 	atomic_fetch_add(&stat_handshakes, 1);
-	if (getenv("LRTRACE")) fprintf(stderr, "TRACE %lld +%lld %s HANDSHAKE\n", (long long)(deadline - c->connect_ms), (long long)(util_now_ms() - deadline + c->connect_ms), c->name);
 	return 0;
 fail:
 	ssh_teardown(c, 0);

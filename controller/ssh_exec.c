@@ -191,7 +191,6 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 		goto dropped;
 	}
 	res->elapsed_ms = util_now_ms() - start;
-	if (getenv("LRTRACE")) fprintf(stderr, "TRACE %lld +%lld %s %.60s\n", (long long)start, (long long)res->elapsed_ms, c->name, cmd);
 	return SSH_OK;
 wait_failed:
 	if (w > 0) {
