@@ -149,6 +149,9 @@ struct exec_next {
 	 * stored, as a claim of the worker's own would have been. */
 	int			 claim_failed;
 	char			 claim_err[512];
+	/* The claim found nothing queued for the link: the job that just
+	 * ran was its last of the drain (unless it is retried). */
+	int			 none;
 };
 
 struct exec_worker {
@@ -304,6 +307,15 @@ int	exec_link_alone(const struct executor *, size_t i);
  * link's (a later drain takes it again).  Returns the number of ends
  * that could not be restored. */
 int	exec_link_end(struct exec_worker *, int last);
+/*
+ * After the link's last workload of a drain that keeps nothing: the
+ * server end's serve --keep (its counters after the run, as
+ * exec_link_serve()) while the client end is restored (giving its lease
+ * back as exec_link_end(w, 1) would), so that the link's end has only
+ * the server end left.  A restore that fails is left to the link's end.
+ */
+int	exec_link_serve_last(struct exec_worker *, struct exec_host *,
+	    const struct config_workload *, char *reason, size_t rlen);
 
 /* executor_job.c: the deadline of a workload's agent call, in seconds (the
  * plan's job timeout, unless it would not leave the workload its time). */

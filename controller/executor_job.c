@@ -210,6 +210,7 @@ job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
 	    &nx->job, nx->claim_err, sizeof nx->claim_err);
 	if (r == -1)
 		nx->claim_failed = 1;
+	nx->none = r == 0;
 	if (r != 1)
 		return;
 	nx->claimed = 1;
@@ -346,8 +347,13 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	 * counters are read on the server, ... */
 	if (rc == EXEC_OK)
 		job_next(w, c, s);
-	/* The counters after the run, and a live server for the next job. */
-	if ((src = exec_link_serve(w, s, wl, tbuf, sizeof tbuf)) != EXEC_OK)
+	/* The counters after the run, and a live server for the next job
+	 * (after the link's last, the client restored meanwhile). */
+	if (rc == EXEC_OK && w->next.none && !w->ex->keep)
+		src = exec_link_serve_last(w, s, wl, tbuf, sizeof tbuf);
+	else
+		src = exec_link_serve(w, s, wl, tbuf, sizeof tbuf);
+	if (src != EXEC_OK)
 		log_warnx("%s: serve --keep after the run failed", s->cfg->name);
 	/* ... and on the server once they are (while this job is judged and
 	 * stored). */

@@ -585,6 +585,41 @@ link_end_args(struct link_call *c, const char *ifname, int applied,
 }
 
 int
+exec_link_serve_last(struct exec_worker *w, struct exec_host *s,
+    const struct config_workload *wl, char *reason, size_t rlen)
+{
+	struct executor			*ex = w->ex;
+	const struct config_link	*l = w->link;
+	struct link_call		 c;
+	pthread_t			 t;
+	int				 rc, threaded;
+
+	if (!w->ls.applied[1])
+		return exec_link_serve(w, s, wl, reason, rlen);
+	memset(&c, 0, sizeof c);
+	c.h = &ex->hosts[l->client.host_index];
+	c.timeout_ms = EXEC_CALL_MS;
+	link_end_args(&c, l->client.ifname, 1, 0, link_hosts_own(ex, l));
+	threaded = pthread_create(&t, NULL, link_call_run, &c) == 0;
+	rc = exec_link_serve(w, s, wl, reason, rlen);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		link_call_run(&c);
+	if (c.rc == EXEC_OK) {
+		/* Restored: nothing for the drain's end either. */
+		w->ls.applied[1] = 0;
+		c.h->used = 0;
+		if (c.r.u.restore.released == 1)
+			host_lease_released(c.h->host);
+	} else
+		log_debug("%s: restore after the link's last job: %s (again "
+		    "at its end)", c.h->cfg->name, c.err);
+	agentctl_reply_free(&c.r);
+	return rc;
+}
+
+int
 exec_link_end(struct exec_worker *w, int last)
 {
 	struct executor			*ex = w->ex;
