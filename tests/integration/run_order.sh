@@ -25,7 +25,34 @@
 # comparison (`labrat report RUN --baseline 1 --format json`) must then
 # find, for the pooled A against the pooled I's A and the pooled B
 # against its B, a median ratio within 1 % of 1 and a Mann-Whitney p
-# above 0.01 (issue 16; 8 samples a side, the exact test).
+# above 0.01 (issue 16; 8 samples a side, the exact test), or else
+# medians less than 0.2 % apart (MATERIAL): a p of 0.01 or less counts
+# only with a difference of 0.2 % or more, labrat's own rule for a change
+# (p below alpha and an effect of at least min_effect) at alpha 0.01 and
+# min_effect 0.2 %.  Why (16 runs of this test on 2026-12-02, load 1-4):
+# - The figures sit on two levels 0.024 % apart, 287.071 and 287.140
+#   Mbit/s (equal bytes; iperf3's receiver seconds differ by 0.6 ms), and
+#   a run's first job (its server just started) lands on the upper one
+#   more often (54 % of 102, later jobs 32 % of 180).  The blocked B side
+#   holds four run-first jobs, the interleaved B side none, so on a quiet
+#   machine the exact test can find every blocked B above every
+#   interleaved one: ratio 1.00020, p 0.0011 at 15 % busy CPU (the CI's
+#   failure: 1.00023, p 0.00016, the smallest 8 + 8 give).
+# - Under load, dips of 0.1-3 % (below 286.95 Mbit/s in 15 % of the jobs
+#   at < 20 % busy CPU, 56 % at > 50 %) come in bursts over several runs
+#   and hit one kind's runs more than another's: ratio 1.00085, p 0.0019
+#   with the interleaved jobs at 60-84 % busy CPU, the blocked at 2-15 %.
+# - Neither is the order: pooled over the 16 runs (128 samples a side)
+#   the medians are 0.002 % (B) and 0.005 % (A) apart; each run's ratios
+#   were 0.9982-1.0009 (B) and 0.9986-1.0014 (A), of either sign; after
+#   a TSO flip a job lands on the upper level no more often than after
+#   none (B: 29 % against 47 %, A: 31 % against 24 %).
+# The 0.01 rule failed 2 of the 16 runs, this one none.  It still fails
+# an order effect from 0.2 % up: the interleaved samples of the same 16
+# stores lowered by 0.2 / 0.3 / 0.5 % fail 5 / 11 / 14 of 16 (the 0.01
+# rule 6-7 / 12 / 14-15).
+# Each side's median busy CPU (labrat's cpu_sender) is in the notes, so a
+# failure under load shows as such.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rord$$
@@ -34,6 +61,7 @@ LAB=rord$$
 lab_db --noise 0 --rate 300
 rate_is em-a 300000 300000
 N=2
+MATERIAL=0.002	# a difference below 0.2 % is not one (see the top)
 ORDER="I A B B A I I A B B A I"
 
 # plan FILE TSO_VALUES
@@ -83,6 +111,16 @@ done
 sq "$DB" "$sql DELETE FROM run_verdicts; DELETE FROM runs WHERE id > 3;" ||
     fail "pooling the runs"
 
+# busy RUN KNOBS: the median busy CPU (%) of the machine during RUN's
+# pooled KNOBS jobs, as labrat stored it (cpu_sender).
+busy() {
+	sq "$DB" "SELECT s.value FROM samples s JOIN jobs j ON j.id = s.job_id
+	    WHERE j.run_id = $1 AND j.knobs_in_force = '$2' AND
+	    s.metric = 'cpu_sender' ORDER BY s.value" |
+	    awk '{ v[NR] = $1 } END { if (NR == 0) print "?"; else
+	    printf "%.0f", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
+}
+
 # check RUN KNOBS: RUN's pooled KNOBS series against run 1's.
 check() {
 	"$LABRAT" report "$1" --baseline 1 --db "$DB" --format json \
@@ -92,14 +130,18 @@ check() {
 	    "\(.ratio) \(.p) \(.median_baseline) \(.median_candidate) \(.n_baseline) \(.n_candidate)"' \
 	    "$TMP/r$1.json") "$1" "$2"
 	[ $# -eq 8 ] || fail "report $7: no comparison of $8 against run 1: $(cat "$TMP/r$7.json")"
-	note "$8: interleaved median $(echo "$3" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s (n $5)," \
-	    "blocked $(echo "$4" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s (n $6), ratio $1, p $2"
+	note "$8: interleaved median $(echo "$3" | awk '{ printf "%.2f", $1 / 1e6 }') Mbit/s (n $5," \
+	    "busy CPU $(busy 1 "$8") %), blocked $(echo "$4" | awk '{ printf "%.2f", $1 / 1e6 }')" \
+	    "Mbit/s (n $6, busy CPU $(busy "$7" "$8") %), ratio $1, p $2"
 	[ "$5" = $((4 * N)) ] && [ "$6" = $((4 * N)) ] ||
 	    fail "$8: $5 interleaved and $6 blocked samples, want $((4 * N)) each (pooled)"
 	near "$1" 0.99 1.01 ||
 	    fail "$8: blocked / interleaved median ratio $1, want within 1 %"
-	awk -v p="$2" 'BEGIN { exit !(p > 0.01) }' ||
-	    fail "$8: Mann-Whitney p $2, want > 0.01 (the order changed the figures)"
+	awk -v p="$2" -v r="$1" -v e="$MATERIAL" 'BEGIN {
+	    exit !(p > 0.01 || (r - 1 < e && 1 - r < e)) }' ||
+	    fail "$8: Mann-Whitney p $2 and the medians $(echo "$1" |
+	    awk '{ printf "%.2f", ($1 - 1) * 100 }') % apart (at least" \
+	    "$(echo "$MATERIAL" | awk '{ print $1 * 100 }') %): the order changed the figures"
 }
 check 2 tso=on
 check 3 tso=off
