@@ -41,7 +41,8 @@
 # - Under load, dips of 0.1-3 % (below 286.95 Mbit/s in 15 % of the jobs
 #   at < 20 % busy CPU, 56 % at > 50 %) come in bursts over several runs
 #   and hit one kind's runs more than another's: ratio 1.00085, p 0.0019
-#   with the interleaved jobs at 60-84 % busy CPU, the blocked at 2-15 %.
+#   with the interleaved B jobs at a median 95 % busy CPU, the blocked
+#   at 20 %.
 # - Neither is the order: pooled over the 16 runs (128 samples a side)
 #   the medians are 0.002 % (B) and 0.005 % (A) apart; each run's ratios
 #   were 0.9982-1.0009 (B) and 0.9986-1.0014 (A), of either sign; after
