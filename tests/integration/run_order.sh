@@ -25,7 +25,45 @@
 # comparison (`labrat report RUN --baseline 1 --format json`) must then
 # find, for the pooled A against the pooled I's A and the pooled B
 # against its B, a median ratio within 1 % of 1 and a Mann-Whitney p
-# above 0.01 (issue 16; 8 samples a side, the exact test).
+# above 0.01 (issue 16; 8 samples a side, the exact test), or else
+# medians less than 0.2 % apart (MATERIAL): a p of 0.01 or less counts
+# only with a difference of 0.2 % or more, labrat's own rule for a change
+# (p below alpha and an effect of at least min_effect) at alpha 0.01 and
+# min_effect 0.2 %.  Why (27 runs of this test on 2026-12-02, load 1-4):
+# - The figures sit on two levels 0.024 % apart, 287.071 and 287.140
+#   Mbit/s (equal bytes; iperf3's receiver seconds differ by 0.6 ms).
+#   Which one a job lands on depends a little on where it stands: a
+#   run's first job 51 % of the time (later jobs 31 %), a B job after a
+#   B job 51 %, after an A job 24 %, an A job after an A job 25 %, after
+#   a B job 32 %.  So the blocked B side holds the upper level about twice
+#   as often as the interleaved one, and on a quiet machine the exact
+#   test can find every blocked B above every interleaved one: ratio
+#   1.00020, p 0.0011 and 1.00048, p 0.003 at 10-27 % busy CPU (the CI's
+#   failure: 1.00023, p 0.00016, the smallest 8 + 8 give).  That is an
+#   order effect, of at most the 0.024 % between the levels (with
+#   tcp_no_metrics_save=1 on both hosts, 6 runs: B after B 44 %, after A
+#   35 %: too few to name the cause).
+# - Under load, dips of 0.1-3 % (below 286.95 Mbit/s in 15 % of the jobs
+#   at < 20 % busy CPU, 56 % at > 50 %) come in bursts over several runs
+#   and hit one kind's runs more than another's: ratio 1.00085, p 0.0019
+#   with the interleaved B jobs at a median 94 % busy CPU, the blocked
+#   at 20 %; ratio 0.9948, p 0.13 once.
+# - Pooled over the 27 runs (216 samples a side) the medians are 0.002 %
+#   (B) and 0.0003 % (A) apart; each run's ratios were 0.9948-1.0009 (B)
+#   and 0.9986-1.0014 (A), of either sign.
+# 0.2 % is above every difference of those 54 comparisons that came with
+# a p of 0.05 or less (the largest: 0.18 %, p 0.015) and a fifteenth of
+# what labrat's default min_effect (3 %) calls a change.  The 0.01 rule
+# failed 3 of the 27 runs, this one none.  It still fails an order effect
+# from 0.2 % up: the interleaved samples of the first 16 runs' stores
+# lowered by 0.2 / 0.3 / 0.5 % fail 5 / 11 / 14 of 16 (the 0.01
+# rule 6-7 / 12 / 14-15).  Live, with every interleaved job's iperf3
+# client stopped for 20 ms 0.5 s into it (SIGSTOP / SIGCONT from a
+# temporary loop in this test), 3 of 4 runs failed (medians 0.37, 0.43,
+# 0.50 % apart, p 0.007, 0.003, 0.00016); the fourth ran at 67-97 % busy
+# CPU (0.48 %, p 0.038) and passed, as it did under the 0.01 rule.
+# Each side's median busy CPU (labrat's cpu_sender) is in the notes, so a
+# failure under load shows as such.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=rord$$
@@ -34,6 +72,7 @@ LAB=rord$$
 lab_db --noise 0 --rate 300
 rate_is em-a 300000 300000
 N=2
+MATERIAL=0.002	# a difference below 0.2 % is not one (see the top)
 ORDER="I A B B A I I A B B A I"
 
 # plan FILE TSO_VALUES
@@ -83,6 +122,21 @@ done
 sq "$DB" "$sql DELETE FROM run_verdicts; DELETE FROM runs WHERE id > 3;" ||
     fail "pooling the runs"
 
+# busy RUN KNOBS: the median busy CPU (%) of the machine during RUN's
+# pooled KNOBS jobs, as labrat stored it (cpu_sender).
+busy() {
+	sq "$DB" "SELECT s.value FROM samples s JOIN jobs j ON j.id = s.job_id
+	    WHERE j.run_id = $1 AND j.knobs_in_force = '$2' AND
+	    s.metric = 'cpu_sender' ORDER BY s.value" |
+	    awk '{ v[NR] = $1 } END { if (NR == 0) print "?"; else
+	    printf "%.0f", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
+}
+
+# mbit BPS: BPS in Mbit/s.
+mbit() {
+	echo "$1" | awk '{ printf "%.2f", $1 / 1e6 }'
+}
+
 # check RUN KNOBS: RUN's pooled KNOBS series against run 1's.
 check() {
 	"$LABRAT" report "$1" --baseline 1 --db "$DB" --format json \
@@ -92,14 +146,19 @@ check() {
 	    "\(.ratio) \(.p) \(.median_baseline) \(.median_candidate) \(.n_baseline) \(.n_candidate)"' \
 	    "$TMP/r$1.json") "$1" "$2"
 	[ $# -eq 8 ] || fail "report $7: no comparison of $8 against run 1: $(cat "$TMP/r$7.json")"
-	note "$8: interleaved median $(echo "$3" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s (n $5)," \
-	    "blocked $(echo "$4" | awk '{ printf "%.1f", $1 / 1e6 }') Mbit/s (n $6), ratio $1, p $2"
+	note "$8: interleaved median $(mbit "$3") Mbit/s (n $5, busy CPU" \
+	    "$(busy 1 "$8") %), blocked $(mbit "$4") Mbit/s (n $6, busy CPU" \
+	    "$(busy "$7" "$8") %), ratio $1, p $2"
 	[ "$5" = $((4 * N)) ] && [ "$6" = $((4 * N)) ] ||
 	    fail "$8: $5 interleaved and $6 blocked samples, want $((4 * N)) each (pooled)"
 	near "$1" 0.99 1.01 ||
 	    fail "$8: blocked / interleaved median ratio $1, want within 1 %"
-	awk -v p="$2" 'BEGIN { exit !(p > 0.01) }' ||
-	    fail "$8: Mann-Whitney p $2, want > 0.01 (the order changed the figures)"
+	awk -v p="$2" -v r="$1" -v e="$MATERIAL" 'BEGIN {
+	    exit !(p > 0.01 || (r - 1 < e && 1 - r < e)) }' ||
+	    fail "$8: Mann-Whitney p $2, want > 0.01, with the medians" \
+	    "$(echo "$1" | awk '{ printf "%.2f", ($1 - 1) * 100 }') % apart" \
+	    "($(echo "$MATERIAL" | awk '{ print $1 * 100 }') % or more): the" \
+	    "order changed the figures"
 }
 check 2 tso=on
 check 3 tso=off
