@@ -9,7 +9,8 @@
 #             directly (nsenter), against that sequence over OpenSSH `ssh`
 #             with and without ControlMaster (target <= 50 ms and no slower
 #             than ControlMaster)
-#   matrix    wall time of a 4-link matrix (--pairs 4) / the ideal
+#   matrix    wall time of a 4-link matrix (--pairs 4), median of M runs
+#             (default 5), / the ideal
 #             (workload time / parallel links) (target <= 1.03); a second
 #             line: iperf3's own start and end (a -t T run by hand takes
 #             more than T), measured in the same run, and the figure less it
@@ -28,7 +29,8 @@
 #
 # usage: sh bench/run_bench.sh [fidelity|overhead|matrix|bisect|rss|lab]...
 #        (all)
-# env: LABRAT (default build/labrat), N (repetitions, default 5), R (rounds
+# env: LABRAT (default build/labrat), N (repetitions, default 5), M (matrix
+#      runs, default 5), R (rounds
 #      of the overhead comparison, default 3),
 #      T (iperf3 seconds for fidelity/matrix, default 5),
 #      BOOT (the bisect lab's --boot-seconds, default 1, as the demo's)
@@ -236,14 +238,23 @@ bench_matrix() {
 	plan "$TMP/m.json" "$links" '{ "tso": [true, false] }' "$T" 2
 	"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" --plan "$TMP/m.json" \
 	    >/dev/null 2>&1 || die "matrix warm-up run"
-	t0=$(now_ms)
-	"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" --plan "$TMP/m.json" \
-	    >/dev/null 2>&1 || die "matrix run"
-	wall=$(( $(now_ms) - t0 ))
+	# The median of M runs: one run's wall moves by tens of ms from
+	# run to run, as much as the figure's last digit.
+	: > "$TMP/m.walls"
+	i=0
+	while [ $i -lt "${M:-5}" ]; do
+		t0=$(now_ms)
+		"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" \
+		    --plan "$TMP/m.json" >/dev/null 2>&1 || die "matrix run"
+		echo $(( $(now_ms) - t0 )) >> "$TMP/m.walls"
+		i=$((i + 1))
+	done
+	echo "  matrix walls (ms): $(sort -n "$TMP/m.walls" | tr '\n' ' ')"
+	wall=$(median < "$TMP/m.walls")
 	njobs=$(sq "$TMP/m.db" "SELECT count(*) FROM jobs WHERE run_id = (SELECT max(id) FROM runs)")
 	fig "$(echo "$wall $njobs $T $nl" | awk '{ ideal = $2 * $3 * 1000 / $4
-	    printf "matrix: %d links, %d jobs of %d s: wall %.1f s, ideal %.1f s, " \
-	    "ratio %.3f (target 1.03; %.2f s per job beyond its workload)", $4,
+	    printf "matrix: %d links, %d jobs of %d s: wall %.2f s, ideal %.1f s, " \
+	    "ratio %.3f (target 1.03; %.3f s per job beyond its workload)", $4,
 	    $2, $3, $1 / 1000, ideal / 1000, $1 / ideal,
 	    ($1 - ideal) / ($2 / $4) / 1000 }')"
 	# What iperf3 itself takes beyond its -t (connect, parameter
