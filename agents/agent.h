@@ -22,6 +22,8 @@
 #define AGENT_EXIT_UNLEASED	8	/* --owner given but not the holder */
 #define AGENT_EXIT_PREFLIGHT	9	/* the host is not fit to measure */
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 /* Subcommands: argv[0] is the subcommand name; return an exit status. */
@@ -39,12 +41,12 @@ int	agent_cmd_deauthorize(int, char **);
 int	agent_cmd_lease(int, char **);
 int	agent_cmd_preflight(int, char **);
 int	agent_cmd_open(int, char **);
-/* Stops every workload server labrat started (the rollback timer's end:
- * the controller that kept them for its jobs is gone). */
-void	agent_serve_stop_all(void);
-/* Stops every server labrat started (restore --serve-stop); their pids
- * go to out, up to max; how many went there. */
+/* Stops every workload server labrat started (restore --serve-stop; the
+ * rollback timer's end: the controller that kept them for its jobs is
+ * gone); their pids go to out, up to max (out NULL, max 0: none kept);
+ * how many went there. */
 #define AGENT_SERVE_MAX	16
+size_t	agent_serve_stop(long *out, size_t max);
 struct emit;
 /* A workload server as `serve` started (or, keep, found) it. */
 struct agent_served {
@@ -62,7 +64,6 @@ int	agent_serve_start(const char *tool, const char *bind, int port,
 /* The fields of serve's result for s (and IF's state and counters). */
 void	agent_serve_emit(struct emit *, const struct agent_served *,
 	    const char *ifname);
-size_t	agent_serve_stop(long *out, size_t max);
 
 struct parse_ping;
 /*
@@ -113,9 +114,14 @@ int	agent_preflight_speed_judge(const struct osdep_link *,
 int	agent_lease_gate(const char *cmd, const char *owner, int *keep);
 
 struct lease_restored;
-/* Restores every interface with a saved original (cmd_apply.c), each
+/* Restores every interface with a saved original (cmd_restore.c), each
  * under its lock; names land in *out.  AGENT_EXIT_* with err. */
 int	agent_restore_pending(struct lease_restored *out, char *err,
+	    size_t errlen);
+/* Arms ifname's rollback timer for seconds from now, or moves the one
+ * running on to that deadline (cmd_restore.c; the caller holds the
+ * interface's lock).  The timer's pid, or -1 with err. */
+pid_t	agent_timer_arm(const char *ifname, int seconds, char *err,
 	    size_t errlen);
 
 /* The version word of a tool's -v/-V output ("" if none). */

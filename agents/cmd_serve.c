@@ -161,12 +161,6 @@ serve_stop_each(struct emit *e, long *out, size_t max)
 	return k < max ? k : max;
 }
 
-void
-agent_serve_stop_all(void)
-{
-	serve_stop_each(NULL, NULL, 0);
-}
-
 size_t
 agent_serve_stop(long *out, size_t max)
 {

@@ -11,7 +11,7 @@
  * owner's latest rollback deadline on this host (apply raises it), so a
  * dead controller's lease never expires before its rollback timer had its
  * chance.  Taking a free or expired lease first restores every saved
- * original (cmd_apply.c), so a new owner never builds on someone else's
+ * original (cmd_restore.c), so a new owner never builds on someone else's
  * half-applied state.
  *
  * Functions return an AGENT_EXIT_* code (AGENT_EXIT_LEASED: held by another
