@@ -68,6 +68,13 @@ print(json.dumps(v) if not isinstance(v, str) else v)
 PY
 }
 
+# jget VAR FILE EXPR: VAR gets jv's value; none (no result event, a
+# missing member) fails the test instead of leaving VAR empty.
+jget() {
+	_jg=$(jv "$2" "$3") || { fail "$2: no value for $3"; cat "$2" "$2.err" >&2; }
+	eval "$1=\$_jg"
+}
+
 # check DESC FILE EXPR: EXPR must be true.
 check() {
 	if [ "$(jv "$2" "$3" 2>&1)" = "true" ]; then ok "$1"; else
@@ -113,7 +120,7 @@ check "facts: veth em0, linux, tools" $T/o \
 # The tools' versions are kept in state/tools/TOOL, keyed by the binary's
 # identity: a cache with this binary's key is believed (a planted version
 # comes back), one with another key is probed again and rewritten.
-v3=$(jv $T/o 'r["tools"]["iperf3"]')
+jget v3 $T/o 'r["tools"]["iperf3"]'
 if [ -f "$SA/tools/iperf3" ] && [ "$(sed -n 2p "$SA/tools/iperf3")" = "$v3" ]; then
 	ok "facts: iperf3 $v3 cached"
 else
@@ -277,8 +284,7 @@ ag b $T/o apply --if em0 --tso off --owner c3
 expect_rc 0 "c3 applies on the receiver" $T/o
 ag b $T/o serve --tool iperf3 --bind $B --owner c3
 expect_rc 0 "serve under c3's lease" $T/o
-SPID=$(jv $T/o 'r["pid"]')
-case $SPID in ''|*[!0-9]*) fail "serve under c3's lease: no server pid: $(cat $T/o)" ;; esac
+jget SPID $T/o 'r["pid"]'
 ag b $T/o restore --if em0 --release
 expect_rc 2 "restore --release without --owner is a usage error" $T/o
 ag b $T/o restore --if em0 --owner c3 --serve-stop --release
@@ -299,7 +305,7 @@ ag b $T/o serve --tool iperf3 --bind $B --if em0
 expect_rc 0 "serve iperf3" $T/o
 check "serve --if: the receiver's counters" $T/o \
     'r["ifstats"]["if"] == "em0" and r["ifstats"]["counters"]["rx_bytes"] >= 0'
-RX0=$(jv $T/o 'r["ifstats"]["counters"]["rx_bytes"]')
+jget RX0 $T/o 'r["ifstats"]["counters"]["rx_bytes"]'
 ag b $T/o serve --tool iperf2 --bind $B
 expect_rc 0 "serve iperf2" $T/o
 GOT=0
@@ -370,7 +376,7 @@ SSHD_PID=$!
 i=0; while ! grep -q 'Server listening' $T/sshd.log 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 ag a $T/o keygen --tag t$$
 expect_rc 0 "keygen" $T/o
-KEY=$(jv $T/o 'r["key"]'); PUB=$(jv $T/o 'r["pubkey"]')
+jget KEY $T/o 'r["key"]'; jget PUB $T/o 'r["pubkey"]'
 ag b $T/o authorize --tag t$$ --pubkey "$PUB"
 expect_rc 0 "authorize" $T/o
 ag b $T/o authorize --tag t$$ --pubkey "$PUB"
