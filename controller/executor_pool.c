@@ -358,7 +358,10 @@ exec_host_ensure(struct executor *ex, struct exec_host *h, struct store *st,
 		h->generation = host_generation(h->host);
 		h->nfacts = 0;
 	}
-	h->used = 1;
+	/* Not used yet: facts change nothing on the host.  The apply or
+	 * serve that does marks it (a host whose link ended and gave its
+	 * lease back is not restored again, without a lease, by a later
+	 * round that has no job for it). */
 	for (i = 0; i < h->nfacts; i++) {
 		if (strcmp(h->facts_if[i], ifname) == 0) {
 			*facts_id = h->facts_id[i];

@@ -358,8 +358,8 @@ run_adaptive(struct run *r, struct run_track *t, run_drain_fn drain,
 		    errlen) == -1)
 			return -1;
 		log_info("run %lld: adaptive sampling, round %d: %zu more jobs "
-		    "for %zu inconclusive comparisons", (long long)r->id,
-		    t->round, added, more);
+		    "for %zu inconclusive comparison%s", (long long)r->id,
+		    t->round, added, more, more == 1 ? "" : "s");
 		ended = t->base_done;
 		failed = sum->failed;
 		if (run_track_drain(t, drain, arg, sum, err, errlen) == -1)

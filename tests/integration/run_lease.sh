@@ -11,7 +11,10 @@
 # - ctl1 SIGKILLed mid-job (em-a left at MTU 9000): `labrat hosts` still
 #   shows the facts and the holder, a run and a bisect are refused, `labrat hosts
 #   release HOST --force` frees both hosts, the next run proceeds and the
-#   hosts end with their original settings.
+#   hosts end with their original settings;
+# - a run whose bce link has no job in the last adaptive round: bce's
+#   hosts, restored and released at their link's end, are not restored
+#   again without a lease, and the run ends ok.
 set -u
 . "$(dirname "$0")/lib/simlab.sh"
 LAB=lease$$
@@ -183,4 +186,30 @@ check_samples "$TMP/m3.db" "$(sq "$TMP/m3.db" "SELECT max(id) FROM runs")"
 check_links_restored
 [ -z "$(lease_of em-a)$(lease_of em-b)" ] || fail "m3 left its lease behind"
 note "mid-job kill: hosts showed the holder, release --force freed em-a and em-b, the next run restored and ran"
+
+# --- a link whose work ends before the run's last round.  bce has one
+# combination (nothing to compare, no adaptive job), em two, 2 planned
+# repetitions each against a first look at 3: round 2 is em's alone.
+# bce's hosts are restored and their leases given back at the end of
+# round 1; round 2 reads their facts but must not restore them again
+# without a lease (it did, and the run failed: "restore refused ... does
+# not hold the lease").
+jq '.links = ["em", "bce"] | .per_link = { "bce": { "knobs": { "tso": [true] } } } |
+    .repetitions = 2 | .stats = { "adaptive": true, "min_samples": 3, "max_samples": 3 } |
+    .workloads[0].time = 1' "$TMP/plan.json" > "$TMP/rounds.json"
+"$LABRAT" -v run --db "$TMP/r.db" --inventory "$INV" --plan "$TMP/rounds.json" \
+    >"$TMP/r.out" 2>"$TMP/r.err" || fail "a run whose bce link ends before its last round: $(grep -v '^labrat: job' "$TMP/r.err")"
+grep -q "^labrat: round 2: 2 more jobs for 1 inconclusive comparison " "$TMP/r.err" ||
+    fail "no round 2 of em's alone: $(grep 'round' "$TMP/r.err")"
+[ "$(sq "$TMP/r.db" "SELECT group_concat(link || ':' || n, ' ') FROM
+    (SELECT link, count(*) AS n FROM jobs WHERE state = 'done' GROUP BY link ORDER BY link)")" = "bce:2 em:6" ] ||
+    fail "jobs per link: $(sq "$TMP/r.db" "SELECT link, state, count(*) FROM jobs GROUP BY link, state")"
+! grep -q "lease\|could not be restored" "$TMP/r.err" ||
+    fail "a restore without a lease: $(grep "lease\|restored" "$TMP/r.err")"
+check_samples "$TMP/r.db" 1
+check_links_restored
+for h in em-a em-b bce-a bce-b; do
+	[ -z "$(lease_of "$h")" ] || fail "$h: leased after the run"
+done
+note "a link done before the last round: not restored again, the run ends ok"
 echo "PASS"
