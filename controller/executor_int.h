@@ -144,7 +144,6 @@ struct exec_next {
 	int			 claimed;	/* job is the link's, running */
 	struct store_job	 job;
 	struct exec_apply	*ap;		/* NULL: not begun */
-	int64_t			 begun_at;	/* store time ap began */
 	int64_t			 facts_id[2];	/* the client's, the server's */
 	/* The claim failed (on st2): reported once the last job is
 	 * stored, as a claim of the worker's own would have been. */

@@ -332,7 +332,6 @@ job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
 		return;
 	ends[0] = s;
 	ends[1] = c;
-	nx->begun_at = util_wall_ms();
 	nx->ap = exec_link_apply_begin(w, &nx->job, wl, ends, 1);
 }
 
@@ -529,7 +528,6 @@ job_apply(struct exec_worker *w, const struct store_job *job,
 		/* Begun by the last job: its outcome is this job's apply. */
 		res->client_facts_id = pre->facts_id[0];
 		res->server_facts_id = pre->facts_id[1];
-		res->started_at = pre->begun_at;
 		*wl = job_find_workload(ex, job, reason, rlen);
 		rc = exec_link_apply_end(pre->ap, job, ends, ar, reason, rlen);
 		pre->ap = NULL;
@@ -537,9 +535,6 @@ job_apply(struct exec_worker *w, const struct store_job *job,
 	}
 	if ((*wl = job_find_workload(ex, job, reason, rlen)) == NULL)
 		return EXEC_MEASURED;
-	/* Claimed by the last job and begun only now. */
-	if (pre != NULL && pre->claimed)
-		res->started_at = util_wall_ms();
 	if (exec_host_ensure(ex, ends[1], w->st, l->client.ifname,
 	    &res->client_facts_id, reason, rlen) == -1 ||
 	    exec_host_ensure(ex, ends[0], w->st, l->server.ifname,

@@ -377,10 +377,6 @@ struct store_job_result {
 	size_t				 nsamples;
 	const struct store_raw		*raws;
 	size_t				 nraws;
-	/* When the job really began (store time), for a job claimed
-	 * before it could begin (a claim made during the last job's
-	 * workload); 0: when it was claimed. */
-	int64_t				 started_at;
 };
 
 /* Records the end of a running job: its state, reason, samples and raw

@@ -525,12 +525,11 @@ store_job_finish(struct store *st, int64_t job_id,
 	    errlen) == -1 || store_do(st, NULL, "finish job", err, errlen,
 	    "UPDATE jobs SET state = ?, reason = ?, failure_class = ?, "
 	    "knobs_in_force = ?, client_facts_id = ?, server_facts_id = ?, "
-	    "owner = NULL, started_at = COALESCE(?, started_at), "
-	    "finished_at = ? WHERE id = ?", "ttttnnnII",
+	    "owner = NULL, finished_at = ? WHERE id = ?", "ttttnnII",
 	    store_job_states[r->state], r->reason,
 	    store_fail_class_name(r->failure_class), r->knobs_in_force,
-	    r->client_facts_id, r->server_facts_id, r->started_at,
-	    store_now(), job_id) == -1 ||
+	    r->client_facts_id, r->server_facts_id, store_now(),
+	    job_id) == -1 ||
 	    finish_rows(st, job_id, r, 0, err, errlen) == -1 ||
 	    finish_rows(st, job_id, r, 1, err, errlen) == -1) {
 		store_rollback(st);

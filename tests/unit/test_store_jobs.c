@@ -96,39 +96,6 @@ test_state_machine(void **state)
 	store_close(st);
 }
 
-/* A job claimed before it could begin (during the last job's workload):
- * the finish records when it really began; 0 keeps the claim's time. */
-static void
-test_started_at(void **state)
-{
-	struct store		*st;
-	struct store_job	 j;
-	struct store_job_result	 r = { .state = STORE_JOB_DONE };
-	int64_t			 run, claimed;
-
-	(void)state;
-	st = open_new("started.db");
-	run = new_run(st);
-	add_jobs(st, run, 2);
-	assert_int_equal(store_job_claim(st, run, NULL, "w1", &j, err,
-	    sizeof err), 1);
-	claimed = j.started_at;
-	assert_true(claimed > 0);
-	r.started_at = claimed + 250;
-	assert_int_equal(store_job_finish(st, j.id, &r, err, sizeof err), 0);
-	assert_int_equal(store_job_get(st, j.id, &j, err, sizeof err), 1);
-	assert_int_equal(j.started_at, claimed + 250);
-
-	assert_int_equal(store_job_claim(st, run, NULL, "w1", &j, err,
-	    sizeof err), 1);
-	claimed = j.started_at;
-	r.started_at = 0;
-	assert_int_equal(store_job_finish(st, j.id, &r, err, sizeof err), 0);
-	assert_int_equal(store_job_get(st, j.id, &j, err, sizeof err), 1);
-	assert_int_equal(j.started_at, claimed);
-	store_close(st);
-}
-
 static void
 test_fail_and_cancel(void **state)
 {
@@ -745,7 +712,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_state_machine),
-		T(test_started_at),
 		T(test_fail_and_cancel),
 		T(test_claim_order),
 		T(test_claim_concurrent),
