@@ -5,12 +5,9 @@
  * through the link's server on the receiver, or scp with a one-off key),
  * record its samples.  The interfaces are restored at the link's end.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agentctl.h"
@@ -196,118 +193,6 @@ job_find_workload(const struct executor *ex, const struct store_job *job,
  * Anything that does not go leaves the next job to be run as usual.
  */
 static void
-job_claim_next(struct exec_worker *w)
-{
-	struct executor	*ex = w->ex;
-	struct exec_next *nx = &w->next;
-	int		 r;
-
-	if (!w->pipe || w->st2 == NULL || nx->claimed || nx->claim_failed ||
-	    nx->none || exec_stopped(ex))
-		return;
-	r = store_job_claim(w->st2, ex->run_id, w->link->name,
-	    ex->opts->owner, &nx->job, nx->claim_err, sizeof nx->claim_err);
-	if (r == -1)
-		nx->claim_failed = 1;
-	nx->none = r == 0;
-	nx->claimed = r == 1;
-}
-
-/*
- * The next job's claim, made while this job's workload runs: CLAIM_AHEAD_MS
- * before the workload is due to end, so that at its end the next job's
- * apply begins at once.  The links of a matrix end their workloads
- * together, and their claims at that moment queued up behind each other
- * (and behind the jobs being stored) on the store's one write lock: the
- * last link's apply began up to 40 ms after its workload's end.  A job
- * claimed this way and not run (the workload failed) is the worker's next
- * one, as a claim at the end would have been.
- */
-#define CLAIM_AHEAD_MS	250
-
-struct claim_ahead {
-	struct exec_worker	*w;
-	int64_t			 job;		/* whose workload runs */
-	struct timespec		 due;		/* CLOCK_MONOTONIC */
-	int			 cancel;
-	int			 started;
-	pthread_mutex_t		 mtx;
-	pthread_cond_t		 cond;
-	pthread_t		 thread;
-};
-
-static void *
-claim_ahead_run(void *arg)
-{
-	struct claim_ahead	*ca = arg;
-	int			 go;
-
-	pthread_mutex_lock(&ca->mtx);
-	while (!ca->cancel && pthread_cond_timedwait(&ca->cond, &ca->mtx,
-	    &ca->due) != ETIMEDOUT)
-		;
-	go = !ca->cancel;
-	pthread_mutex_unlock(&ca->mtx);
-	if (go) {
-		job_claim_next(ca->w);
-		if (ca->w->next.claimed)
-			log_debug("%s: job %lld claimed during job %lld's "
-			    "workload", ca->w->link->name,
-			    (long long)ca->w->next.job.id, (long long)ca->job);
-	}
-	return NULL;
-}
-
-/* Starts the claim of the job after this one, due in_ms from now
- * (nothing when the link claims nothing ahead). */
-static void
-claim_ahead_start(struct claim_ahead *ca, struct exec_worker *w,
-    int64_t job, int in_ms)
-{
-	pthread_condattr_t	attr;
-	int64_t			ns;
-
-	memset(ca, 0, sizeof *ca);
-	if (!w->pipe || w->st2 == NULL || w->next.claimed ||
-	    w->next.claim_failed || w->next.none || in_ms <= 0)
-		return;
-	ca->w = w;
-	ca->job = job;
-	clock_gettime(CLOCK_MONOTONIC, &ca->due);
-	ns = (int64_t)ca->due.tv_nsec + (int64_t)in_ms * 1000000;
-	ca->due.tv_sec += (time_t)(ns / 1000000000);
-	ca->due.tv_nsec = (long)(ns % 1000000000);
-	pthread_mutex_init(&ca->mtx, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&ca->cond, &attr);
-	pthread_condattr_destroy(&attr);
-	if (pthread_create(&ca->thread, NULL, claim_ahead_run, ca) == 0)
-		ca->started = 1;
-	else {
-		pthread_cond_destroy(&ca->cond);
-		pthread_mutex_destroy(&ca->mtx);
-	}
-}
-
-/* The workload ended: a claim not yet due is not made (job_next() claims
- * as before); one under way is waited for. */
-static void
-claim_ahead_end(struct claim_ahead *ca)
-{
-	if (!ca->started)
-		return;
-	pthread_mutex_lock(&ca->mtx);
-	ca->cancel = 1;
-	pthread_cond_signal(&ca->cond);
-	pthread_mutex_unlock(&ca->mtx);
-	pthread_join(ca->thread, NULL);
-	pthread_cond_destroy(&ca->cond);
-	pthread_mutex_destroy(&ca->mtx);
-	ca->started = 0;
-}
-
-static void
 job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
 {
 	struct executor			*ex = w->ex;
@@ -316,12 +201,19 @@ job_next(struct exec_worker *w, struct exec_host *c, struct exec_host *s)
 	const struct config_workload	*wl;
 	struct exec_host		*ends[2];
 	char				 err[1024];
+	int				 r;
 
-	if (nx->ap != NULL)
+	if (!w->pipe || w->st2 == NULL || nx->claimed || nx->claim_failed ||
+	    exec_stopped(ex))
 		return;
-	job_claim_next(w);
-	if (!nx->claimed || exec_stopped(ex))
+	r = store_job_claim(w->st2, ex->run_id, l->name, ex->opts->owner,
+	    &nx->job, nx->claim_err, sizeof nx->claim_err);
+	if (r == -1)
+		nx->claim_failed = 1;
+	nx->none = r == 0;
+	if (r != 1)
 		return;
+	nx->claimed = 1;
 	if ((wl = job_find_workload(ex, &nx->job, err, sizeof err)) == NULL ||
 	    exec_pool_keep(ex, l->client.host_index, l->server.host_index,
 	    ex->plan->job_timeout, err, sizeof err) == -1 ||
@@ -438,7 +330,6 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 	const char			*args[32];
 	char				 buf[3][16], tbuf[16];
 	struct agentctl_ifsnap		 rx0;
-	struct claim_ahead		 ca;
 	int				 rc, src;
 
 	/* The last job's "after" is this one's "before" unless the server
@@ -449,9 +340,7 @@ job_iperf(struct exec_worker *w, const struct config_workload *wl,
 		return rc;
 	rx0 = w->ls.rx;
 	job_iperf_args(w, wl, job, args, buf);
-	claim_ahead_start(&ca, w, job->id, wl->time * 1000 - CLAIM_AHEAD_MS);
 	rc = exec_host_call(c, args, deadline, out, reason, rlen);
-	claim_ahead_end(&ca);
 	rc = job_iperf_again(w, wl, c, s, args, buf, deadline, out, rc, &rx0,
 	    reason, rlen);
 	/* The next job's apply begins on the client while this one's
