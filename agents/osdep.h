@@ -166,7 +166,24 @@ struct osdep_dialect {
 	 * none). */
 	int	(*ifstate)(const char *ifname, int *mtu, char *feat,
 		    size_t featlen);
+	/* Carries out a plan's command without a process when it can: 0
+	 * with r filled as if it had run, -1 to run it (NULL: none). */
+	int	(*builtin)(char *const argv[], struct exec_result *r);
 };
+
+/*
+ * Linux's SIOCETHTOOL in place of the ethtool program
+ * (osdep_linux_ethtool.c): ethtool -k's offloads, ethtool -i's driver, and
+ * an `ethtool -K IF tso|tx|rx|lro|gso|gro|sg on|off` step (r as if it had
+ * run).  -1 when not to be had (not Linux, no such ioctl, a test's runner
+ * in place): ethtool runs then.
+ */
+int	osdep_linux_ethtool_k(const char *, struct parse_ethtool_k *);
+/* SIOCETHTOOL with data (a struct ethtool_*) on ifname: the ioctl's
+ * result, -1 with errno. */
+int	osdep_linux_ethtool_ioctl(const char *ifname, void *data);
+int	osdep_linux_ethtool_i(const char *, struct parse_ethtool_i *);
+int	osdep_linux_ethtool_set(char *const argv[], struct exec_result *r);
 
 extern const struct osdep_dialect osdep_freebsd;
 extern const struct osdep_dialect osdep_linux;

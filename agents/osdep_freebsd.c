@@ -526,5 +526,6 @@ const struct osdep_dialect osdep_freebsd = {
 	fbsd_ping,
 	NULL,		/* read_if: NAT is read with the knobs */
 	NULL,		/* nat_gen */
-	NULL		/* ifstate: no such ioctl */
+	NULL,		/* ifstate: no such ioctl */
+	NULL		/* builtin: every command runs */
 };

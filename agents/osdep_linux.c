@@ -3,7 +3,8 @@
  * as an nftables masquerade in labrat's own table `ip labrat` (one chain
  * post_IF per interface; labrat never touches another table).  State is read
  * back from ethtool -k, sysfs and `nft list table ip labrat`; counters from
- * /proc.  Compiles anywhere; only meaningful on Linux.
+ * /proc.  The ethtool parts go through ethtool's ioctl where it answers
+ * (osdep_linux_ethtool.c).  Compiles anywhere; only meaningful on Linux.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
@@ -64,6 +65,8 @@ lx_ethtool_k(const char *ifname, struct parse_ethtool_k *ek, char *err,
 	char	*argv[] = { "ethtool", "-k", (char *)ifname, NULL };
 	int	 rc;
 
+	if (osdep_linux_ethtool_k(ifname, ek) == 0)
+		return AGENT_EXIT_OK;
 	if ((rc = lx_run(argv, &r, err, errlen)) == 1)
 		snprintf(err, errlen, "ethtool -k %s: exited %d: %.120s",
 		    ifname, r.status, r.err);
@@ -237,34 +240,18 @@ lx_ifstate(const char *ifname, int *mtu, char *feat, size_t featlen)
 		unsigned char	 room[sizeof(struct ethtool_gfeatures) +
 		    8 * sizeof(struct ethtool_get_features_block)];
 	} req;
-	/* struct ifreq as SIOCETHTOOL reads it (net/if.h hides it under
-	 * _POSIX_C_SOURCE): the name, then the union's ifr_data. */
-	union {
-		struct {
-			char	 name[16];
-			void	*data;
-		} r;
-		char	 size[40];
-	} ifr;
 	long	 v;
 	size_t	 off = 0;
 	unsigned i;
-	int	 fd, rc;
+	int	 rc;
 
-	if (lx_sysfs_int(ifname, "mtu", &v) == -1 || strlen(ifname) >=
-	    sizeof(ifr.r.name) || featlen < 2 * 8 + 1)
+	if (lx_sysfs_int(ifname, "mtu", &v) == -1 || featlen < 2 * 8 + 1)
 		return -1;
 	*mtu = (int)v;
-	if ((fd = socket(AF_INET, SOCK_DGRAM, 0)) == -1)
-		return -1;
 	memset(&req, 0, sizeof(req));
 	req.g.cmd = ETHTOOL_GFEATURES;
 	req.g.size = 8;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.r.name, sizeof(ifr.r.name), "%s", ifname);
-	ifr.r.data = (void *)&req;
-	rc = ioctl(fd, SIOCETHTOOL, &ifr);
-	close(fd);
+	rc = osdep_linux_ethtool_ioctl(ifname, &req);
 	if (rc == -1 || req.g.size == 0)
 		return -1;
 	feat[0] = '\0';
@@ -409,6 +396,10 @@ lx_driver(const char *ifname, struct osdep_nic *nic)
 		base = base ? base + 1 : link;
 		if (strlen(base) < sizeof(nic->driver))
 			strcpy(nic->driver, base);
+		return;
+	}
+	if (osdep_linux_ethtool_i(ifname, &ei) == 0) {
+		snprintf(nic->driver, sizeof(nic->driver), "%s", ei.driver);
 		return;
 	}
 	if (lx_run(argv, &r, err, sizeof(err)) == 0 &&
@@ -646,5 +637,6 @@ const struct osdep_dialect osdep_linux = {
 	lx_ping,
 	lx_read_if,
 	lx_nat_gen,
-	lx_ifstate
+	lx_ifstate,
+	osdep_linux_ethtool_set
 };
