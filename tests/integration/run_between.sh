@@ -265,6 +265,14 @@ ip netns exec "$LAB-bce-a" ethtool -K bce1 gso on
 LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" restore \
     --if bce1 >/dev/null 2>&1 || fail "agent: restore"
 [ ! -e "$AST/verified/bce1" ] || fail "agent: verified/bce1 left after restore"
+# With no `ip labrat` table (the restore deleted it), a first apply knows
+# NAT is off from a netlink question: no nft process at all.
+ag --tso off
+[ "$(grep -c '"nft"' "$TMP/exec.log")" = 0 ] &&
+    [ "$(jq -r '.in_force.nat' "$TMP/a.json")" = off ] ||
+    fail "agent: no labrat table: $(grep -c '"nft"' "$TMP/exec.log") nft, NAT $(jq -r '.in_force.nat' "$TMP/a.json")"
+LABRAT_AGENT_STATE=$AST ip netns exec "$LAB-bce-a" "$LABRAT_AGENT" restore \
+    --if bce1 >/dev/null 2>&1 || fail "agent: restore"
 check_links_restored
-note "agent: a TSO flip runs no nft, no ping and no ethtool process (ethtool's ioctl); outside nft, MTU and offload changes make it read (and ping) again"
+note "agent: a TSO flip runs no nft, no ping and no ethtool process (ethtool's ioctl); outside nft, MTU and offload changes make it read (and ping) again; no labrat table, no nft"
 echo "PASS run_between"
