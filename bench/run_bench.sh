@@ -13,7 +13,11 @@
 #             (default 5), / the ideal
 #             (workload time / parallel links) (target <= 1.03); a second
 #             line: iperf3's own start and end (a -t T run by hand takes
-#             more than T), measured in the same run, and the figure less it
+#             more than T), measured in the same run, and the figure less it;
+#             a third: the same plan on one link alone (the other 3 pairs
+#             idle), median of M runs: what a job costs when the 8
+#             simulated hosts' own work (sshd, shells, agents, iperf3) does
+#             not share the machine's cores with 3 other links
 #   bisect    the demo's em and bce bisects (configs/bisect/*-demo.json,
 #             `labrat bisect start` on a lab like the demo's) / the ideal:
 #             the jobs' workload time (from the store) plus, per reboot
@@ -270,6 +274,24 @@ bench_matrix() {
 	    "beyond its %d s (median of 3); the figure above less that: " \
 	    "%.2f s per job, ratio %.3f against ideal + iperf3'"'"'s own", $3,
 	    $5 / 1000, $3, per - $5 / 1000, $1 / (ideal + $2 / $4 * $5) }')"
+	plan "$TMP/m1.json" "[$(jq '.links[0].name' "$INV")]" \
+	    '{ "tso": [true, false] }' "$T" 2
+	: > "$TMP/m1.walls"
+	i=0
+	while [ $i -lt "${M:-5}" ]; do
+		t0=$(now_ms)
+		"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" \
+		    --plan "$TMP/m1.json" >/dev/null 2>&1 || die "matrix run, one link"
+		echo $(( $(now_ms) - t0 )) >> "$TMP/m1.walls"
+		i=$((i + 1))
+	done
+	echo "  one link's walls (ms): $(sort -n "$TMP/m1.walls" | tr '\n' ' ')"
+	wall1=$(median < "$TMP/m1.walls")
+	fig "$(echo "$wall1 $T $wall $njobs $nl" | awk '{ ideal = 4 * $2 * 1000
+	    printf "matrix, one link alone (4 jobs of %d s, the other pairs idle): " \
+	    "wall %.2f s, ratio %.3f, %.3f s per job beyond its workload, " \
+	    "against %.3f with 4 links at once", $2, $1 / 1000, $1 / ideal,
+	    ($1 - ideal) / 4 / 1000, ($3 - $4 * $2 * 1000 / $5) / ($4 / $5) / 1000 }')"
 }
 
 # iperf_own_ms SERVER_HOST CLIENT_HOST ADDR: median ms an iperf3 client run
