@@ -30,9 +30,12 @@
 #   lab       `labrat lab up` and `lab down` of the 2-pair lab (median of N)
 #             against the bare plumbing by hand: 4 namespaces with a veth
 #             each and a bridge (target: up <= 2 s, down <= 2 s)
+#   ab        two builds side by side (LABRAT against LABRAT_B): the 4-link
+#             plan with 1-s jobs, the two run in turn R_AB times (default
+#             10); the medians and B's difference per job.  Not in "all".
 #
-# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|bisect|rss|lab]...
-#        (all)
+# usage: sh bench/run_bench.sh [fidelity|overhead|matrix|bisect|rss|lab|ab]...
+#        (all but ab)
 # env: LABRAT (default build/labrat), N (repetitions, default 5), M (matrix
 #      runs, default 5), R (rounds
 #      of the overhead comparison, default 3),
@@ -486,13 +489,51 @@ bench_lab() {
 	done
 }
 
+# Two builds side by side: the 4-link plan with 1-s jobs, run by $LABRAT
+# and by $LABRAT_B in turn, R rounds (default 10).  The machine's own
+# drift between two bench runs (0.12 to 0.145 s per job within 20
+# minutes, 2026-12-03) is larger than most changes; alternating runs see
+# the same drift.
+bench_ab() {
+	[ -n "${LABRAT_B:-}" ] && [ -x "$LABRAT_B" ] ||
+	    die "ab: set LABRAT_B to the other labrat"
+	lab rba$$ --pairs 4
+	links=$(jq -c '[.links[].name]' "$INV")
+	nl=$(jq '.links | length' "$INV")
+	plan "$TMP/ab.json" "$links" '{ "tso": [true, false] }' 1 2
+	for _b in "$LABRAT" "$LABRAT_B"; do	# each deploys its agent
+		"$_b" run --db "$TMP/ab.db" --inventory "$INV" \
+		    --plan "$TMP/ab.json" >/dev/null 2>&1 || die "ab warm-up: $_b"
+	done
+	: > "$TMP/ab.A"
+	: > "$TMP/ab.B"
+	_k=0
+	while [ $_k -lt "${R_AB:-10}" ]; do
+		for _v in A B; do
+			_b=$LABRAT
+			[ $_v = B ] && _b=$LABRAT_B
+			_t0=$(now_ms)
+			"$_b" run --db "$TMP/ab.db" --inventory "$INV" \
+			    --plan "$TMP/ab.json" >/dev/null 2>&1 || die "ab run: $_b"
+			echo $(( $(now_ms) - _t0 - 4000 )) >> "$TMP/ab.$_v"
+		done
+		_k=$((_k + 1))
+	done
+	echo "  A ($LABRAT), ms beyond the workload: $(sort -n "$TMP/ab.A" | tr '\n' ' ')"
+	echo "  B ($LABRAT_B), ms beyond the workload: $(sort -n "$TMP/ab.B" | tr '\n' ' ')"
+	fig "$(echo "$(median < "$TMP/ab.A") $(median < "$TMP/ab.B") $nl" | awk '{
+	    printf "ab: %d links, 4 jobs of 1 s each, alternating, median " \
+	    "beyond the workload: A %.0f ms, B %.0f ms (B - A: %+.1f ms per job)",
+	    $3, $1, $2, ($2 - $1) / 4 }')"
+}
+
 [ "$(id -u)" -eq 0 ] || die "needs root (the simulated lab)"
 [ -x "$LABRAT" ] || die "no labrat at $LABRAT (set LABRAT)"
 [ $# -gt 0 ] || set -- fidelity overhead matrix bisect rss lab
 echo "# $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for b in "$@"; do
 	case $b in
-	fidelity|overhead|matrix|bisect|rss|lab) "bench_$b" ;;
+	fidelity|overhead|matrix|bisect|rss|lab|ab) "bench_$b" ;;
 	*) die "unknown bench $b" ;;
 	esac
 done
