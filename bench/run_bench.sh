@@ -238,6 +238,20 @@ bench_overhead() {
 	done
 }
 
+# matrix_walls PLAN OUT: M runs (default 5) of PLAN on the matrix lab's
+# store, each one's wall (ms) a line of OUT.
+matrix_walls() {
+	: > "$2"
+	_i=0
+	while [ $_i -lt "${M:-5}" ]; do
+		_t0=$(now_ms)
+		"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" \
+		    --plan "$1" >/dev/null 2>&1 || die "matrix run ($1)"
+		echo $(( $(now_ms) - _t0 )) >> "$2"
+		_i=$((_i + 1))
+	done
+}
+
 bench_matrix() {
 	lab rbm$$ --pairs 4
 	links=$(jq -c '[.links[].name]' "$INV")
@@ -247,15 +261,7 @@ bench_matrix() {
 	    >/dev/null 2>&1 || die "matrix warm-up run"
 	# The median of M runs: one run's wall moves by tens of ms from
 	# run to run, as much as the figure's last digit.
-	: > "$TMP/m.walls"
-	i=0
-	while [ $i -lt "${M:-5}" ]; do
-		t0=$(now_ms)
-		"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" \
-		    --plan "$TMP/m.json" >/dev/null 2>&1 || die "matrix run"
-		echo $(( $(now_ms) - t0 )) >> "$TMP/m.walls"
-		i=$((i + 1))
-	done
+	matrix_walls "$TMP/m.json" "$TMP/m.walls"
 	echo "  matrix walls (ms): $(sort -n "$TMP/m.walls" | tr '\n' ' ')"
 	wall=$(median < "$TMP/m.walls")
 	njobs=$(sq "$TMP/m.db" "SELECT count(*) FROM jobs WHERE run_id = (SELECT max(id) FROM runs)")
@@ -279,15 +285,7 @@ bench_matrix() {
 	    $5 / 1000, $3, per - $5 / 1000, $1 / (ideal + $2 / $4 * $5) }')"
 	plan "$TMP/m1.json" "[$(jq '.links[0].name' "$INV")]" \
 	    '{ "tso": [true, false] }' "$T" 2
-	: > "$TMP/m1.walls"
-	i=0
-	while [ $i -lt "${M:-5}" ]; do
-		t0=$(now_ms)
-		"$LABRAT" run --db "$TMP/m.db" --inventory "$INV" \
-		    --plan "$TMP/m1.json" >/dev/null 2>&1 || die "matrix run, one link"
-		echo $(( $(now_ms) - t0 )) >> "$TMP/m1.walls"
-		i=$((i + 1))
-	done
+	matrix_walls "$TMP/m1.json" "$TMP/m1.walls"
 	echo "  one link's walls (ms): $(sort -n "$TMP/m1.walls" | tr '\n' ' ')"
 	wall1=$(median < "$TMP/m1.walls")
 	fig "$(echo "$wall1 $T $wall $njobs $nl" | awk '{ ideal = 4 * $2 * 1000
