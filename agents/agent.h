@@ -41,6 +41,22 @@ int	agent_cmd_deauthorize(int, char **);
 int	agent_cmd_lease(int, char **);
 int	agent_cmd_preflight(int, char **);
 int	agent_cmd_open(int, char **);
+int	agent_cmd_session(int, char **);
+/* A session's request (cmd_session.c, pure): its line "call NARGS LEN"
+ * (without the newline) into *nargs and *len, and its LEN bytes into
+ * argv[0..nargs-1] (pointing into buf; argv[nargs] = NULL).  0, or -1
+ * when malformed or past the ceilings. */
+#define SESSION_HEAD_MAX	64
+#define SESSION_ARGS_MAX	64
+#define SESSION_REQ_MAX		(64 * 1024)
+int	agent_session_head(const char *line, size_t *nargs, size_t *len);
+int	agent_session_args(const char *buf, size_t len, size_t nargs,
+	    char **argv);
+/* The program's path as the first agent_dispatch() saw it (argv[0]). */
+extern const char *agent_self;
+/* Runs the subcommand argv[1] (argv[0]: the program); its exit status,
+ * or a usage error's. */
+int	agent_dispatch(int argc, char **argv);
 /* Stops every workload server labrat started (restore --serve-stop; the
  * rollback timer's end: the controller that kept them for its jobs is
  * gone); their pids go to out, up to max (out NULL, max 0: none kept);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "agentctl.h"
+#include "agentctl_int.h"
 #include "log.h"
 #include "ssh.h"
 #include "util.h"
@@ -26,6 +27,7 @@ struct agentctl {
 	const struct agentctl_bundle *bundle;
 	int		 deploy_ms;
 	int		 deploying;	/* no redeploy from inside a deploy */
+	int		 no_session;	/* the agent there has no `session` */
 };
 
 /* Why one call failed, as far as a redeploy is concerned. */
@@ -516,6 +518,10 @@ deploy(struct agentctl *a, const struct agentctl_bundle *b,
 		if (agent_build(a, b, deadline, err, errlen) == -1)
 			return -1;
 		info->built = 1;
+		/* A session of the agent that was there goes; the new one
+		 * may have one. */
+		ssh_kept_stop(a->ssh);
+		a->no_session = 0;
 		agent_installed_hash(a, deadline, have, sizeof have);
 		if (strcmp(have, b->hash) != 0) {
 			util_seterr(err, errlen, "%s: the freshly built %s "
@@ -536,30 +542,54 @@ call_once(struct agentctl *a, const char *const *args, int kind,
 {
 	struct ssh_result	 res;
 	struct buf		 cmd, out, eb;
+	const char		*argv[AGENTCTL_ARGS_MAX + 3];
 	char			 sshmsg[512], safe[1300];
-	size_t			 i;
-	int			 st, rc = -1;
+	size_t			 i, n;
+	int			 st, rc = -1, fallback;
 
 	memset(r, 0, sizeof *r);
 	*why = CALL_OTHER;
 	buf_init(&cmd, 64 * 1024);
 	buf_init(&out, AGENTCTL_OUT_MAX);
 	buf_init(&eb, AGENTCTL_ERR_MAX);
-	util_shell_quote(&cmd, a->path);
-	for (i = 0; args[i] != NULL; i++) {
-		buf_append(&cmd, " ", 1);
-		util_shell_quote(&cmd, args[i]);
+	for (n = 0; args[n] != NULL && n < AGENTCTL_ARGS_MAX; n++)
+		argv[n] = args[n];
+	if (args[n] != NULL) {
+		util_seterr(err, errlen, "%s: labrat-agent %s: more than %d "
+		    "arguments", ssh_name(a->ssh), what, AGENTCTL_ARGS_MAX);
+		goto done;
 	}
 	/* The lease gate: a holder names itself on every change. */
 	for (i = 0; args[i] != NULL && strcmp(args[i], "--owner") != 0; i++)
 		;
 	if (a->owner[0] != '\0' && args[i] == NULL &&
 	    agentctl_changes_host(args)) {
-		buf_append(&cmd, " --owner ", 9);
-		util_shell_quote(&cmd, a->owner);
+		argv[n++] = "--owner";
+		argv[n++] = a->owner;
 	}
-	st = ssh_exec(a->ssh, cmd.data, timeout_ms, &out, &eb, &res, err,
-	    errlen);
+	argv[n] = NULL;
+	/* The agent's session on the connection when it has one (a fork on
+	 * the host), else a channel of its own (sshd, the login shell, an
+	 * exec). */
+	fallback = 1;
+	if (!a->deploying && !a->no_session) {
+		st = agentctl_sess_call(a->ssh, a->path, a->bundle != NULL ?
+		    a->bundle->hash : NULL, argv, timeout_ms, &out, &eb, &res,
+		    &fallback, err, errlen);
+		if (fallback == 2)
+			a->no_session = 1;
+	}
+	if (fallback) {
+		buf_reset(&out);
+		buf_reset(&eb);
+		util_shell_quote(&cmd, a->path);
+		for (i = 0; argv[i] != NULL; i++) {
+			buf_append(&cmd, " ", 1);
+			util_shell_quote(&cmd, argv[i]);
+		}
+		st = ssh_exec(a->ssh, cmd.data, timeout_ms, &out, &eb, &res,
+		    err, errlen);
+	}
 	if (st == SSH_EOUTPUT) {
 		util_seterr(err, errlen, "%s: labrat-agent %s: output larger "
 		    "than %u bytes", ssh_name(a->ssh), what, AGENTCTL_OUT_MAX);

@@ -61,4 +61,49 @@ struct json_object *adec_elem(struct adec *, struct json_object *a,
 void	adec_strlist(struct adec *, struct json_object *o, const char *key,
 	    char *dst, size_t width, size_t max, const char *what, size_t *n);
 
+/*
+ * agentctl_session.c: one agent command (argv: the subcommand and its
+ * arguments) through the agent's `session` kept on connection c, started
+ * from path on first use (its hello must name hash; NULL: any).  Fills
+ * out, eb and res as ssh_exec() does and returns an ssh_status.  When the
+ * command certainly did not run and should go the usual way, *fallback is
+ * 1, or 2 when the agent there has no session at all (ask no more).  A
+ * session that ends or garbles its answer mid-command is SSH_EDROPPED.
+ * The framing's ceilings are the agent's (agents/agent.h).
+ */
+#define AGENTCTL_SESS_ARGS	64
+/* A call's own arguments (with --owner and its value, the session's). */
+#define AGENTCTL_ARGS_MAX	(AGENTCTL_SESS_ARGS - 2)
+#define AGENTCTL_SESS_REQ	(64 * 1024)
+struct buf;
+struct ssh_conn;
+struct ssh_result;
+int	agentctl_sess_call(struct ssh_conn *c, const char *path,
+	    const char *hash, const char *const *argv, int timeout_ms,
+	    struct buf *out, struct buf *eb, struct ssh_result *res,
+	    int *fallback, char *err, size_t errlen);
+/* The framing's lines are short; more before a newline is not ours. */
+#define AGENTCTL_SESS_LINE	160
+/* What the bytes of a session read so far say (agentctl_sess_parse()).
+ * The caller sets hash, want_hello and the two ceilings, zeroes the rest. */
+struct agentctl_sess_parse {
+	const char	*hash;		/* the hello's, NULL: any */
+	int		 want_hello;	/* a hello line comes first */
+	int		 hello_seen;
+	size_t		 start;		/* the answer's first byte */
+	size_t		 body;		/* its output's first byte (0: yet
+					 * to come) */
+	int		 exit_status;
+	char		 sig[32];	/* "" when not killed */
+	size_t		 outlen, errlen, out_max, err_max;
+	int		 overflow;	/* stdout past out_max */
+	int		 gone;		/* not run: the agent's file changed */
+	char		 why[160];	/* what was wrong, when -1 */
+};
+/* ssh_kept_call()'s done() with arg a struct agentctl_sess_parse: 1 when
+ * in holds the whole answer (and nothing more), 0 while it is short, -1
+ * when it is not one (why set), its stdout is too long (overflow), or the
+ * session did not run it because its file changed (gone). */
+int	agentctl_sess_parse(const struct buf *in, void *arg);
+
 #endif /* LABRAT_AGENTCTL_INT_H */

@@ -594,6 +594,7 @@ ssh_teardown(struct ssh_conn *c, int graceful)
 	}
 	if (c->sock != -1)
 		shutdown(c->sock, SHUT_RDWR);
+	c->kept = NULL;		/* freed with the session */
 	if (c->s != NULL) {
 		libssh2_session_set_blocking(c->s, 1);
 		libssh2_session_set_timeout(c->s, SSH_TEARDOWN_MS);

@@ -94,6 +94,27 @@ int	ssh_exec(struct ssh_conn *, const char *cmd, int timeout_ms,
 	    struct buf *out, struct buf *errout, struct ssh_result *res,
 	    char *err, size_t errlen);
 
+/*
+ * A command kept running on a channel of its own (at most one per
+ * connection), spoken to in requests and answers: the agent's `session`.
+ * It goes with the session (a reconnect, a deadline, a drop).
+ * ssh_kept_start() starts cmd without waiting for anything it says.
+ * ssh_kept_call() writes req and reads the command's stdout into in until
+ * done(in, arg) says 1 (the answer is complete: SSH_OK) or -1 (malformed:
+ * the kept command is stopped, SSH_EFAIL); the command's end before that
+ * is SSH_EFAIL too (stopped), and deadlines and drops are as ssh_exec()'s.
+ * An answer past in's ceiling stops the command (SSH_EOUTPUT).
+ */
+int	ssh_kept_start(struct ssh_conn *, const char *cmd, int timeout_ms,
+	    char *err, size_t errlen);
+int	ssh_kept_call(struct ssh_conn *, const void *req, size_t reqlen,
+	    int timeout_ms, struct buf *in,
+	    int (*done)(const struct buf *, void *), void *arg, char *err,
+	    size_t errlen);
+/* Whether a kept command runs on the live session and said nothing
+ * since its last answer (one that ended or did is stopped). */
+int	ssh_kept_live(struct ssh_conn *);
+void	ssh_kept_stop(struct ssh_conn *);
 /* Writes files over SFTP (sshd needs a `Subsystem sftp`), one deadline. */
 int	ssh_upload(struct ssh_conn *, const struct ssh_file *, size_t nfiles,
 	    int timeout_ms, char *err, size_t errlen);
@@ -121,7 +142,8 @@ struct ssh_stats {
 	int64_t	connects;	/* attempts */
 	int64_t	handshakes;	/* sessions established */
 	int64_t	reconnects;	/* of those, re-establishments */
-	int64_t	execs;		/* commands started (ssh_exec()) */
+	int64_t	execs;		/* commands started (ssh_exec(),
+				 * ssh_kept_call()) */
 };
 
 void	ssh_stats_get(struct ssh_stats *);

@@ -19,8 +19,8 @@
  * Opens a session channel, reviving a dead session once when the open
  * shows it is gone: nothing had been started on it, so that is safe.
  */
-static LIBSSH2_CHANNEL *
-ssh_channel(struct ssh_conn *c, int64_t deadline, int *st, char *err,
+LIBSSH2_CHANNEL *
+ssh_open_channel(struct ssh_conn *c, int64_t deadline, int *st, char *err,
     size_t errlen)
 {
 	LIBSSH2_CHANNEL	*ch;
@@ -145,7 +145,7 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 	ssh_begin(c);
 	memset(res, 0, sizeof *res);
 	res->exit_status = -1;
-	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
+	if ((ch = ssh_open_channel(c, deadline, &st, err, errlen)) == NULL)
 		return st;
 	ssh_stat_exec();
 	while ((rc = libssh2_channel_exec(ch, cmd)) == LIBSSH2_ERROR_EAGAIN)
@@ -223,7 +223,7 @@ ssh_check(struct ssh_conn *c, int timeout_ms, char *err, size_t errlen)
 	int		 st, rc, w = 0;
 
 	ssh_begin(c);
-	if ((ch = ssh_channel(c, deadline, &st, err, errlen)) == NULL)
+	if ((ch = ssh_open_channel(c, deadline, &st, err, errlen)) == NULL)
 		return st;
 	while ((rc = libssh2_channel_free(ch)) == LIBSSH2_ERROR_EAGAIN)
 		if ((w = ssh_wait(c, deadline)) != 0)

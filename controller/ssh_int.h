@@ -35,6 +35,7 @@ struct ssh_conn {
 	char		 fp[64];
 	int64_t		 last_rx;	/* last time the socket had input */
 	char		 wait_err[128];	/* why ssh_wait() gave up, or "" */
+	LIBSSH2_CHANNEL	*kept;		/* ssh_kept_start()'s, or NULL */
 };
 
 /* libssh2's last error message on s (never NULL). */
@@ -54,6 +55,10 @@ void	ssh_stat_exec(void);
 const char *ssh_cause(struct ssh_conn *);
 /* Ends the session (graceful: a proper disconnect first). */
 void	ssh_teardown(struct ssh_conn *, int graceful);
+/* Opens a session channel, reviving a dead session once (nothing had
+ * started on it); NULL with *st and err set. */
+LIBSSH2_CHANNEL *ssh_open_channel(struct ssh_conn *, int64_t deadline,
+	    int *st, char *err, size_t errlen);
 /* Re-establishes a dead session (once per call).  SSH_OK or SSH_ECONNECT. */
 int	ssh_revive(struct ssh_conn *, char *err, size_t errlen);
 

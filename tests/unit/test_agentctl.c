@@ -469,6 +469,28 @@ conn(void)
 	return c;
 }
 
+/* The pid of the one `AGENT session` process into pid (fails unless
+ * exactly one runs). */
+static void
+session_pid(const char *agent, char *pid, size_t len)
+{
+	char	 cmd[700], line[32];
+	FILE	*f;
+	int	 n = 0;
+
+	snprintf(cmd, sizeof cmd, "pgrep -f -x '%s session'", agent);
+	assert_non_null(f = popen(cmd, "r"));
+	pid[0] = '\0';
+	while (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(pid, len, "%s", line);
+		n++;
+	}
+	pclose(f);
+	if (n != 1)
+		fail_msg("%d `%s session` processes", n, agent);
+}
+
 static void
 test_deploy_real_agent(void **state)
 {
@@ -523,6 +545,38 @@ test_deploy_real_agent(void **state)
 	assert_string_equal(r.u.version.source_hash, real->hash);
 	assert_non_null(strstr(r.raw, "\"source_hash\""));
 	agentctl_reply_free(&r);
+
+	/* That call started the agent's `session` on the connection; the
+	 * next ones go through it: one process answers all (a fork each, no
+	 * new channel), each still counted as a command.  A session that
+	 * dies while idle is started again by the next call, which works. */
+	{
+		struct ssh_stats	s0, s1;
+		char			pid1[32], pid2[32];
+		int			i;
+
+		session_pid(want, pid1, sizeof pid1);
+		ssh_stats_get(&s0);
+		for (i = 0; i < 3; i++) {
+			assert_int_equal(agentctl_call(a, ver, 5000, &r, err,
+			    sizeof err), 0);
+			assert_string_equal(r.u.version.source_hash,
+			    real->hash);
+			agentctl_reply_free(&r);
+		}
+		ssh_stats_get(&s1);
+		assert_int_equal(s1.execs - s0.execs, 3);
+		assert_int_equal(s1.handshakes, s0.handshakes);
+		session_pid(want, pid2, sizeof pid2);
+		assert_string_equal(pid1, pid2);
+		assert_int_equal(fx_sh("kill -9 %s", pid1), 0);
+		usleep(500 * 1000);	/* its end reaches the controller */
+		if (agentctl_call(a, ver, 5000, &r, err, sizeof err) != 0)
+			fail_msg("after the session died: %s", err);
+		agentctl_reply_free(&r);
+		session_pid(want, pid2, sizeof pid2);
+		assert_string_not_equal(pid1, pid2);
+	}
 
 	/* facts: decoded when the agent has it, else its error event. */
 	if (agentctl_facts(a, NULL, 10000, &r, err, sizeof err) == 0) {

@@ -158,6 +158,85 @@ test_deadline(void **state)
 	ssh_close(c);
 }
 
+/* ssh_kept_call()'s done(): a complete line. */
+static int
+one_line(const struct buf *in, void *arg)
+{
+	(void)arg;
+	return memchr(in->data, '\n', in->len) != NULL ? 1 : 0;
+}
+
+/*
+ * A kept command: `cat` echoes each request, on the same channel, while
+ * other commands run beside it; one that says nothing in time costs the
+ * deadline and the session (the next command reconnects); one that ended
+ * is no longer live.
+ */
+static void
+test_kept(void **state)
+{
+	struct ssh_conn		*c = conn();
+	struct ssh_result	 res;
+	struct buf		 in, out, eb;
+	char			 err[512];
+	int64_t			 t0, dt;
+	int			 i;
+
+	(void)state;
+	assert_int_equal(ssh_kept_live(c), 0);
+	assert_int_equal(ssh_kept_start(c, "cat", 5000, err, sizeof err),
+	    SSH_OK);
+	for (i = 0; i < 3; i++) {
+		assert_true(ssh_kept_live(c));
+		buf_init(&in, 1024);
+		assert_int_equal(ssh_kept_call(c, "ping\n", 5, 5000, &in,
+		    one_line, NULL, err, sizeof err), SSH_OK);
+		assert_string_equal(in.data, "ping\n");
+		buf_free(&in);
+		assert_int_equal(run(c, "echo beside", 5000, &out, &eb, &res,
+		    err, sizeof err), SSH_OK);
+		assert_string_equal(out.data, "beside\n");
+		buf_free(&out);
+		buf_free(&eb);
+	}
+	/* An answer past the ceiling stops it. */
+	buf_init(&in, 4);
+	assert_int_equal(ssh_kept_call(c, "0123456789\n", 11, 5000, &in,
+	    one_line, NULL, err, sizeof err), SSH_EOUTPUT);
+	buf_free(&in);
+	assert_false(ssh_kept_live(c));
+
+	assert_int_equal(ssh_kept_start(c, "sleep 30", 5000, err, sizeof err),
+	    SSH_OK);
+	buf_init(&in, 1024);
+	t0 = util_now_ms();
+	assert_int_equal(ssh_kept_call(c, "x\n", 2, 1000, &in, one_line,
+	    NULL, err, sizeof err), SSH_ETIMEOUT);
+	dt = util_now_ms() - t0;
+	buf_free(&in);
+	print_message("kept sleep with a 1 s deadline: %lld ms: %s\n",
+	    (long long)dt, err);
+	assert_true(dt >= 1000 && dt < 1500);
+	assert_false(ssh_kept_live(c));
+	assert_int_equal(run(c, "echo again", 5000, &out, &eb, &res, err,
+	    sizeof err), SSH_OK);
+	assert_string_equal(out.data, "again\n");
+	buf_free(&out);
+	buf_free(&eb);
+
+	/* It ends by itself: not live once its end is in. */
+	assert_int_equal(ssh_kept_start(c, "true", 5000, err, sizeof err),
+	    SSH_OK);
+	for (i = 0; i < 50 && ssh_kept_live(c); i++)
+		usleep(20 * 1000);
+	assert_false(ssh_kept_live(c));
+	buf_init(&in, 1024);
+	assert_int_equal(ssh_kept_call(c, "x\n", 2, 1000, &in, one_line,
+	    NULL, err, sizeof err), SSH_EFAIL);
+	buf_free(&in);
+	ssh_close(c);
+}
+
 static void
 test_output_cap(void **state)
 {
@@ -492,6 +571,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exec_status),
 		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_output_cap),
 		cmocka_unit_test(test_hostkey_refused),
 		cmocka_unit_test(test_rsa_key),
