@@ -1,9 +1,9 @@
 /*
  * cmd_session.c: `session` keeps one agent on one SSH channel for many
  * commands.  Each command the controller sends runs in a child of this
- * process, as it would have run on a channel of its own (a new session,
- * stdin /dev/null, its stdout and stderr captured, its exit status or
- * signal), but without sshd's new channel, the login shell and the exec
+ * process (exec_call(): its own process group, stdin /dev/null, its stdout
+ * and stderr captured, its exit status or signal), as it would have run on
+ * a channel of its own, but without sshd's new channel, the login shell and the exec
  * of a fresh agent: a fork.  PROTOCOL.md, "Sessions", has the framing:
  *
  *   agent:      labrat-session 1 HASH\n                (once, at start)
@@ -11,7 +11,7 @@
  *               ending in a NUL, the subcommand first
  *   agent:      done EXIT SIG OUTLEN ERRLEN\n  then the stdout, the stderr
  *               (EXIT -1 and SIG the signal's name when killed, else -)
- *           or  overflow MAX\n   (stdout past MAX: the command was killed)
+ *           or  overflow MAX\n   (stdout past MAX: the rest was dropped)
  *           or  gone\n   (not run: the agent's file was removed or
  *                        replaced since the session began; it ends)
  *
@@ -22,11 +22,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <sys/types.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +32,13 @@
 
 #include "agent.h"
 #include "exec.h"
-#include "proc.h"
 
 /* What a command's output may grow to: the controller's ceilings. */
 #define SESSION_OUT_MAX		(8 * 1024 * 1024)
 #define SESSION_ERR_MAX		(64 * 1024)
-/* After the command's exit, how long output of a child it left behind
- * holding the pipes is still waited for. */
-#define SESSION_LINGER_MS	500
+/* A command's ceiling in time: far beyond any the controller gives one
+ * (its own deadline ends the session first); then it is killed. */
+#define SESSION_CMD_MS		(24 * 3600 * 1000)
 
 struct sess_in {
 	char	 buf[4096];
@@ -98,8 +94,8 @@ agent_session_head(const char *line, size_t *nargs, size_t *len)
 
 	if (strncmp(line, "call ", 5) != 0 || strspn(line + 5,
 	    "0123456789 ") != strlen(line + 5) ||
-	    sscanf(line, "call %lu %lu%c", &a, &b, &extra) != 2 || a < 1 || a > SESSION_ARGS_MAX ||
-	    b < a || b > SESSION_REQ_MAX)
+	    sscanf(line, "call %lu %lu%c", &a, &b, &extra) != 2 || a < 1 ||
+	    a > SESSION_ARGS_MAX || b < a || b > SESSION_REQ_MAX)
 		return -1;
 	*nargs = a;
 	*len = b;
@@ -127,38 +123,6 @@ agent_session_args(const char *buf, size_t len, size_t nargs, char **argv)
 	return 0;
 }
 
-struct sess_out {
-	char	*data;
-	size_t	 len, cap, max;
-	int	 over;
-};
-
-static void
-sess_out_add(struct sess_out *o, const char *p, size_t n)
-{
-	if (o->over)
-		return;
-	if (o->len + n > o->max) {
-		o->over = 1;
-		n = o->max - o->len;
-	}
-	if (o->len + n > o->cap) {
-		size_t cap = o->cap ? o->cap : 16384;
-		char	*d;
-
-		while (cap < o->len + n)
-			cap *= 2;
-		if ((d = realloc(o->data, cap)) == NULL) {
-			o->over = 1;
-			return;
-		}
-		o->data = d;
-		o->cap = cap;
-	}
-	memcpy(o->data + o->len, p, n);
-	o->len += n;
-}
-
 static const char *
 sig_name(int sig)
 {
@@ -184,122 +148,52 @@ sig_name(int sig)
 	return other;
 }
 
-/* The child: a command as on a channel of its own. */
-static void
-sess_child(char **argv, int po, int pe)
+/* The command in the child (exec_call()): argv[0] is the program. */
+static int
+sess_command(void *arg)
 {
-	int	 fd, argc = 0;
+	char	**argv = arg;
+	int	 argc = 0;
 
-	(void)setsid();
-	if ((fd = open("/dev/null", O_RDONLY)) != -1) {
-		dup2(fd, 0);
-		if (fd > 2)
-			close(fd);
-	}
-	dup2(po, 1);
-	dup2(pe, 2);
-	if (po > 2)
-		close(po);
-	if (pe > 2 && pe != po)
-		close(pe);
 	while (argv[argc] != NULL)
 		argc++;
-	exit(agent_dispatch(argc, argv));
+	return agent_dispatch(argc, argv);
 }
 
-/* Runs one command and answers it.  -1 when the answer cannot go out. */
+/* Runs one command, as on a channel of its own, and answers it.  -1 when
+ * the answer cannot go out. */
 static int
 sess_run(char **argv)
 {
-	struct sess_out out, err;
-	struct pollfd pf[2];
-	char	 tmp[16384], head[128];
-	int	 po[2], pe[2], status = 0, reaped = 0, open_fds, i;
-	long long done_at = 0;
-	pid_t	 pid;
-	ssize_t	 n;
+	struct exec_result r;
+	char	 head[128], err[256];
+	size_t	 errlen;
+	int	 rc;
 
-	memset(&out, 0, sizeof(out));
-	memset(&err, 0, sizeof(err));
-	out.max = SESSION_OUT_MAX;
-	err.max = SESSION_ERR_MAX;
-	if (pipe(po) == -1)
-		return -1;
-	if (pipe(pe) == -1) {
-		close(po[0]);
-		close(po[1]);
-		return -1;
+	if (exec_call(argv[1], sess_command, argv, SESSION_CMD_MS,
+	    SESSION_OUT_MAX, &r, err, sizeof(err)) == -1) {
+		exec_free(&r);
+		snprintf(head, sizeof(head), "done %d - 0 %zu\n",
+		    AGENT_EXIT_INTERNAL, strlen(err));
+		return out_all(head, strlen(head)) == 0 &&
+		    out_all(err, strlen(err)) == 0 ? 0 : -1;
 	}
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-		snprintf(head, sizeof(head), "done %d - 0 0\n",
-		    AGENT_EXIT_INTERNAL);
-		return out_all(head, strlen(head));
-	}
-	if (pid == 0) {
-		close(po[0]);
-		close(pe[0]);
-		sess_child(argv, po[1], pe[1]);
-	}
-	close(po[1]);
-	close(pe[1]);
-	pf[0].fd = po[0];
-	pf[1].fd = pe[0];
-	open_fds = 2;
-	while (open_fds > 0) {
-		pf[0].events = pf[1].events = POLLIN;
-		if (poll(pf, 2, 100) == -1 && errno != EINTR)
-			break;
-		for (i = 0; i < 2; i++) {
-			if (pf[i].fd == -1 || !(pf[i].revents &
-			    (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(pf[i].fd, tmp, sizeof(tmp));
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			sess_out_add(i == 0 ? &out : &err, tmp, (size_t)n);
-			/* Past the ceiling: the command goes, as a channel's
-			 * command the controller abandons. */
-			if (i == 0 && out.over && !reaped)
-				kill(-pid, SIGKILL);
-		}
-		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
-			reaped = 1;
-			done_at = exec_now_ms();
-		}
-		/* Something the command left running holds its output. */
-		if (reaped && exec_now_ms() - done_at > SESSION_LINGER_MS)
-			break;
-	}
-	for (i = 0; i < 2; i++)
-		if (pf[i].fd != -1)
-			close(pf[i].fd);
-	if (!reaped)
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
-	if (out.over)
+	errlen = r.errlen < SESSION_ERR_MAX ? r.errlen : SESSION_ERR_MAX;
+	if (r.out_truncated)
 		snprintf(head, sizeof(head), "overflow %d\n", SESSION_OUT_MAX);
-	else if (WIFSIGNALED(status))
+	else if (r.signo != 0)
 		snprintf(head, sizeof(head), "done -1 %s %zu %zu\n",
-		    sig_name(WTERMSIG(status)), out.len, err.len);
+		    sig_name(r.signo), r.outlen, errlen);
 	else
 		snprintf(head, sizeof(head), "done %d - %zu %zu\n",
-		    WEXITSTATUS(status), out.len, err.len);
-	i = out_all(head, strlen(head));
-	if (i == 0 && !out.over)
-		i = out_all(out.data != NULL ? out.data : "", out.len) == 0 &&
-		    out_all(err.data != NULL ? err.data : "", err.len) == 0 ?
-		    0 : -1;
-	free(out.data);
-	free(err.data);
-	return i;
+		    r.exited ? r.status : AGENT_EXIT_INTERNAL, r.outlen,
+		    errlen);
+	rc = out_all(head, strlen(head));
+	if (rc == 0 && !r.out_truncated)
+		rc = out_all(r.out, r.outlen) == 0 &&
+		    out_all(r.err, errlen) == 0 ? 0 : -1;
+	exec_free(&r);
+	return rc;
 }
 
 static int

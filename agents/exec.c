@@ -73,8 +73,16 @@ exec_argv_str(char *const argv[], char *buf, size_t len)
 	}
 }
 
+/* What a child runs: argv's program (exec_run()) or fn(arg) (exec_call()). */
+struct job {
+	char *const	*argv;
+	int		(*fn)(void *);
+	void		*arg;
+	const char	*name;		/* for messages */
+};
+
 static void
-child(char *const argv[], int outfd, int errfd, int errpipe)
+child(const struct job *j, int outfd, int errfd, int errpipe)
 {
 	int	 fd, e;
 
@@ -90,8 +98,13 @@ child(char *const argv[], int outfd, int errfd, int errpipe)
 		close(outfd);
 	if (errfd > 2 && errfd != outfd)
 		close(errfd);
+	if (j->fn != NULL) {
+		/* No exec to close it: the parent waits for its end. */
+		close(errpipe);
+		exit(j->fn(j->arg));
+	}
 	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
+	execvp(j->argv[0], j->argv);
 	e = errno;
 	if (write(errpipe, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -232,9 +245,9 @@ open_pipes(int outp[2], int errp[2], int ep[2])
 	return 0;
 }
 
-int
-exec_run(char *const argv[], int timeout_ms, size_t cap,
-    struct exec_result *r, char *err, size_t errlen)
+static int
+run(const struct job *j, int timeout_ms, size_t cap, struct exec_result *r,
+    char *err, size_t errlen)
 {
 	struct sink sinks[2];
 	int	 outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
@@ -248,7 +261,7 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 	r->status = -1;
 	sinks[0].max = sinks[1].max = cap;
 	if (open_pipes(outp, errp, ep) == -1) {
-		snprintf(err, errlen, "%s: pipe: %s", argv[0],
+		snprintf(err, errlen, "%s: pipe: %s", j->name,
 		    strerror(errno));
 		goto fail;
 	}
@@ -257,13 +270,15 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) == -1) {
-		snprintf(err, errlen, "%s: fork: %s", argv[0],
+		snprintf(err, errlen, "%s: fork: %s", j->name,
 		    strerror(errno));
 		goto fail;
 	}
 	if (pid == 0) {
 		close(ep[0]);
-		child(argv, outp[1], errp[1], ep[1]);
+		close(outp[0]);
+		close(errp[0]);
+		child(j, outp[1], errp[1], ep[1]);
 	}
 	setpgid(pid, pid);	/* also here: no race with an early kill */
 	close(outp[1]);
@@ -282,12 +297,12 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 		close(fds[0]);
 		close(fds[1]);
 		reap(pid, deadline, r);
-		snprintf(err, errlen, "%s: cannot execute: %s", argv[0],
+		snprintf(err, errlen, "%s: cannot execute: %s", j->name,
 		    strerror(e));
 		goto fail;
 	}
 	if (pump(fds, sinks, deadline, pid, r) == -1) {
-		snprintf(err, errlen, "%s: reading output: %s", argv[0],
+		snprintf(err, errlen, "%s: reading output: %s", j->name,
 		    strerror(errno));
 		kill(-pid, SIGKILL);
 	}
@@ -298,7 +313,7 @@ exec_run(char *const argv[], int timeout_ms, size_t cap,
 	reap(pid, r->timed_out ? exec_now_ms() : deadline, r);
 	r->elapsed_ms = exec_now_ms() - start;
 	if (hand_over(sinks, r) == -1) {
-		snprintf(err, errlen, "%s: out of memory", argv[0]);
+		snprintf(err, errlen, "%s: out of memory", j->name);
 		return -1;
 	}
 	return 0;
@@ -313,6 +328,24 @@ fail:
 	free(sinks[1].buf);
 	r->out = r->err = NULL;
 	return -1;
+}
+
+int
+exec_run(char *const argv[], int timeout_ms, size_t cap,
+    struct exec_result *r, char *err, size_t errlen)
+{
+	struct job	j = { argv, NULL, NULL, argv[0] };
+
+	return run(&j, timeout_ms, cap, r, err, errlen);
+}
+
+int
+exec_call(const char *name, int (*fn)(void *), void *arg, int timeout_ms,
+    size_t cap, struct exec_result *r, char *err, size_t errlen)
+{
+	struct job	j = { NULL, fn, arg, name };
+
+	return run(&j, timeout_ms, cap, r, err, errlen);
 }
 
 void

@@ -34,6 +34,14 @@ struct exec_result {
 int	exec_run(char *const argv[], int timeout_ms, size_t cap,
 	    struct exec_result *r, char *err, size_t errlen);
 void	exec_free(struct exec_result *);
+/*
+ * exec_run() of fn(arg) in a forked child instead of a program (name for
+ * messages): the child's exit status is fn's return value (stdio flushed
+ * by exit()); SIGPIPE stays as the caller has it.
+ */
+int	exec_call(const char *name, int (*fn)(void *), void *arg,
+	    int timeout_ms, size_t cap, struct exec_result *r, char *err,
+	    size_t errlen);
 
 /*
  * exec_run() and judge it: returns AGENT_EXIT_OK when the command exited 0,

@@ -579,9 +579,7 @@ call_once(struct agentctl *a, const char *const *args, int kind,
 		if (fallback == 2)
 			a->no_session = 1;
 	}
-	if (fallback) {
-		buf_reset(&out);
-		buf_reset(&eb);
+	if (fallback) {		/* (out and eb are still empty) */
 		util_shell_quote(&cmd, a->path);
 		for (i = 0; argv[i] != NULL; i++) {
 			buf_append(&cmd, " ", 1);

@@ -209,15 +209,14 @@ agentctl_sess_call(struct ssh_conn *c, const char *path, const char *hash,
 	    (int)(util_now_ms() - start), &in, agentctl_sess_parse, &p, err,
 	    errlen);
 	buf_free(&req);
+	/* (A refused or unfinished answer has stopped the session.) */
 	if (p.overflow || st == SSH_EOUTPUT) {
-		ssh_kept_stop(c);
 		util_seterr(err, errlen, "%s: stdout exceeds %zu bytes; "
 		    "command abandoned", ssh_name(c), out->max);
 		st = SSH_EOUTPUT;
 	} else if (st == SSH_EFAIL && p.gone) {
 		/* Not run: the usual way finds the agent gone or another
 		 * one (a redeploy), and a new session begins after. */
-		ssh_kept_stop(c);
 		*fallback = 1;
 	} else if (st == SSH_EFAIL && p.want_hello && !p.hello_seen) {
 		/* Nothing read the request: the command did not run.  An
@@ -225,7 +224,6 @@ agentctl_sess_call(struct ssh_conn *c, const char *path, const char *hash,
 		 * session (until a redeploy). */
 		*fallback = 2;
 	} else if (st == SSH_EFAIL) {
-		ssh_kept_stop(c);
 		util_seterr(err, errlen, "%s: agent session: %s (the command "
 		    "may have run)", ssh_name(c), p.why[0] != '\0' ? p.why :
 		    "it ended mid-command");
@@ -233,8 +231,8 @@ agentctl_sess_call(struct ssh_conn *c, const char *path, const char *hash,
 	}
 	if (st == SSH_OK) {
 		buf_append(out, in.data + p.body, p.outlen);
-		if (eb != NULL && eb->max > 0 && buf_append(eb, in.data +
-		    p.body + p.outlen, p.errlen) == -1)
+		if (buf_append(eb, in.data + p.body + p.outlen, p.errlen) ==
+		    -1)
 			res->err_truncated = 1;
 		res->exit_status = p.exit_status;
 		snprintf(res->exit_signal, sizeof res->exit_signal, "%s",

@@ -193,17 +193,25 @@ ssh_exec(struct ssh_conn *c, const char *cmd, int timeout_ms,
 	res->elapsed_ms = util_now_ms() - start;
 	return SSH_OK;
 wait_failed:
-	if (w > 0) {
+	/* (libssh2 1.10 cannot signal the command; sshd closes its pipes
+	 * when the connection goes.) */
+	if (w > 0)
+		return ssh_lost(c, 1, cmd, timeout_ms, err, errlen);
+dropped:
+	return ssh_lost(c, 0, cmd, timeout_ms, err, errlen);
+}
+
+int
+ssh_lost(struct ssh_conn *c, int timed_out, const char *cmd, int timeout_ms,
+    char *err, size_t errlen)
+{
+	if (timed_out) {
 		util_seterr(err, errlen, "%s: `%.80s`: timed out after %d ms "
 		    "(session reset)", c->name, cmd, timeout_ms);
-		/* libssh2 1.10 cannot signal the command; sshd closes its
-		 * pipes when the connection goes. */
 		ssh_mark_dead(c, "previous command timed out");
 		ssh_teardown(c, 0);
 		return SSH_ETIMEOUT;
 	}
-	rc = LIBSSH2_ERROR_SOCKET_SEND;
-dropped:
 	util_seterr(err, errlen, "%s: `%.80s`: connection dropped: %s",
 	    c->name, cmd, ssh_cause(c));
 	ssh_mark_dead(c, ssh_cause(c));

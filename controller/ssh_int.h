@@ -36,6 +36,7 @@ struct ssh_conn {
 	int64_t		 last_rx;	/* last time the socket had input */
 	char		 wait_err[128];	/* why ssh_wait() gave up, or "" */
 	LIBSSH2_CHANNEL	*kept;		/* ssh_kept_start()'s, or NULL */
+	char		 kept_cmd[96];	/* its command, for messages */
 };
 
 /* libssh2's last error message on s (never NULL). */
@@ -59,6 +60,11 @@ void	ssh_teardown(struct ssh_conn *, int graceful);
  * started on it); NULL with *st and err set. */
 LIBSSH2_CHANNEL *ssh_open_channel(struct ssh_conn *, int64_t deadline,
 	    int *st, char *err, size_t errlen);
+/* A command's session lost while cmd ran (timed_out: its deadline of
+ * timeout_ms passed; else the connection dropped): the session is reset;
+ * SSH_ETIMEOUT or SSH_EDROPPED with err naming the host and cmd. */
+int	ssh_lost(struct ssh_conn *, int timed_out, const char *cmd,
+	    int timeout_ms, char *err, size_t errlen);
 /* Re-establishes a dead session (once per call).  SSH_OK or SSH_ECONNECT. */
 int	ssh_revive(struct ssh_conn *, char *err, size_t errlen);
 

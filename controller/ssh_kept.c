@@ -65,30 +65,21 @@ ssh_kept_start(struct ssh_conn *c, const char *cmd, int timeout_ms,
 
 	ssh_begin(c);
 	kept_free(c);
+	snprintf(c->kept_cmd, sizeof c->kept_cmd, "%s", cmd);
 	if ((ch = ssh_open_channel(c, deadline, &st, err, errlen)) == NULL)
 		return st;
 	while ((rc = libssh2_channel_exec(ch, cmd)) == LIBSSH2_ERROR_EAGAIN)
-		if ((w = ssh_wait(c, deadline)) != 0) {
-			util_seterr(err, errlen, "%s: `%.80s`: %s", c->name,
-			    cmd, w > 0 ? "timed out starting it" :
-			    ssh_cause(c));
-			ssh_mark_dead(c, "kept command start failed");
-			ssh_teardown(c, 0);
-			return w > 0 ? SSH_ETIMEOUT : SSH_EDROPPED;
-		}
+		if ((w = ssh_wait(c, deadline)) != 0)
+			return ssh_lost(c, w > 0, cmd, timeout_ms, err, errlen);
+	if (rc != 0 && ssh_fatal_rc(rc))
+		return ssh_lost(c, 0, cmd, timeout_ms, err, errlen);
+	c->kept = ch;
 	if (rc != 0) {
-		st = ssh_fatal_rc(rc) ? SSH_EDROPPED : SSH_EFAIL;
 		util_seterr(err, errlen, "%s: `%.80s`: exec refused: %s",
 		    c->name, cmd, ssh_lasterr(c->s));
-		c->kept = ch;
 		kept_free(c);
-		if (st == SSH_EDROPPED) {
-			ssh_mark_dead(c, ssh_cause(c));
-			ssh_teardown(c, 0);
-		}
-		return st;
+		return SSH_EFAIL;
 	}
-	c->kept = ch;
 	return SSH_OK;
 }
 
@@ -175,16 +166,5 @@ ssh_kept_call(struct ssh_conn *c, const void *req, size_t reqlen,
 			goto failed;
 	}
 failed:
-	if (w > 0) {
-		util_seterr(err, errlen, "%s: kept command: timed out after "
-		    "%d ms (session reset)", c->name, timeout_ms);
-		ssh_mark_dead(c, "previous command timed out");
-		ssh_teardown(c, 0);
-		return SSH_ETIMEOUT;
-	}
-	util_seterr(err, errlen, "%s: kept command: connection dropped: %s",
-	    c->name, ssh_cause(c));
-	ssh_mark_dead(c, ssh_cause(c));
-	ssh_teardown(c, 0);
-	return SSH_EDROPPED;
+	return ssh_lost(c, w > 0, c->kept_cmd, timeout_ms, err, errlen);
 }
